@@ -1,0 +1,16 @@
+//! Rebalance Playground's engine: Kafka's group rebalancing, simulated.
+//!
+//! Pure Rust, no browser or I/O: the domain model, Kafka's assignors, the
+//! discrete-event simulator, metrics, the scenario format and the link codec.
+//! Everything here is deterministic: the same scenario gives the same trace,
+//! natively and in WebAssembly.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod conformance;
+pub mod connect;
+pub mod scenario;
+pub mod sim;
+pub mod streams;
+pub mod trace;

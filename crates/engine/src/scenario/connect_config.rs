@@ -1,0 +1,129 @@
+//! Connect worker (and broker) configuration under Kafka's own property names,
+//! with Kafka's defaults (spec §6).
+//!
+//! Every field is optional in a scenario file: absent means "Kafka's default",
+//! which keeps links short. The same type serves as the cluster-wide config, a
+//! compared variant's overrides and one worker's overrides; [`ConnectConfig::merged`]
+//! layers them and [`ConnectConfig::resolve`] fills in the defaults.
+
+use serde::{Deserialize, Serialize};
+
+use crate::connect::protocol::ConnectProtocol;
+
+macro_rules! connect_config {
+    ($( $(#[$doc:meta])* $field:ident : $ty:ty = $default:expr, $key:literal; )*) => {
+        /// Connect configuration as written in a scenario: every key optional.
+        #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct ConnectConfig {
+            $(
+                $(#[$doc])*
+                #[serde(rename = $key, default, skip_serializing_if = "Option::is_none")]
+                pub $field: Option<$ty>,
+            )*
+        }
+
+        /// Connect configuration with every default filled in.
+        #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+        pub struct ResolvedConnectConfig {
+            $(
+                $(#[$doc])*
+                #[serde(rename = $key)]
+                pub $field: $ty,
+            )*
+        }
+
+        impl ConnectConfig {
+            /// `self` with every key that `over` sets replaced by `over`'s value.
+            pub fn merged(&self, over: &ConnectConfig) -> ConnectConfig {
+                ConnectConfig { $( $field: over.$field.clone().or_else(|| self.$field.clone()), )* }
+            }
+
+            /// Fills in Kafka's defaults.
+            pub fn resolve(&self) -> ResolvedConnectConfig {
+                ResolvedConnectConfig { $( $field: self.$field.clone().unwrap_or($default), )* }
+            }
+
+            /// Every key with its Kafka default, as shown in the editor.
+            pub fn defaults() -> Vec<(&'static str, String)> {
+                let d = ConnectConfig::default().resolve();
+                vec![ $( ($key, serde_json::to_string(&d.$field).unwrap_or_default()), )* ]
+            }
+        }
+    };
+}
+
+connect_config! {
+    /// `connect.protocol`: eager, compatible or sessioned (default since 2.4.0).
+    connect_protocol: ConnectProtocol = ConnectProtocol::Sessioned, "connect.protocol";
+    /// `scheduled.rebalance.max.delay.ms`: how long departed workers' work is held back (5 min).
+    scheduled_rebalance_max_delay_ms: u32 = 300_000, "scheduled.rebalance.max.delay.ms";
+    /// `session.timeout.ms`: Connect's default is 10 s (the consumer's is 45 s).
+    session_timeout_ms: u32 = 10_000, "session.timeout.ms";
+    /// `heartbeat.interval.ms`: members learn of a rebalance within one interval.
+    heartbeat_interval_ms: u32 = 3_000, "heartbeat.interval.ms";
+    /// `rebalance.timeout.ms`: how long the join phase waits for known members.
+    rebalance_timeout_ms: u32 = 60_000, "rebalance.timeout.ms";
+    /// `task.shutdown.graceful.timeout.ms`: per revoked task during a rebalance.
+    task_shutdown_graceful_timeout_ms: u32 = 5_000, "task.shutdown.graceful.timeout.ms";
+    /// `inter.worker.key.ttl.ms`: session-key rotation period under `sessioned` (1 h).
+    inter_worker_key_ttl_ms: u32 = 3_600_000, "inter.worker.key.ttl.ms";
+    /// Broker `group.initial.rebalance.delay.ms`: first rebalance of an empty group is held this long.
+    group_initial_rebalance_delay_ms: u32 = 3_000, "group.initial.rebalance.delay.ms";
+}
+
+/// Bounds a scenario's config values must respect (Kafka's own validators where it has them).
+pub(crate) fn validate(config: &ConnectConfig, at: &str) -> Result<(), crate::scenario::ScenarioError> {
+    use crate::scenario::ScenarioError;
+    let r = config.resolve();
+    let positive = [
+        ("session.timeout.ms", r.session_timeout_ms),
+        ("heartbeat.interval.ms", r.heartbeat_interval_ms),
+        ("rebalance.timeout.ms", r.rebalance_timeout_ms),
+    ];
+    for (key, value) in positive {
+        if value == 0 {
+            return Err(ScenarioError::invalid(format!("{at}.{key}"), "must be greater than 0"));
+        }
+    }
+    if r.heartbeat_interval_ms >= r.session_timeout_ms {
+        return Err(ScenarioError::invalid(
+            format!("{at}.heartbeat.interval.ms"),
+            "must be lower than session.timeout.ms (Kafka requires it)",
+        ));
+    }
+    if r.scheduled_rebalance_max_delay_ms > i32::MAX as u32 {
+        return Err(ScenarioError::invalid(
+            format!("{at}.scheduled.rebalance.max.delay.ms"),
+            "must be at most 2147483647",
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_kafkas() {
+        let r = ConnectConfig::default().resolve();
+        assert_eq!(r.connect_protocol, ConnectProtocol::Sessioned);
+        assert_eq!(r.scheduled_rebalance_max_delay_ms, 300_000);
+        assert_eq!(r.session_timeout_ms, 10_000);
+        assert_eq!(r.heartbeat_interval_ms, 3_000);
+        assert_eq!(r.rebalance_timeout_ms, 60_000);
+    }
+
+    #[test]
+    fn kafka_names_and_layering() {
+        let base: ConnectConfig =
+            serde_json::from_str(r#"{"scheduled.rebalance.max.delay.ms": 0}"#).unwrap();
+        let over: ConnectConfig = serde_json::from_str(r#"{"connect.protocol": "eager"}"#).unwrap();
+        let r = base.merged(&over).resolve();
+        assert_eq!(r.connect_protocol, ConnectProtocol::Eager);
+        assert_eq!(r.scheduled_rebalance_max_delay_ms, 0);
+        let err = serde_json::from_str::<ConnectConfig>(r#"{"connect.protocl": "eager"}"#).unwrap_err();
+        assert!(err.to_string().contains("connect.protocl"), "{err}");
+    }
+}

@@ -1,0 +1,309 @@
+//! The scenario format: a versioned, serde (JSON) description of a cluster, the
+//! protocols to compare and a timed event script. Scenarios are data: presets,
+//! links and the page all use this one model.
+//!
+//! A scenario describes counts and rules, not lists of tasks, so a 1,000-worker
+//! cluster still fits in a short link.
+
+mod connect_config;
+mod error;
+mod event;
+
+use serde::{Deserialize, Serialize};
+
+pub use connect_config::{ConnectConfig, ResolvedConnectConfig};
+pub use error::ScenarioError;
+pub use event::{Event, TimedEvent};
+
+use crate::connect::protocol::ConnectProtocol;
+
+/// The scenario schema version this build writes. Older versions stay readable.
+pub const SCENARIO_VERSION: u32 = 1;
+
+/// Limits that keep an untrusted scenario from asking for absurd work.
+pub mod limits {
+    /// Workers present at once (initial plus joined).
+    pub const MAX_WORKERS: u32 = 2_000;
+    /// Connectors after expanding `count` rules.
+    pub const MAX_CONNECTORS: u32 = 20_000;
+    /// Tasks summed over every connector, at any time.
+    pub const MAX_TASKS: u64 = 200_000;
+    /// Scripted events (a rolling restart counts once per worker it restarts).
+    pub const MAX_EVENTS: usize = 5_000;
+    /// Simulated time: one day.
+    pub const MAX_TIME_MS: u64 = 86_400_000;
+    /// Protocol variants compared side by side.
+    pub const MAX_VARIANTS: usize = 4;
+    /// Length of names and free text.
+    pub const MAX_TEXT: usize = 2_000;
+}
+
+/// A whole scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Schema version ([`SCENARIO_VERSION`]).
+    pub version: u32,
+    /// Short title shown in the page header.
+    #[serde(default)]
+    pub title: String,
+    /// What to watch, for people.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Seed for every random choice the simulator makes; same seed, same trace.
+    #[serde(default)]
+    pub seed: u64,
+    /// A Kafka Connect cluster.
+    pub connect: ConnectCluster,
+    /// The protocol variants to compare side by side (default: eager vs sessioned).
+    #[serde(default = "default_variants")]
+    pub compare: Vec<Variant>,
+    /// The timed event script.
+    #[serde(default)]
+    pub events: Vec<TimedEvent>,
+    /// When the simulation stops; default: after the last event has settled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_ms: Option<u64>,
+}
+
+/// A Connect cluster at time 0.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectCluster {
+    /// Workers running at time 0, named `worker-1` … `worker-N`.
+    pub workers: u32,
+    /// Connectors configured at time 0.
+    #[serde(default)]
+    pub connectors: Vec<ConnectorSpec>,
+    /// Cluster-wide worker configuration (Kafka property names).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub config: ConnectConfig,
+    /// Per-worker overrides by worker name, e.g. one worker still on `eager`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub worker_overrides: Vec<WorkerOverride>,
+    /// How long connectors and tasks take to start and stop.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub timings: Timings,
+}
+
+/// One connector, or `count` alike connectors named `<name>-1` … `<name>-<count>`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectorSpec {
+    /// Connector name (or name prefix with `count`).
+    pub name: String,
+    /// `tasks.max` as the connector uses it: the number of tasks.
+    pub tasks: u32,
+    /// Expand into this many connectors (a rule, so big clusters stay short).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
+}
+
+impl ConnectorSpec {
+    /// The (name, tasks) pairs this spec expands to.
+    pub fn expand(&self) -> Vec<(String, u32)> {
+        match self.count {
+            None => vec![(self.name.clone(), self.tasks)],
+            Some(n) => (1..=n).map(|i| (format!("{}-{i}", self.name), self.tasks)).collect(),
+        }
+    }
+}
+
+/// Config overrides for one worker (a mixed-version cluster).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkerOverride {
+    /// Worker name, e.g. `worker-3`.
+    pub worker: String,
+    /// Keys that differ from the cluster config on this worker.
+    #[serde(default)]
+    pub config: ConnectConfig,
+}
+
+/// Start and stop durations: not Kafka configs but the simulator's model of how
+/// long real work takes. Defaults are typical for a source connector.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Timings {
+    /// Starting a connector instance.
+    pub connector_start_ms: u32,
+    /// Stopping a connector instance (Kafka waits up to 5 s).
+    pub connector_stop_ms: u32,
+    /// Starting a task (consumer/producer set-up, first poll).
+    pub task_start_ms: u32,
+    /// Stopping a task (flush and commit); capped by `task.shutdown.graceful.timeout.ms`.
+    pub task_stop_ms: u32,
+    /// One JoinGroup/SyncGroup round trip to the group coordinator.
+    pub coordinator_rtt_ms: u32,
+}
+
+impl Default for Timings {
+    fn default() -> Self {
+        Self {
+            connector_start_ms: 500,
+            connector_stop_ms: 200,
+            task_start_ms: 1_000,
+            task_stop_ms: 500,
+            coordinator_rtt_ms: 20,
+        }
+    }
+}
+
+/// One compared protocol setting: a label and the config keys it sets cluster-wide.
+/// Per-worker overrides still win, so one old worker can pin the group to eager.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    /// Column title, e.g. `eager` or `cooperative`.
+    pub label: String,
+    /// Keys layered over the cluster config.
+    #[serde(default)]
+    pub config: ConnectConfig,
+}
+
+impl Variant {
+    /// A variant that sets only `connect.protocol`.
+    pub fn protocol(label: &str, protocol: ConnectProtocol) -> Self {
+        Self {
+            label: label.to_string(),
+            config: ConnectConfig {
+                connect_protocol: Some(protocol),
+                ..ConnectConfig::default()
+            },
+        }
+    }
+}
+
+fn default_variants() -> Vec<Variant> {
+    vec![
+        Variant::protocol("eager", ConnectProtocol::Eager),
+        Variant::protocol("cooperative", ConnectProtocol::Sessioned),
+    ]
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
+impl Scenario {
+    /// Parses and validates a scenario from JSON.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let scenario: Scenario = serde_json::from_str(text).map_err(ScenarioError::from_json)?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    /// Pretty JSON, as in scenario files.
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).expect("scenario serializes")
+    }
+
+    /// Compact JSON, as in links.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("scenario serializes")
+    }
+
+    /// The initial worker names.
+    pub fn initial_workers(&self) -> Vec<String> {
+        (1..=self.connect.workers).map(worker_name).collect()
+    }
+
+    /// The initial connectors, expanded.
+    pub fn initial_connectors(&self) -> Vec<(String, u32)> {
+        self.connect.connectors.iter().flat_map(ConnectorSpec::expand).collect()
+    }
+
+    /// Checks every bound; errors name the field and why.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        use limits::*;
+        if self.version == 0 || self.version > SCENARIO_VERSION {
+            return Err(ScenarioError::UnsupportedVersion(self.version));
+        }
+        check_text("title", &self.title)?;
+        check_text("description", &self.description)?;
+        let c = &self.connect;
+        if c.workers > MAX_WORKERS {
+            return Err(ScenarioError::invalid(
+                "connect.workers",
+                format!("{} workers is more than the playground simulates (at most {MAX_WORKERS})", c.workers),
+            ));
+        }
+        connect_config::validate(&c.config, "connect.config")?;
+        let mut connectors: u64 = 0;
+        let mut tasks: u64 = 0;
+        for (i, spec) in c.connectors.iter().enumerate() {
+            let at = format!("connect.connectors[{i}]");
+            check_name(&format!("{at}.name"), &spec.name)?;
+            let n = u64::from(spec.count.unwrap_or(1));
+            connectors += n;
+            tasks += n * u64::from(spec.tasks);
+            if connectors > u64::from(MAX_CONNECTORS) {
+                return Err(ScenarioError::invalid(
+                    format!("{at}.count"),
+                    format!("more than {MAX_CONNECTORS} connectors in total"),
+                ));
+            }
+            if tasks > MAX_TASKS {
+                return Err(ScenarioError::invalid(
+                    format!("{at}.tasks"),
+                    format!("more than {MAX_TASKS} tasks in total; the playground simulates at most that many"),
+                ));
+            }
+        }
+        let names = self.initial_connectors();
+        let mut sorted: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
+        sorted.sort_unstable();
+        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+            return Err(ScenarioError::invalid("connect.connectors", format!("connector `{}` is defined twice", w[0])));
+        }
+        for (i, o) in c.worker_overrides.iter().enumerate() {
+            check_name(&format!("connect.worker_overrides[{i}].worker"), &o.worker)?;
+            connect_config::validate(&c.config.merged(&o.config), &format!("connect.worker_overrides[{i}].config"))?;
+        }
+        if self.compare.is_empty() || self.compare.len() > MAX_VARIANTS {
+            return Err(ScenarioError::invalid(
+                "compare",
+                format!("list 1 to {MAX_VARIANTS} protocol variants to compare"),
+            ));
+        }
+        for (i, v) in self.compare.iter().enumerate() {
+            check_name(&format!("compare[{i}].label"), &v.label)?;
+            connect_config::validate(&c.config.merged(&v.config), &format!("compare[{i}].config"))?;
+        }
+        if let Some(end) = self.end_ms {
+            if end == 0 || end > MAX_TIME_MS {
+                return Err(ScenarioError::invalid("end_ms", format!("must be between 1 and {MAX_TIME_MS} (one day)")));
+            }
+        }
+        event::validate_events(self)?;
+        Ok(())
+    }
+}
+
+/// The name of the n-th worker (1-based).
+pub fn worker_name(n: u32) -> String {
+    format!("worker-{n}")
+}
+
+fn check_text(field: &str, text: &str) -> Result<(), ScenarioError> {
+    if text.len() > limits::MAX_TEXT {
+        return Err(ScenarioError::invalid(field, format!("longer than {} characters", limits::MAX_TEXT)));
+    }
+    Ok(())
+}
+
+fn check_name(field: &str, name: &str) -> Result<(), ScenarioError> {
+    if name.is_empty() {
+        return Err(ScenarioError::invalid(field, "must not be empty"));
+    }
+    if name.len() > 200 {
+        return Err(ScenarioError::invalid(field, "longer than 200 characters"));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ScenarioError::invalid(field, "contains control characters"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

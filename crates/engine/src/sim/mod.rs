@@ -1,0 +1,1 @@
+//! The deterministic discrete-event simulator (spec §4).
