@@ -1,1 +1,39 @@
-fn main() {}
+//! `rebalance`: the command-line front end of Rebalance Playground.
+
+mod conformance_cmd;
+mod url_cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Kafka group rebalancing, simulated: scenarios, conformance vectors and links.
+#[derive(Parser)]
+#[command(name = "rebalance", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Scenario links: encode a scenario file, decode a link.
+    Url {
+        #[command(subcommand)]
+        action: url_cmd::UrlAction,
+    },
+    /// Replay conformance vectors (files or directories of *.json) against the engine's assignors.
+    Conformance {
+        /// Vector files or directories.
+        #[arg(required = true)]
+        paths: Vec<std::path::PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Url { action } => url_cmd::run(action),
+        Command::Conformance { paths } => conformance_cmd::run(&paths),
+    }
+}

@@ -10,6 +10,8 @@
 
 pub mod conformance;
 pub mod connect;
+pub mod link;
+pub mod presets;
 pub mod scenario;
 pub mod sim;
 pub mod streams;

@@ -1,0 +1,75 @@
+//! Built-in presets: scenario files shipped in the repository's `presets/`
+//! folder, compiled in so the CLI and the page share them.
+
+use crate::scenario::Scenario;
+
+/// A built-in scenario, addressed by a link like `#p=connect/worker-joins`.
+#[derive(Clone, Copy, Debug)]
+pub struct Preset {
+    /// Stable id: `<family>/<name>`.
+    pub id: &'static str,
+    json: &'static str,
+}
+
+macro_rules! presets {
+    ($($id:literal),* $(,)?) => {
+        &[$(Preset { id: $id, json: include_str!(concat!("../../../presets/", $id, ".json")) }),*]
+    };
+}
+
+static PRESETS: &[Preset] = presets!["connect/worker-joins"];
+
+/// The preset shown when a link names nothing.
+pub const DEFAULT_PRESET: &str = "connect/worker-joins";
+
+impl Preset {
+    /// The preset's scenario.
+    pub fn scenario(&self) -> Scenario {
+        // Built-in data: every preset is parsed and validated by the tests below.
+        Scenario::from_json(self.json).expect("built-in presets are valid scenarios")
+    }
+
+    /// The family, `connect` or `streams`.
+    pub fn family(&self) -> &'static str {
+        self.id.split('/').next().unwrap_or("")
+    }
+}
+
+/// Every preset, in gallery order.
+pub fn all() -> &'static [Preset] {
+    PRESETS
+}
+
+/// The preset with this id.
+pub fn find(id: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.id == id)
+}
+
+/// The default preset.
+pub fn default_preset() -> &'static Preset {
+    find(DEFAULT_PRESET).expect("the default preset exists")
+}
+
+/// What to tell someone whose link names a preset that does not exist.
+pub fn unknown_preset_message(id: &str) -> String {
+    let shown: String = id.chars().take(60).collect();
+    format!("There is no preset `{shown}` in this version of the playground. Pick one from the gallery.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_parses_and_ids_are_unique() {
+        let mut ids: Vec<&str> = all().iter().map(|p| p.id).collect();
+        for p in all() {
+            let s = Scenario::from_json(p.json).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            assert!(!s.title.is_empty(), "{} has no title", p.id);
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), all().len());
+        assert_eq!(default_preset().id, DEFAULT_PRESET);
+    }
+}
