@@ -140,5 +140,9 @@ pub fn apply_delta(holdings: &mut MemberHoldings, delta: &MemberDelta) {
         &delta.revoked_connectors,
         &delta.assigned_connectors,
     );
-    apply(&mut holdings.tasks, &delta.revoked_tasks, &delta.assigned_tasks);
+    apply(
+        &mut holdings.tasks,
+        &delta.revoked_tasks,
+        &delta.assigned_tasks,
+    );
 }

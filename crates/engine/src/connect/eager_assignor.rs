@@ -72,7 +72,11 @@ mod tests {
         });
         let label = |i: usize| {
             let d = &out.deltas[i];
-            let mut v: Vec<String> = d.assigned_connectors.iter().map(|c| names.name(*c).to_string()).collect();
+            let mut v: Vec<String> = d
+                .assigned_connectors
+                .iter()
+                .map(|c| names.name(*c).to_string())
+                .collect();
             v.extend(d.assigned_tasks.iter().map(|t| names.task_label(*t)));
             v
         };

@@ -73,7 +73,12 @@ where
     let supported_by_all = |p: ConnectProtocol| modes.iter().all(|m| m.advertised().contains(&p));
     let mut votes = [0usize; 3];
     for m in &modes {
-        if let Some(first) = m.advertised().iter().copied().find(|p| supported_by_all(*p)) {
+        if let Some(first) = m
+            .advertised()
+            .iter()
+            .copied()
+            .find(|p| supported_by_all(*p))
+        {
             votes[first as usize] += 1;
         }
     }
@@ -83,9 +88,9 @@ where
         ConnectProtocol::Compatible,
         ConnectProtocol::Eager,
     ]
-        .into_iter()
-        .max_by_key(|p| votes[*p as usize])
-        .filter(|p| votes[*p as usize] > 0)
+    .into_iter()
+    .max_by_key(|p| votes[*p as usize])
+    .filter(|p| votes[*p as usize] > 0)
 }
 
 #[cfg(test)]
@@ -95,13 +100,22 @@ mod tests {
 
     #[test]
     fn one_eager_worker_makes_the_group_eager() {
-        assert_eq!(select_group_protocol([Sessioned, Sessioned, Eager]), Some(Eager));
+        assert_eq!(
+            select_group_protocol([Sessioned, Sessioned, Eager]),
+            Some(Eager)
+        );
     }
 
     #[test]
     fn one_compatible_worker_turns_session_keys_off() {
-        assert_eq!(select_group_protocol([Sessioned, Compatible]), Some(Compatible));
-        assert_eq!(select_group_protocol([Sessioned, Sessioned]), Some(Sessioned));
+        assert_eq!(
+            select_group_protocol([Sessioned, Compatible]),
+            Some(Compatible)
+        );
+        assert_eq!(
+            select_group_protocol([Sessioned, Sessioned]),
+            Some(Sessioned)
+        );
     }
 
     #[test]
