@@ -17,7 +17,15 @@ macro_rules! presets {
     };
 }
 
-static PRESETS: &[Preset] = presets!["connect/worker-joins"];
+static PRESETS: &[Preset] = presets![
+    "connect/worker-joins",
+    "connect/add-connector",
+    "connect/worker-bounce",
+    "connect/worker-dies",
+    "connect/two-workers-join",
+    "connect/rolling-restart",
+    "connect/mixed-version-upgrade",
+];
 
 /// The preset shown when a link names nothing.
 pub const DEFAULT_PRESET: &str = "connect/worker-joins";
