@@ -2,7 +2,10 @@
 //! protocol negotiation and the two assignors.
 
 pub mod assignment;
+pub mod backoff;
 pub mod eager_assignor;
 pub mod ids;
 pub mod incremental_cooperative_assignor;
+pub mod java_hash;
 pub mod protocol;
+mod work_slots;
