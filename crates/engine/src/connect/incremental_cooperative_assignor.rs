@@ -582,6 +582,7 @@ const NEXT: u8 = 16;
 
 /// True for an item every holder must give up now: deleted (in P, no longer
 /// configured) or duplicated (spec §3.3 step 5).
+#[inline]
 fn must_revoke(flags: u8) -> bool {
     flags & DUPLICATED != 0 || (flags & PREVIOUS != 0 && flags & CONFIGURED == 0)
 }
@@ -611,6 +612,10 @@ struct KindRound<T: WorkItem> {
     assigned: Vec<Vec<T>>,
     /// Per member: `toRevoke` — deleted and duplicated copies, then load-balancing revocations.
     revoked: Vec<Vec<T>>,
+    /// The slot of every held item, all members concatenated in input and
+    /// holdings order; member `w`'s are `held_slots[held_start[w]..held_start[w + 1]]`.
+    held_slots: Vec<u32>,
+    held_start: Vec<usize>,
 }
 
 impl<T: WorkItem> KindRound<T> {
@@ -621,27 +626,26 @@ impl<T: WorkItem> KindRound<T> {
         lists.push(previous);
         let universe = SlotUniverse::new(configured_ranges, &lists);
         let mut flags = vec![0u8; universe.len()];
-        // Every key passed to the universe has a slot.
+        universe.mark_ranges(configured_ranges, &mut flags, CONFIGURED);
+        // Every item passed to the universe has a slot.
         let slot = |item: T| universe.slot(item.key()).unwrap_or_default();
-        for &(group, n) in configured_ranges {
-            for index in 0..n {
-                let key = (u64::from(group) << 32) | u64::from(index);
-                if let Some(s) = universe.slot(key) {
-                    flags[s] |= CONFIGURED;
-                }
-            }
-        }
         for &item in previous {
             flags[slot(item)] |= PREVIOUS;
         }
+        let mut held_slots = Vec::with_capacity(lists.iter().map(|l| l.len()).sum());
+        let mut held_start = Vec::with_capacity(members.len() + 1);
+        held_start.push(0);
         for member in members {
             for &item in T::held(member) {
-                let f = &mut flags[slot(item)];
+                let s = slot(item);
+                let f = &mut flags[s];
                 if *f & ACTIVE != 0 {
                     *f |= DUPLICATED;
                 }
                 *f |= ACTIVE;
+                held_slots.push(s as u32);
             }
+            held_start.push(held_slots.len());
         }
         let m = members.len();
         Self {
@@ -657,9 +661,26 @@ impl<T: WorkItem> KindRound<T> {
             kept_revoked: vec![0; m],
             assigned: vec![Vec::new(); m],
             revoked: vec![Vec::new(); m],
+            held_slots,
+            held_start,
         }
     }
 
+    /// Member `w`'s held items with their slots, in holdings order.
+    #[inline]
+    fn held<'m>(
+        &'m self,
+        w: usize,
+        member: &'m MemberHoldings,
+    ) -> impl Iterator<Item = (T, usize)> + 'm {
+        let slots = &self.held_slots[self.held_start[w]..self.held_start[w + 1]];
+        T::held(member)
+            .iter()
+            .zip(slots)
+            .map(|(&item, &slot)| (item, slot as usize))
+    }
+
+    #[inline]
     fn slot(&self, item: T) -> usize {
         self.universe.slot(item.key()).unwrap_or_default()
     }
@@ -728,26 +749,34 @@ impl<T: WorkItem> KindRound<T> {
     /// stored; the items are re-read from the holdings when needed).
     fn build_skeleton(&mut self, members: &[MemberHoldings]) {
         for (w, member) in members.iter().enumerate() {
-            for &item in T::held(member) {
-                if must_revoke(self.flags[self.slot(item)]) {
-                    self.revoked[w].push(item);
+            let mut kept = 0;
+            let mut revoked = Vec::new();
+            for (item, slot) in self.held(w, member) {
+                if must_revoke(self.flags[slot]) {
+                    revoked.push(item);
                 } else {
-                    self.kept[w] += 1;
+                    kept += 1;
                 }
             }
+            self.kept[w] = kept;
+            self.revoked[w] = revoked;
         }
     }
 
     /// The items of `next[w]` that come from the member's holdings, in order
     /// (before any load-balancing revocation).
-    fn kept_items<'m>(&'m self, member: &'m MemberHoldings) -> impl Iterator<Item = T> + 'm {
-        T::held(member)
-            .iter()
-            .copied()
-            .filter(move |&item| !must_revoke(self.flags[self.slot(item)]))
+    #[inline]
+    fn kept_items<'m>(
+        &'m self,
+        w: usize,
+        member: &'m MemberHoldings,
+    ) -> impl Iterator<Item = (T, usize)> + 'm {
+        self.held(w, member)
+            .filter(move |&(_, slot)| !must_revoke(self.flags[slot]))
     }
 
     /// The current size of `next[w]`.
+    #[inline]
     fn next_len(&self, w: usize) -> usize {
         self.kept[w] - self.kept_revoked[w] + self.assigned[w].len()
     }
@@ -815,7 +844,11 @@ impl<T: WorkItem> KindRound<T> {
                 continue;
             }
             let from_kept = take.min(self.kept[w]);
-            let head: Vec<T> = self.kept_items(&members[w]).take(from_kept).collect();
+            let head: Vec<T> = self
+                .kept_items(w, &members[w])
+                .take(from_kept)
+                .map(|(item, _)| item)
+                .collect();
             self.revoked[w].extend(head);
             self.kept_revoked[w] = from_kept;
             let from_dealt = (take - from_kept).min(self.assigned[w].len());
@@ -862,17 +895,26 @@ impl<T: WorkItem> KindRound<T> {
 
     /// Step 10: P := ∪ next − revoked ∪ lost, sorted.
     fn next_previous_assignment(&mut self, members: &[MemberHoldings]) -> Vec<T> {
-        let mut next_slots: Vec<usize> = Vec::new();
-        for (w, member) in members.iter().enumerate() {
-            next_slots.extend(
-                self.kept_items(member)
-                    .skip(self.kept_revoked[w])
-                    .chain(self.assigned[w].iter().copied())
-                    .map(|item| self.slot(item)),
-            );
-        }
-        for s in next_slots {
-            self.flags[s] |= NEXT;
+        for w in 0..members.len() {
+            // The kept holdings minus the load-balancing head, by slot; the
+            // NEXT bit does not affect `must_revoke`, so flags can be updated
+            // in the same pass.
+            let mut skip = self.kept_revoked[w];
+            for i in self.held_start[w]..self.held_start[w + 1] {
+                let slot = self.held_slots[i] as usize;
+                if must_revoke(self.flags[slot]) {
+                    continue;
+                }
+                if skip > 0 {
+                    skip -= 1;
+                    continue;
+                }
+                self.flags[slot] |= NEXT;
+            }
+            for i in 0..self.assigned[w].len() {
+                let slot = self.slot(self.assigned[w][i]);
+                self.flags[slot] |= NEXT;
+            }
         }
         for w in 0..members.len() {
             for i in 0..self.revoked[w].len() {
@@ -884,7 +926,7 @@ impl<T: WorkItem> KindRound<T> {
             let s = self.slot(self.lost[i]);
             self.flags[s] |= NEXT;
         }
-        let mut previous = Vec::new();
+        let mut previous = Vec::with_capacity(self.flags.len());
         self.universe.scan(
             &self.flags,
             |f| f & NEXT != 0,

@@ -25,27 +25,33 @@ pub(crate) trait WorkItem: Copy + Ord + std::fmt::Debug {
 }
 
 impl WorkItem for ConnectorId {
+    #[inline]
     fn key(self) -> u64 {
         u64::from(self.0) << 32
     }
+    #[inline]
     fn from_key(key: u64) -> Self {
         ConnectorId((key >> 32) as u32)
     }
+    #[inline]
     fn held(member: &MemberHoldings) -> &[Self] {
         &member.connectors
     }
 }
 
 impl WorkItem for TaskId {
+    #[inline]
     fn key(self) -> u64 {
         self.packed()
     }
+    #[inline]
     fn from_key(key: u64) -> Self {
         TaskId {
             connector: ConnectorId((key >> 32) as u32),
             index: key as u32,
         }
     }
+    #[inline]
     fn held(member: &MemberHoldings) -> &[Self] {
         &member.tasks
     }
@@ -73,11 +79,13 @@ impl SlotUniverse {
         // only while it stays proportional to the real work.
         let budget = 4 * (individual + ranged) + 1024;
         let keys = || lists.iter().flat_map(|l| l.iter().map(|item| item.key()));
-        let max_group = ranges
-            .iter()
-            .map(|r| r.0)
-            .chain(keys().map(|key| (key >> 32) as u32))
-            .max();
+        let mut max_group = ranges.iter().map(|r| r.0).max();
+        for list in lists {
+            for item in *list {
+                let group = (item.key() >> 32) as u32;
+                max_group = Some(max_group.map_or(group, |g| g.max(group)));
+            }
+        }
         let Some(max_group) = max_group else {
             return SlotUniverse::Dense { base: vec![0] };
         };
@@ -88,9 +96,12 @@ impl SlotUniverse {
                 let s = &mut span[group as usize];
                 *s = (*s).max(u64::from(n));
             }
-            for key in keys() {
-                let s = &mut span[(key >> 32) as usize];
-                *s = (*s).max(u64::from(key as u32) + 1);
+            for list in lists {
+                for item in *list {
+                    let key = item.key();
+                    let s = &mut span[(key >> 32) as usize];
+                    *s = (*s).max(u64::from(key as u32) + 1);
+                }
             }
             let total: u64 = span.iter().sum();
             if total <= budget as u64 {
@@ -123,6 +134,7 @@ impl SlotUniverse {
     }
 
     /// The slot of `key`, if the universe covers it.
+    #[inline]
     pub(crate) fn slot(&self, key: u64) -> Option<usize> {
         match self {
             SlotUniverse::Dense { base } => {
@@ -133,6 +145,29 @@ impl SlotUniverse {
                 (start + index < end).then_some((start + index) as usize)
             }
             SlotUniverse::Sparse { keys } => keys.binary_search(&key).ok(),
+        }
+    }
+
+    /// Sets `bit` in the flags of every key of `ranges` (`(group, span)` as in
+    /// [`SlotUniverse::new`]).
+    pub(crate) fn mark_ranges(&self, ranges: &[(u32, u32)], flags: &mut [u8], bit: u8) {
+        for &(group, n) in ranges {
+            match self {
+                SlotUniverse::Dense { base } => {
+                    // `new` gave the group at least `n` slots.
+                    let start = base[group as usize] as usize;
+                    for f in &mut flags[start..start + n as usize] {
+                        *f |= bit;
+                    }
+                }
+                SlotUniverse::Sparse { .. } => {
+                    for index in 0..n {
+                        if let Some(s) = self.slot((u64::from(group) << 32) | u64::from(index)) {
+                            flags[s] |= bit;
+                        }
+                    }
+                }
+            }
         }
     }
 
