@@ -2,9 +2,13 @@
 //! assignor uses it to space out consecutive revoking rebalances
 //! (KAFKA-12495, spec §3.6).
 //!
-//! The arithmetic is IEEE double, exactly as Kafka's: `ln`, `pow`, then a
-//! truncating conversion. That is what produces the odd-looking 999 for a
-//! maximum of 1000 and 599999 for 600000; a simulator must reproduce them.
+//! The arithmetic is IEEE double, as Kafka's: `ln`, `pow`, then a truncating
+//! conversion. That is what produces the odd-looking 999 for a maximum of
+//! 1000 and 599999 for 600000; a simulator must reproduce them. `ln` and
+//! `pow` are the correctly rounded ones of [`super::exact_math`], so the
+//! result is the same natively and in WebAssembly.
+
+use super::exact_math;
 
 /// Kafka's `org.apache.kafka.common.utils.ExponentialBackoff` with jitter 0.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -23,7 +27,8 @@ impl ExponentialBackoff {
         // Kafka compares the cap with the initial interval as *given*, but
         // stores the initial interval clamped to the cap.
         let exp_max = if max_interval > initial_interval {
-            (max_interval as f64 / initial_interval.max(1) as f64).ln() / f64::from(multiplier).ln()
+            exact_math::ln(max_interval as f64 / initial_interval.max(1) as f64)
+                / exact_math::ln(f64::from(multiplier))
         } else {
             0.0
         };
@@ -50,7 +55,7 @@ impl ExponentialBackoff {
             return self.initial_interval;
         }
         let exp = (attempts as f64).min(self.exp_max);
-        let term = self.initial_interval as f64 * f64::from(self.multiplier).powf(exp);
+        let term = self.initial_interval as f64 * exact_math::pow(f64::from(self.multiplier), exp);
         // Java's `(long)` cast truncates toward zero and saturates, as `as` does.
         let value = term as i64;
         value.min(self.max_interval)
@@ -79,6 +84,23 @@ mod tests {
         assert_eq!(series(2), [2; 5]);
         assert_eq!(series(1), [1; 5]);
         assert_eq!(series(0), [0; 5]);
+    }
+
+    #[test]
+    fn capped_values_match_the_jdk_where_libms_disagree() {
+        // OpenJDK 17's results for the capped backoff (n large). glibc gets
+        // 1207, 3049, 9170 and 23385 wrong; WebAssembly's libm gets 3, 14 and
+        // 23 wrong.
+        let capped =
+            |max: i32| ExponentialBackoff::consecutive_revoking_rebalances(max).backoff(40);
+        assert_eq!(capped(3), 3);
+        assert_eq!(capped(14), 13);
+        assert_eq!(capped(23), 22);
+        assert_eq!(capped(1207), 1207);
+        assert_eq!(capped(3049), 3049);
+        assert_eq!(capped(9170), 9169);
+        assert_eq!(capped(23385), 23385);
+        assert_eq!(capped(i32::MAX), i64::from(i32::MAX));
     }
 
     #[test]

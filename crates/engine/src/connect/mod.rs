@@ -4,6 +4,7 @@
 pub mod assignment;
 pub mod backoff;
 pub mod eager_assignor;
+mod exact_math;
 pub mod ids;
 pub mod incremental_cooperative_assignor;
 pub mod java_hash;
