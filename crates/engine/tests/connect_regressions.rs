@@ -913,3 +913,580 @@ fn lost_assignment_when_scheduled_delay_is_disabled() {
         .unwrap_or_default();
     assert_eq!(lost, 6);
 }
+
+// ---------------------------------------------------------------------------
+// Reference model: spec §3.3 read literally, with ordered sets and lists
+// ---------------------------------------------------------------------------
+
+/// The incremental cooperative assignor written straight from spec §3.3 with
+/// `BTreeSet`s and `Vec`s, no slots and no shortcuts. Randomized scenarios
+/// must give identical outputs and state from it and from the fast one.
+mod reference {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use engine::connect::assignment::{MemberDelta, RoundInput, RoundOutput};
+    use engine::connect::backoff::ExponentialBackoff;
+    use engine::connect::ids::{java_string_cmp, ConnectorId, TaskId};
+    use engine::connect::java_hash::hash_set_iteration_order;
+
+    pub struct Reference {
+        max_delay: i32,
+        backoff: ExponentialBackoff,
+        previous_generation: i32,
+        pub previous: (BTreeSet<ConnectorId>, BTreeSet<TaskId>),
+        previous_revocation: (BTreeSet<ConnectorId>, BTreeSet<TaskId>),
+        pub revoked_in_previous: bool,
+        pub successive: i32,
+        pub candidates: Vec<String>,
+        pub scheduled: i64,
+        delay: i32,
+        previous_members: BTreeSet<String>,
+    }
+
+    /// One worker's next assignment.
+    #[derive(Clone, Default)]
+    struct Load {
+        connectors: Vec<ConnectorId>,
+        tasks: Vec<TaskId>,
+    }
+
+    fn lb<T: Copy + Ord>(total: usize, loads: &[Vec<T>]) -> Vec<Vec<T>> {
+        let workers = loads.len();
+        let min = total / workers;
+        let extras = total % workers;
+        let at_min = loads.iter().filter(|l| l.len() == min).count();
+        let at_extra = loads.iter().filter(|l| l.len() == min + 1).count();
+        let mut out = vec![Vec::new(); workers];
+        if at_extra == extras && at_min + at_extra == workers {
+            return out;
+        }
+        let mut given = 0;
+        for (w, load) in loads.iter().enumerate() {
+            if load.len() <= min {
+                continue;
+            }
+            let ceiling = if given < extras {
+                given += 1;
+                if load.len() == min + 1 {
+                    continue;
+                }
+                min + 1
+            } else {
+                min
+            };
+            out[w] = load[..load.len() - ceiling].to_vec();
+        }
+        out
+    }
+
+    fn fill<T: Copy>(ids: &[&str], loads: &mut [Vec<T>], items: &[T]) {
+        let mut order: Vec<usize> = (0..loads.len()).collect();
+        order.sort_by(|&a, &b| {
+            loads[a]
+                .len()
+                .cmp(&loads[b].len())
+                .then_with(|| java_string_cmp(ids[a], ids[b]))
+        });
+        let mut it = items.iter().copied().peekable();
+        while it.peek().is_some() {
+            let level = loads[order[0]].len();
+            let upto = order
+                .iter()
+                .position(|&w| loads[w].len() > level)
+                .unwrap_or(order.len());
+            for &w in &order[..upto] {
+                match it.next() {
+                    Some(item) => loads[w].push(item),
+                    None => break,
+                }
+            }
+        }
+    }
+
+    impl Reference {
+        pub fn new(max_delay: i32, previous_generation: i32) -> Self {
+            Self {
+                max_delay,
+                backoff: ExponentialBackoff::consecutive_revoking_rebalances(max_delay),
+                previous_generation,
+                previous: Default::default(),
+                previous_revocation: Default::default(),
+                revoked_in_previous: false,
+                successive: 0,
+                candidates: Vec::new(),
+                scheduled: 0,
+                delay: 0,
+                previous_members: BTreeSet::new(),
+            }
+        }
+
+        fn reset_delay(&mut self) {
+            self.candidates.clear();
+            self.scheduled = 0;
+            self.delay = 0;
+        }
+
+        pub fn perform(&mut self, input: &RoundInput<'_>) -> RoundOutput {
+            let members = input.members;
+            let now = input.now_ms;
+            if self.previous_generation != input.last_completed_generation {
+                self.previous = Default::default();
+            }
+            let conf_c: BTreeSet<ConnectorId> =
+                input.configured.connectors.iter().map(|c| c.0).collect();
+            let conf_t: BTreeSet<TaskId> = input.configured.tasks().collect();
+            let mut count_c: BTreeMap<ConnectorId, usize> = BTreeMap::new();
+            let mut count_t: BTreeMap<TaskId, usize> = BTreeMap::new();
+            for m in members {
+                for &c in &m.connectors {
+                    *count_c.entry(c).or_default() += 1;
+                }
+                for &t in &m.tasks {
+                    *count_t.entry(t).or_default() += 1;
+                }
+            }
+            let active_c: BTreeSet<ConnectorId> = count_c.keys().copied().collect();
+            let active_t: BTreeSet<TaskId> = count_t.keys().copied().collect();
+            if !self.previous_revocation.0.is_empty() || !self.previous_revocation.1.is_empty() {
+                if self
+                    .previous_revocation
+                    .0
+                    .iter()
+                    .any(|c| active_c.contains(c))
+                    || self
+                        .previous_revocation
+                        .1
+                        .iter()
+                        .any(|t| active_t.contains(t))
+                {
+                    self.previous = (active_c.clone(), active_t.clone());
+                }
+                self.previous_revocation = Default::default();
+            }
+            let (p_c, p_t) = self.previous.clone();
+            let deleted_c: BTreeSet<_> = p_c.difference(&conf_c).copied().collect();
+            let deleted_t: BTreeSet<_> = p_t.difference(&conf_t).copied().collect();
+            let dup_c: BTreeSet<_> = count_c.iter().filter(|e| *e.1 > 1).map(|e| *e.0).collect();
+            let dup_t: BTreeSet<_> = count_t.iter().filter(|e| *e.1 > 1).map(|e| *e.0).collect();
+            let lost_c: Vec<_> = p_c
+                .iter()
+                .filter(|c| !active_c.contains(c) && !deleted_c.contains(c))
+                .copied()
+                .collect();
+            let lost_t: Vec<_> = p_t
+                .iter()
+                .filter(|t| !active_t.contains(t) && !deleted_t.contains(t))
+                .copied()
+                .collect();
+            let created_c: Vec<_> = conf_c
+                .iter()
+                .filter(|c| !p_c.contains(c) && !active_c.contains(c))
+                .copied()
+                .collect();
+            let created_t: Vec<_> = conf_t
+                .iter()
+                .filter(|t| !p_t.contains(t) && !active_t.contains(t))
+                .copied()
+                .collect();
+
+            let mut revoked: Vec<Load> = vec![Load::default(); members.len()];
+            let mut next: Vec<Load> = vec![Load::default(); members.len()];
+            for (w, m) in members.iter().enumerate() {
+                for &c in &m.connectors {
+                    if deleted_c.contains(&c) || dup_c.contains(&c) {
+                        revoked[w].connectors.push(c);
+                    } else {
+                        next[w].connectors.push(c);
+                    }
+                }
+                for &t in &m.tasks {
+                    if deleted_t.contains(&t) || dup_t.contains(&t) {
+                        revoked[w].tasks.push(t);
+                    } else {
+                        next[w].tasks.push(t);
+                    }
+                }
+            }
+            let current = next.clone();
+
+            // handleLostAssignments
+            let mut reassign_c: Vec<ConnectorId> = Vec::new();
+            let mut reassign_t: Vec<TaskId> = Vec::new();
+            let ids: Vec<&str> = members.iter().map(|m| m.member.as_str()).collect();
+            let present: BTreeSet<String> = ids.iter().map(|s| s.to_string()).collect();
+            'lost: {
+                if lost_c.is_empty() && lost_t.is_empty() && !self.revoked_in_previous {
+                    self.reset_delay();
+                    break 'lost;
+                }
+                if self.scheduled <= 0 && present.is_superset(&self.previous_members) {
+                    reassign_c = lost_c.clone();
+                    reassign_t = lost_t.clone();
+                    break 'lost;
+                }
+                if self.max_delay == 0 {
+                    reassign_c = lost_c.clone();
+                    reassign_t = lost_t.clone();
+                    break 'lost;
+                }
+                if self.scheduled > 0 && now >= self.scheduled {
+                    let cands: Vec<usize> = self
+                        .candidates
+                        .iter()
+                        .filter_map(|c| ids.iter().position(|i| i == c))
+                        .collect();
+                    if cands.is_empty() {
+                        reassign_c = lost_c.clone();
+                        reassign_t = lost_t.clone();
+                    } else {
+                        for (i, &c) in lost_c.iter().enumerate() {
+                            next[cands[i % cands.len()]].connectors.push(c);
+                        }
+                        for (i, &t) in lost_t.iter().enumerate() {
+                            next[cands[i % cands.len()]].tasks.push(t);
+                        }
+                    }
+                    self.reset_delay();
+                    self.revoked_in_previous = false;
+                    break 'lost;
+                }
+                let empty: Vec<&str> = (0..members.len())
+                    .filter(|&w| next[w].connectors.is_empty() && next[w].tasks.is_empty())
+                    .map(|w| ids[w])
+                    .collect();
+                for i in hash_set_iteration_order(&empty) {
+                    if !self.candidates.iter().any(|c| c == empty[i]) {
+                        self.candidates.push(empty[i].to_string());
+                    }
+                }
+                self.delay = if now < self.scheduled {
+                    (self.scheduled - now).min(i64::from(self.max_delay)) as i32
+                } else {
+                    self.max_delay
+                };
+                self.scheduled = now + i64::from(self.delay);
+            }
+
+            if self.delay == 0 {
+                let all_empty = next
+                    .iter()
+                    .all(|l| l.connectors.is_empty() && l.tasks.is_empty());
+                let (lb_c, lb_t) = if all_empty || (conf_c.is_empty() && conf_t.is_empty()) {
+                    (
+                        vec![Vec::new(); members.len()],
+                        vec![Vec::new(); members.len()],
+                    )
+                } else {
+                    let lc: Vec<Vec<ConnectorId>> =
+                        next.iter().map(|l| l.connectors.clone()).collect();
+                    let lt: Vec<Vec<TaskId>> = next.iter().map(|l| l.tasks.clone()).collect();
+                    (lb(conf_c.len(), &lc), lb(conf_t.len(), &lt))
+                };
+                let any = lb_c.iter().any(|v| !v.is_empty()) || lb_t.iter().any(|v| !v.is_empty());
+                let apply = |next: &mut Vec<Load>, revoked: &mut Vec<Load>| {
+                    for w in 0..next.len() {
+                        next[w].connectors.retain(|c| !lb_c[w].contains(c));
+                        next[w].tasks.retain(|t| !lb_t[w].contains(t));
+                        revoked[w].connectors.extend(&lb_c[w]);
+                        revoked[w].tasks.extend(&lb_t[w]);
+                    }
+                };
+                if self.revoked_in_previous && any {
+                    self.successive += 1;
+                    self.delay = self.backoff.backoff(i64::from(self.successive)) as i32;
+                    if self.delay != 0 {
+                        self.scheduled = now + i64::from(self.delay);
+                    } else {
+                        apply(&mut next, &mut revoked);
+                    }
+                } else if any {
+                    apply(&mut next, &mut revoked);
+                    self.revoked_in_previous = true;
+                } else if self.revoked_in_previous {
+                    self.revoked_in_previous = false;
+                    self.successive = 0;
+                }
+            } else {
+                self.revoked_in_previous = false;
+            }
+
+            let to_c: Vec<ConnectorId> = created_c.iter().chain(&reassign_c).copied().collect();
+            let to_t: Vec<TaskId> = created_t.iter().chain(&reassign_t).copied().collect();
+            if !members.is_empty() {
+                let mut lc: Vec<Vec<ConnectorId>> =
+                    next.iter().map(|l| l.connectors.clone()).collect();
+                fill(&ids, &mut lc, &to_c);
+                let mut lt: Vec<Vec<TaskId>> = next.iter().map(|l| l.tasks.clone()).collect();
+                fill(&ids, &mut lt, &to_t);
+                for w in 0..next.len() {
+                    next[w].connectors = lc[w].clone();
+                    next[w].tasks = lt[w].clone();
+                }
+            }
+
+            let mut new_c: BTreeSet<ConnectorId> =
+                next.iter().flat_map(|l| l.connectors.clone()).collect();
+            let mut new_t: BTreeSet<TaskId> = next.iter().flat_map(|l| l.tasks.clone()).collect();
+            let rev_c: BTreeSet<ConnectorId> =
+                revoked.iter().flat_map(|l| l.connectors.clone()).collect();
+            let rev_t: BTreeSet<TaskId> = revoked.iter().flat_map(|l| l.tasks.clone()).collect();
+            new_c.retain(|c| !rev_c.contains(c));
+            new_t.retain(|t| !rev_t.contains(t));
+            new_c.extend(&lost_c);
+            new_t.extend(&lost_t);
+            self.previous = (new_c, new_t);
+            self.previous_revocation = (rev_c, rev_t);
+            self.previous_generation = input.generation;
+            self.previous_members = present;
+
+            let deltas = (0..members.len())
+                .map(|w| MemberDelta {
+                    assigned_connectors: next[w]
+                        .connectors
+                        .iter()
+                        .filter(|c| !current[w].connectors.contains(c))
+                        .copied()
+                        .collect(),
+                    assigned_tasks: next[w]
+                        .tasks
+                        .iter()
+                        .filter(|t| !current[w].tasks.contains(t))
+                        .copied()
+                        .collect(),
+                    revoked_connectors: revoked[w].connectors.clone(),
+                    revoked_tasks: revoked[w].tasks.clone(),
+                })
+                .collect();
+            RoundOutput {
+                deltas,
+                delay_ms: self.delay,
+            }
+        }
+    }
+}
+
+/// A small deterministic PRNG (SplitMix64) for the randomized scenarios.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+/// Random rolling restarts, joins, crashes, config changes, leader changes,
+/// failed rounds and zombies, with random member orders: the fast assignor and
+/// the literal reference agree on every output and on the leader's state.
+#[test]
+fn matches_the_literal_reference_on_random_scenarios() {
+    use std::collections::BTreeSet;
+
+    const CONNECTOR_POOL: [&str; 7] = ["c", "c-1", "c10", "c2", "src-a", "x", "\u{e9}t\u{e9}"];
+    const WORKER_POOL: [&str; 9] = [
+        "worker1",
+        "worker2",
+        "worker3",
+        "worker6",
+        "w-a",
+        "w-b",
+        "connect-1",
+        "connect-2",
+        "z",
+    ];
+    let names = ConnectorNames::new(CONNECTOR_POOL);
+    let mut rounds = 0;
+    // Which branches of spec §3.3 steps 7 and 8 the scenarios reached.
+    let mut branches: std::collections::BTreeMap<String, usize> = Default::default();
+    for seed in 0..400u64 {
+        let mut rng = SplitMix(seed);
+        let max_delay = [0, 1, 10, 40, 5000, 300_000][rng.below(6)];
+        let mut fast = IncrementalCooperativeAssignor::new(max_delay, 1000);
+        let mut slow = reference::Reference::new(max_delay, 1000);
+        let mut members: Vec<MemberHoldings> = Vec::new();
+        let mut configured: Vec<(ConnectorId, u32)> = Vec::new();
+        let (mut generation, mut last_completed, mut now) = (1000, 1000, 1_000_000_000i64);
+        for step in 0..40 {
+            match rng.below(10) {
+                0 => {
+                    configured.clear();
+                    for name in CONNECTOR_POOL {
+                        if rng.chance(60) {
+                            if let Some(c) = names.id(name) {
+                                configured.push((c, rng.below(7) as u32));
+                            }
+                        }
+                    }
+                }
+                1 | 2 => {
+                    let id = WORKER_POOL[rng.below(WORKER_POOL.len())];
+                    if !members.iter().any(|m| m.member == id) {
+                        let mut m = MemberHoldings::empty(id);
+                        if rng.chance(15) && !configured.is_empty() {
+                            // A zombie: runs part of the configured work, maybe
+                            // with a task index far beyond the config.
+                            let (c, n) = configured[rng.below(configured.len())];
+                            m.connectors.push(c);
+                            m.tasks.extend((0..n).map(|index| TaskId {
+                                connector: c,
+                                index,
+                            }));
+                            if rng.chance(30) {
+                                m.tasks.push(TaskId {
+                                    connector: c,
+                                    index: 3_000_000_000,
+                                });
+                            }
+                        }
+                        members.push(m);
+                    }
+                }
+                3 => {
+                    if !members.is_empty() {
+                        members.remove(rng.below(members.len()));
+                    }
+                }
+                4 => now += [1, 20, 40, 1600, 5000, 150_000, 300_000][rng.below(7)],
+                5 if rng.chance(30) => {
+                    fast = IncrementalCooperativeAssignor::new(max_delay, generation);
+                    slow = reference::Reference::new(max_delay, generation);
+                }
+                _ => {
+                    if members.is_empty() {
+                        continue;
+                    }
+                    generation += 1;
+                    let completed = !rng.chance(10);
+                    let advance = completed || rng.chance(50);
+                    let mut order: Vec<usize> = (0..members.len()).collect();
+                    for i in (1..order.len()).rev() {
+                        order.swap(i, rng.below(i + 1));
+                    }
+                    let round_members: Vec<MemberHoldings> =
+                        order.iter().map(|&i| members[i].clone()).collect();
+                    let work = ConfiguredWork::new(configured.clone());
+                    let input = RoundInput {
+                        configured: &work,
+                        members: &round_members,
+                        generation,
+                        last_completed_generation: last_completed,
+                        now_ms: now,
+                    };
+                    let got = fast.perform_assignment(&input);
+                    let want = slow.perform(&input);
+                    let ctx = format!("seed {seed}, step {step}, max delay {max_delay}");
+                    assert_eq!(got.delay_ms, want.delay_ms, "{ctx}: delay");
+                    for (w, (g, x)) in got.deltas.iter().zip(&want.deltas).enumerate() {
+                        let who = &round_members[w].member;
+                        assert_eq!(g.assigned_connectors, x.assigned_connectors, "{ctx}: {who}");
+                        assert_eq!(g.assigned_tasks, x.assigned_tasks, "{ctx}: {who}");
+                        let set = |v: &[TaskId]| v.iter().copied().collect::<BTreeSet<_>>();
+                        assert_eq!(set(&g.revoked_tasks), set(&x.revoked_tasks), "{ctx}: {who}");
+                        let set = |v: &[ConnectorId]| v.iter().copied().collect::<BTreeSet<_>>();
+                        assert_eq!(
+                            set(&g.revoked_connectors),
+                            set(&x.revoked_connectors),
+                            "{ctx}: {who}"
+                        );
+                    }
+                    assert_eq!(
+                        fast.candidate_workers(),
+                        slow.candidates.as_slice(),
+                        "{ctx}"
+                    );
+                    assert_eq!(
+                        fast.scheduled_rebalance_ms().unwrap_or(0),
+                        slow.scheduled.max(0),
+                        "{ctx}"
+                    );
+                    assert_eq!(
+                        fast.revoked_in_previous(),
+                        slow.revoked_in_previous,
+                        "{ctx}"
+                    );
+                    assert_eq!(
+                        fast.successive_revoking_rebalances(),
+                        slow.successive,
+                        "{ctx}"
+                    );
+                    let p = fast.previous_assignment();
+                    assert_eq!(
+                        (
+                            p.connectors.iter().copied().collect::<BTreeSet<_>>(),
+                            p.tasks.iter().copied().collect::<BTreeSet<_>>()
+                        ),
+                        slow.previous,
+                        "{ctx}"
+                    );
+                    if let Some(round) = fast.last_round() {
+                        let lost = format!("{:?}", round.lost_handling);
+                        let balancing = format!("{:?}", round.load_balancing);
+                        for branch in [lost, balancing] {
+                            let name = branch.split([' ', '{', '(']).next().unwrap_or_default();
+                            *branches.entry(name.to_owned()).or_default() += 1;
+                        }
+                        if round.revocation_undone {
+                            *branches.entry("RevocationUndone".into()).or_default() += 1;
+                        }
+                        let not_held = got.deltas.iter().zip(&round_members).any(|(d, m)| {
+                            d.revoked_tasks.iter().any(|t| !m.tasks.contains(t))
+                                || d.revoked_connectors
+                                    .iter()
+                                    .any(|c| !m.connectors.contains(c))
+                        });
+                        if not_held {
+                            // FORMAT.md §6: revocation of work never delivered.
+                            *branches.entry("RevokedNotHeld".into()).or_default() += 1;
+                        }
+                        if !round.duplicated.is_empty() {
+                            *branches.entry("Duplicated".into()).or_default() += 1;
+                        }
+                    }
+                    if completed {
+                        for (&i, delta) in order.iter().zip(&got.deltas) {
+                            apply_delta(&mut members[i], delta);
+                        }
+                    }
+                    if advance {
+                        last_completed = generation;
+                    }
+                    rounds += 1;
+                }
+            }
+        }
+    }
+    assert!(rounds > 5000, "only {rounds} rounds were compared");
+    for branch in [
+        "NothingLost",
+        "ReassignedNoDeparture",
+        "ReassignedDelayDisabled",
+        "DealtToCandidates",
+        "ReassignedNoCandidates",
+        "Postponed",
+        "SuppressedByDelay",
+        "Balanced",
+        "BalancedBackoffReset",
+        "Revoked",
+        "PostponedByBackoff",
+        "RevokedWithoutBackoff",
+        "RevocationUndone",
+        "Duplicated",
+        "RevokedNotHeld",
+    ] {
+        assert!(
+            branches.get(branch).is_some_and(|&n| n > 0),
+            "no scenario reached {branch}: {branches:?}"
+        );
+    }
+}
