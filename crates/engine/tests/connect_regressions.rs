@@ -1473,6 +1473,7 @@ fn matches_the_literal_reference_on_random_scenarios() {
         "ReassignedDelayDisabled",
         "DealtToCandidates",
         "ReassignedNoCandidates",
+        "DelayExpired",
         "Postponed",
         "SuppressedByDelay",
         "Balanced",

@@ -5,7 +5,7 @@
 //! The arithmetic is IEEE double, as Kafka's: `ln`, `pow`, then a truncating
 //! conversion. That is what produces the odd-looking 999 for a maximum of
 //! 1000 and 599999 for 600000; a simulator must reproduce them. `ln` and
-//! `pow` are the correctly rounded ones of [`super::exact_math`], so the
+//! `pow` are the correctly rounded ones of the private `exact_math` module, so the
 //! result is the same natively and in WebAssembly.
 
 use super::exact_math;

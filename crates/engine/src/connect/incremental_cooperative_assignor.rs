@@ -6,8 +6,8 @@
 //! fresh one, which is why a leader change makes lost work reassign at once.
 //!
 //! The round is computed over dense slot numbers instead of hashed ids (see
-//! [`super::work_slots`]), so it stays linear in members + tasks: a round
-//! with 1,000 workers and 100,000 tasks takes about a millisecond, where
+//! the private `work_slots` module), so it stays linear in members + tasks: a round
+//! with 1,000 workers and 100,000 tasks takes 1–4 ms (opt-level 3 / "z"), where
 //! Kafka's Java takes hundreds. Everything that decides *which* item moves is
 //! kept as Kafka does it: members are walked in the caller's order (Java
 //! hash-map order, FORMAT.md §5), holdings in their listed order, and new work
@@ -64,6 +64,10 @@ pub enum LostHandling {
     /// The scheduled delay expired with no candidate worker present: lost
     /// work is spread over everybody as new work (step 7.4).
     ReassignedNoCandidates,
+    /// A scheduled delay (a consecutive-revocation backoff) expired with
+    /// nothing lost: the delay and the candidates were cleared, and
+    /// load-balancing revocations are allowed again (step 7.4).
+    DelayExpired,
     /// A delay is pending: lost work stays unassigned until `deadline_ms`
     /// (step 7.5). Also the branch taken when nothing is lost but the
     /// previous round revoked and a backoff delay is pending.
@@ -384,7 +388,9 @@ impl IncrementalCooperativeAssignor {
                 .iter()
                 .filter_map(|id| roster.position(id))
                 .collect();
-            let outcome = if candidates.is_empty() {
+            let outcome = if nothing_lost {
+                LostHandling::DelayExpired
+            } else if candidates.is_empty() {
                 connectors.reassign_lost_as_new();
                 tasks.reassign_lost_as_new();
                 LostHandling::ReassignedNoCandidates
