@@ -1,0 +1,53 @@
+//! A small JS API for docs tooling: `simulate`, `encodeLink`, `decodeLink`.
+
+use engine::link::{self, LinkTarget};
+use engine::scenario::Scenario;
+use wasm_bindgen::prelude::*;
+
+fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+fn scenario_from_js(scenario: JsValue) -> Result<Scenario, JsValue> {
+    let json = js_sys_json_stringify(&scenario)?;
+    Scenario::from_json(&json).map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+fn js_sys_json_stringify(value: &JsValue) -> Result<String, JsValue> {
+    if let Some(s) = value.as_string() {
+        return Ok(s);
+    }
+    let json: serde_json::Value = serde_wasm_bindgen::from_value(value.clone())
+        .map_err(|e| JsValue::from_str(&e.to_string()))?;
+    Ok(json.to_string())
+}
+
+/// Simulates a scenario (object or JSON string); returns `{variants: [{label, trace, metrics}]}`.
+#[wasm_bindgen]
+pub fn simulate(scenario: JsValue) -> Result<JsValue, JsValue> {
+    let scenario = scenario_from_js(scenario)?;
+    to_js(&engine::run::run(&scenario))
+}
+
+/// The link fragment (`s=…`, without `#`) of a scenario.
+#[wasm_bindgen(js_name = encodeLink)]
+pub fn encode_link(scenario: JsValue) -> Result<String, JsValue> {
+    Ok(link::encode(&scenario_from_js(scenario)?))
+}
+
+/// The scenario a link or fragment carries (presets resolved); throws the page's message.
+#[wasm_bindgen(js_name = decodeLink)]
+pub fn decode_link(fragment: &str) -> Result<JsValue, JsValue> {
+    match link::decode(fragment).map_err(|e| JsValue::from_str(&e.to_string()))? {
+        LinkTarget::Scenario(s) => to_js(&*s),
+        LinkTarget::Preset(id) => match engine::presets::find(&id) {
+            Some(p) => to_js(&p.scenario()),
+            None => Err(JsValue::from_str(&engine::presets::unknown_preset_message(
+                &id,
+            ))),
+        },
+        LinkTarget::Empty => Err(JsValue::from_str("This link holds no scenario.")),
+    }
+}

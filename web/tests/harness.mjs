@@ -1,0 +1,63 @@
+// Shared set-up for the browser tests: a static server for dist/ on a free
+// loopback port, and Debian's headless Chromium driven by playwright-core.
+import { createServer } from 'node:http';
+import { readFile, mkdir } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml',
+};
+
+export const DIST = resolve(process.env.DIST_DIR ?? new URL('../../dist', import.meta.url).pathname);
+export const SCREENSHOTS = resolve(new URL('./screenshots', import.meta.url).pathname);
+
+/** Serves `root` on 127.0.0.1 with an OS-chosen port; resolves to { url, close }. */
+export async function serveStatic(root = DIST, mounts = {}) {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let base = root;
+    let rel = path;
+    for (const [prefix, dir] of Object.entries(mounts)) {
+      if (path.startsWith(prefix)) { base = dir; rel = path.slice(prefix.length - 1); }
+    }
+    const file = normalize(join(base, rel.endsWith('/') ? rel + 'index.html' : rel));
+    if (!file.startsWith(base)) { res.writeHead(403).end(); return; }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/** Debian's Chromium, headless, with the flags this closed network needs. */
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A page that records console errors and uncaught exceptions into `errors`. */
+export async function newPage(browser, viewport = { width: 1280, height: 800 }) {
+  const page = await browser.newPage({ viewport });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  return page;
+}
+
+/** Saves a screenshot for people to look at (git-ignored folder). */
+export async function screenshot(page, name) {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
