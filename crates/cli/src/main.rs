@@ -1,6 +1,7 @@
 //! `rebalance`: the command-line front end of Rebalance Playground.
 
 mod conformance_cmd;
+mod run_cmd;
 mod url_cmd;
 
 use std::process::ExitCode;
@@ -22,6 +23,16 @@ enum Command {
         #[command(subcommand)]
         action: url_cmd::UrlAction,
     },
+    /// Simulate a scenario file or preset and print its metrics per compared protocol.
+    Run {
+        /// A scenario JSON file or a preset id (see `rebalance presets`).
+        scenario: String,
+        /// Print the whole result (traces and metrics) as JSON instead.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the built-in presets.
+    Presets,
     /// Replay conformance vectors (files or directories of *.json) against the engine's assignors.
     Conformance {
         /// Vector files or directories.
@@ -35,5 +46,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Url { action } => url_cmd::run(action),
         Command::Conformance { paths } => conformance_cmd::run(&paths),
+        Command::Run { scenario, json } => run_cmd::run(&scenario, json),
+        Command::Presets => run_cmd::list_presets(),
     }
 }

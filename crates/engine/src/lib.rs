@@ -11,7 +11,10 @@
 pub mod conformance;
 pub mod connect;
 pub mod link;
+pub mod metrics;
 pub mod presets;
+pub mod report;
+pub mod run;
 pub mod scenario;
 pub mod sim;
 pub mod streams;

@@ -1,0 +1,88 @@
+//! `rebalance run`: simulate a scenario file or preset; print the metrics side
+//! by side, or the whole result as JSON.
+
+use std::process::ExitCode;
+
+use engine::report::metric_rows;
+use engine::scenario::Scenario;
+
+use crate::url_cmd::{read_scenario, BAD_INPUT};
+
+/// A scenario file path or a preset id.
+pub fn resolve(arg: &str) -> Result<Scenario, String> {
+    let path = std::path::PathBuf::from(arg);
+    if path.exists() {
+        return read_scenario(&path);
+    }
+    match engine::presets::find(arg) {
+        Some(p) => Ok(p.scenario()),
+        None => Err(format!(
+            "`{arg}` is neither a scenario file nor a preset id. `rebalance presets` lists the presets."
+        )),
+    }
+}
+
+pub fn run(arg: &str, json: bool) -> ExitCode {
+    let scenario = match resolve(arg) {
+        Ok(s) => s,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(BAD_INPUT);
+        }
+    };
+    let result = engine::run::run(&scenario);
+    if json {
+        match serde_json::to_string(&result) {
+            Ok(text) => println!("{text}"),
+            Err(e) => {
+                eprintln!("cannot serialize the result: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
+    println!("{}", scenario.title);
+    let labels: Vec<&str> = result.variants.iter().map(|v| v.label.as_str()).collect();
+    let rows = metric_rows(&result);
+    let first_w = rows
+        .iter()
+        .map(|r| r.label.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let col_w: Vec<usize> = (0..labels.len())
+        .map(|i| {
+            rows.iter()
+                .map(|r| r.values[i].chars().count())
+                .chain([labels[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut header = format!("{:first_w$}", "");
+    for (label, w) in labels.iter().zip(&col_w) {
+        header.push_str(&format!("  {label:>w$}"));
+    }
+    println!("{}", header.trim_end());
+    for r in &rows {
+        let mut line = format!("{:first_w$}", r.label);
+        for (v, w) in r.values.iter().zip(&col_w) {
+            line.push_str(&format!("  {v:>w$}"));
+        }
+        println!("{line}");
+    }
+    ExitCode::SUCCESS
+}
+
+/// `rebalance presets`.
+pub fn list_presets() -> ExitCode {
+    let width = engine::presets::all()
+        .iter()
+        .map(|p| p.id.len())
+        .max()
+        .unwrap_or(0);
+    for p in engine::presets::all() {
+        println!("{:width$}  {}", p.id, p.scenario().title);
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,205 @@
+//! Metrics as people read them: labelled rows with formatted values, one
+//! column per compared variant, and the difference to the first column. The
+//! CLI table, the page's metric cards and the SVG export all use these rows,
+//! so every front end says the same thing in the same words.
+
+use serde::Serialize;
+
+use crate::metrics::Metrics;
+use crate::run::RunResult;
+
+/// One metric across the compared variants.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MetricRow {
+    /// Stable key, e.g. `tasks_stopped`.
+    pub key: String,
+    /// Label, e.g. `Tasks stopped`.
+    pub label: String,
+    /// What it measures, for a tooltip.
+    pub help: String,
+    /// The value per variant, formatted (`12.3 s`, `4`, `—`).
+    pub values: Vec<String>,
+    /// Per variant, how it compares with the first column (`4 vs 120`), or empty.
+    pub versus_first: Vec<String>,
+    /// Raw value per variant (ms or counts) for charts and tests; `None` when undefined.
+    pub raw: Vec<Option<u64>>,
+}
+
+/// The rows for a run, in display order.
+pub fn metric_rows(result: &RunResult) -> Vec<MetricRow> {
+    let metrics: Vec<&Metrics> = result.variants.iter().map(|v| &v.metrics).collect();
+    let mut rows = vec![
+        row(
+            "task_seconds_not_running",
+            "Task downtime",
+            "Task-seconds during which a configured task ran nowhere, from the first event on.",
+            &metrics,
+            |m| Some(m.task_ms_not_running),
+            Unit::Duration,
+        ),
+        row("tasks_stopped", "Tasks stopped", "Task stops (revoked, shut down or killed), counting each stop.", &metrics, |m| Some(m.tasks_stopped), Unit::Count),
+        row("tasks_started", "Tasks started", "Task starts, counting each start.", &metrics, |m| Some(m.tasks_started), Unit::Count),
+        row(
+            "rebalance_rounds",
+            "Rebalance rounds",
+            "JoinGroup/SyncGroup rounds completed, from the first event on.",
+            &metrics,
+            |m| Some(u64::from(m.rebalance_rounds)),
+            Unit::Count,
+        ),
+        row(
+            "longest_task_outage",
+            "Longest task outage",
+            "The longest stretch during which one task ran nowhere.",
+            &metrics,
+            |m| m.longest_task_outage.as_ref().map(|o| o.duration_ms),
+            Unit::Duration,
+        ),
+        row(
+            "peak_imbalance",
+            "Peak imbalance",
+            "The largest difference in running tasks between two live workers.",
+            &metrics,
+            |m| Some(u64::from(m.peak_imbalance)),
+            Unit::Count,
+        ),
+        row(
+            "duplicate_task_seconds",
+            "Tasks running twice",
+            "Task-seconds during which a task ran on two workers at once (only zombies of frozen workers can cause it).",
+            &metrics,
+            |m| Some(m.duplicate_task_ms),
+            Unit::Duration,
+        ),
+        row(
+            "settled_at",
+            "Settled at",
+            "When every task was running on a balanced cluster for the rest of the run.",
+            &metrics,
+            |m| m.settled_ms,
+            Unit::Time,
+        ),
+    ];
+    // One recovery row per scenario event (events are the same in every variant).
+    let events = metrics.first().map_or(0, |m| m.recovery.len());
+    for i in 0..events {
+        let label = metrics[0].recovery[i].label.clone();
+        rows.push(row(
+            &format!("recovery_{i}"),
+            &format!("Recovered after “{label}”"),
+            "Time from the event until every task ran on a balanced cluster again.",
+            &metrics,
+            |m| m.recovery.get(i).and_then(|r| r.recovered_after_ms),
+            Unit::Duration,
+        ));
+    }
+    rows
+}
+
+#[derive(Clone, Copy)]
+enum Unit {
+    Count,
+    Duration,
+    Time,
+}
+
+fn row(
+    key: &str,
+    label: &str,
+    help: &str,
+    metrics: &[&Metrics],
+    value: impl Fn(&Metrics) -> Option<u64>,
+    unit: Unit,
+) -> MetricRow {
+    let raw: Vec<Option<u64>> = metrics.iter().map(|m| value(m)).collect();
+    let values: Vec<String> = raw
+        .iter()
+        .map(|v| v.map_or_else(|| "—".to_string(), |v| format_value(v, unit)))
+        .collect();
+    let versus_first = raw
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match (i, v, raw.first().copied().flatten()) {
+            (0, ..) => String::new(),
+            (_, Some(v), Some(first)) if *v != first => {
+                format!(
+                    "{} vs {}",
+                    format_value(*v, unit),
+                    format_value(first, unit)
+                )
+            }
+            (_, Some(_), Some(_)) => "same".to_string(),
+            _ => String::new(),
+        })
+        .collect();
+    MetricRow {
+        key: key.to_string(),
+        label: label.to_string(),
+        help: help.to_string(),
+        values,
+        versus_first,
+        raw,
+    }
+}
+
+/// Formats a count or a duration the way the page and the CLI show it.
+fn format_value(v: u64, unit: Unit) -> String {
+    match unit {
+        Unit::Count => v.to_string(),
+        Unit::Duration | Unit::Time => format_duration(v),
+    }
+}
+
+/// `850 ms`, `12.3 s`, `5 min 10 s`, `1 h 2 min`.
+pub fn format_duration(ms: u64) -> String {
+    if ms < 1_000 {
+        format!("{ms} ms")
+    } else if ms < 60_000 {
+        let tenths = ms / 100;
+        if tenths % 10 == 0 {
+            format!("{} s", tenths / 10)
+        } else {
+            format!("{}.{} s", tenths / 10, tenths % 10)
+        }
+    } else if ms < 3_600_000 {
+        let s = ms / 1000;
+        if s % 60 == 0 {
+            format!("{} min", s / 60)
+        } else {
+            format!("{} min {} s", s / 60, s % 60)
+        }
+    } else {
+        let min = ms / 60_000;
+        format!("{} h {} min", min / 60, min % 60)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(format_duration(850), "850 ms");
+        assert_eq!(format_duration(12_340), "12.3 s");
+        assert_eq!(format_duration(30_000), "30 s");
+        assert_eq!(format_duration(310_000), "5 min 10 s");
+        assert_eq!(format_duration(300_000), "5 min");
+        assert_eq!(format_duration(3_720_000), "1 h 2 min");
+    }
+
+    #[test]
+    fn rows_compare_with_the_first_column() {
+        let scenario = crate::presets::find("connect/add-connector")
+            .unwrap()
+            .scenario();
+        let result = crate::run::run(&scenario);
+        let rows = metric_rows(&result);
+        let stopped = rows.iter().find(|r| r.key == "tasks_stopped").unwrap();
+        assert_eq!(stopped.values.len(), 2);
+        assert!(stopped.versus_first[0].is_empty());
+        let (eager, coop) = (stopped.raw[0].unwrap(), stopped.raw[1].unwrap());
+        assert!(coop < eager, "cooperative stopped {coop}, eager {eager}");
+        assert_eq!(stopped.versus_first[1], format!("{coop} vs {eager}"));
+    }
+}
