@@ -31,6 +31,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write a static, self-contained SVG of the side-by-side timelines.
+    Svg {
+        /// A scenario JSON file or a preset id.
+        scenario: String,
+        /// Output file.
+        #[arg(short, long)]
+        output: std::path::PathBuf,
+    },
     /// List the built-in presets.
     Presets,
     /// Replay conformance vectors (files or directories of *.json) against the engine's assignors.
@@ -48,5 +56,6 @@ fn main() -> ExitCode {
         Command::Conformance { paths } => conformance_cmd::run(&paths),
         Command::Run { scenario, json } => run_cmd::run(&scenario, json),
         Command::Presets => run_cmd::list_presets(),
+        Command::Svg { scenario, output } => run_cmd::svg(&scenario, &output),
     }
 }

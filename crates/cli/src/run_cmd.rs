@@ -86,3 +86,23 @@ pub fn list_presets() -> ExitCode {
     }
     ExitCode::SUCCESS
 }
+
+/// `rebalance svg`.
+pub fn svg(arg: &str, output: &std::path::Path) -> ExitCode {
+    let scenario = match resolve(arg) {
+        Ok(s) => s,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(BAD_INPUT);
+        }
+    };
+    let result = engine::run::run(&scenario);
+    let svg = engine::svg_export::render(&scenario, &result);
+    match std::fs::write(output, svg) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("Cannot write {}: {e}.", output.display());
+            ExitCode::FAILURE
+        }
+    }
+}

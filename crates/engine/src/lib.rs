@@ -10,6 +10,7 @@
 
 pub mod conformance;
 pub mod connect;
+pub mod layout;
 pub mod link;
 pub mod metrics;
 pub mod presets;
@@ -18,4 +19,5 @@ pub mod run;
 pub mod scenario;
 pub mod sim;
 pub mod streams;
+pub mod svg_export;
 pub mod trace;
