@@ -21,3 +21,4 @@ pub mod sim;
 pub mod streams;
 pub mod svg_export;
 pub mod trace;
+pub mod trace_text;

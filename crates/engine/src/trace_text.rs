@@ -1,0 +1,118 @@
+//! A trace as plain text: the per-worker timeline and every round, one line
+//! each. Used for snapshot tests (a change in behaviour shows up in review as
+//! a readable diff) and for terminals.
+
+use std::fmt::Write as _;
+
+use crate::layout::state_name;
+use crate::run::RunResult;
+use crate::trace::{ItemKind, Trace};
+
+/// Every variant of a run as text.
+pub fn render_result(result: &RunResult) -> String {
+    let mut out = String::new();
+    for run in &result.variants {
+        let _ = writeln!(out, "=== {}", run.label);
+        out.push_str(&render(&run.trace));
+        out.push('\n');
+    }
+    out
+}
+
+/// One trace as text: lanes with their spans, then the rounds and events.
+pub fn render(trace: &Trace) -> String {
+    let mut out = String::new();
+    let lanes = (0..trace.workers.len() as u32).map(Some).chain([None]);
+    for lane in lanes {
+        let mut spans: Vec<_> = trace
+            .spans
+            .iter()
+            .filter(|s| s.worker == lane && !s.items.is_empty())
+            .collect();
+        if spans.is_empty() {
+            continue;
+        }
+        spans.sort_by_key(|s| (s.start_ms, s.end_ms, s.state, s.items.start));
+        let name = lane.map_or("unassigned", |w| trace.workers[w as usize].as_str());
+        let _ = writeln!(out, "{name}");
+        for s in spans {
+            let _ = writeln!(
+                out,
+                "  {:>9} – {:<9} {:<10} {}",
+                seconds(s.start_ms),
+                seconds(s.end_ms),
+                state_name(s.state),
+                item_labels(trace, trace.list(s.items))
+            );
+        }
+    }
+    let _ = writeln!(out, "rounds");
+    for r in &trace.rounds {
+        let _ = writeln!(
+            out,
+            "  gen {:<3} {:>9} {:<10} delay {:>6} ms{}  {}",
+            r.generation,
+            seconds(r.completed_ms),
+            r.protocol,
+            r.delay_ms,
+            if r.delivered { "" } else { " (not delivered)" },
+            r.explanation
+        );
+    }
+    let _ = writeln!(out, "events");
+    for e in &trace.events {
+        let _ = writeln!(out, "  {:>9}  {}", seconds(e.at_ms), e.label);
+    }
+    out
+}
+
+fn seconds(ms: u64) -> String {
+    format!("{}.{:03}s", ms / 1000, ms % 1000)
+}
+
+/// Item labels, sorted, with runs of one connector's consecutive tasks folded
+/// (`src-0..3`), so big spans stay one readable line.
+fn item_labels(trace: &Trace, items: &[u32]) -> String {
+    // (connector, task index or None for the connector itself), in Kafka's order.
+    let mut keyed: Vec<(&str, Option<u32>)> = items
+        .iter()
+        .map(|&item| {
+            let it = &trace.items[item as usize];
+            match it.kind {
+                ItemKind::Task => it
+                    .label
+                    .rsplit_once('-')
+                    .and_then(|(c, i)| Some((c, Some(i.parse::<u32>().ok()?))))
+                    .unwrap_or((it.label.as_str(), None)),
+                ItemKind::Connector => (it.label.as_str(), None),
+            }
+        })
+        .collect();
+    keyed.sort_unstable();
+    let mut parts: Vec<String> = Vec::new();
+    let mut run: Option<(&str, u32, u32)> = None; // (connector, first, last)
+    let flush = |run: &mut Option<(&str, u32, u32)>, parts: &mut Vec<String>| {
+        if let Some((c, a, b)) = run.take() {
+            parts.push(if a == b {
+                format!("{c}-{a}")
+            } else {
+                format!("{c}-{a}..{b}")
+            });
+        }
+    };
+    for (name, task) in keyed {
+        match (task, &mut run) {
+            (Some(i), Some((rc, _, last))) if *rc == name && *last + 1 == i => *last = i,
+            (Some(i), _) => {
+                flush(&mut run, &mut parts);
+                run = Some((name, i, i));
+            }
+            (None, _) => {
+                flush(&mut run, &mut parts);
+                parts.push(name.to_string());
+            }
+        }
+    }
+    flush(&mut run, &mut parts);
+    parts.join(" ")
+}
