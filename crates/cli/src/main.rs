@@ -1,5 +1,6 @@
 //! `rebalance`: the command-line front end of Rebalance Playground.
 
+mod bench_cmd;
 mod conformance_cmd;
 mod run_cmd;
 mod url_cmd;
@@ -39,6 +40,18 @@ enum Command {
         #[arg(short, long)]
         output: std::path::PathBuf,
     },
+    /// Time the named workloads natively (build with `--profile native` or `--release`).
+    Bench {
+        /// Print JSON instead of one line per workload.
+        #[arg(long)]
+        json: bool,
+        /// Only workloads whose name contains this.
+        #[arg(long)]
+        only: Option<String>,
+        /// Timed runs per workload (after one warm-up run).
+        #[arg(long, default_value_t = 7)]
+        runs: usize,
+    },
     /// List the built-in presets.
     Presets,
     /// Replay conformance vectors (files or directories of *.json) against the engine's assignors.
@@ -56,6 +69,7 @@ fn main() -> ExitCode {
         Command::Conformance { paths } => conformance_cmd::run(&paths),
         Command::Run { scenario, json } => run_cmd::run(&scenario, json),
         Command::Presets => run_cmd::list_presets(),
+        Command::Bench { json, only, runs } => bench_cmd::run(json, only.as_deref(), runs),
         Command::Svg { scenario, output } => run_cmd::svg(&scenario, &output),
     }
 }

@@ -22,3 +22,4 @@ pub mod streams;
 pub mod svg_export;
 pub mod trace;
 pub mod trace_text;
+pub mod workloads;

@@ -1,0 +1,166 @@
+//! Named benchmark workloads, shared by `rebalance bench` (native) and the
+//! page's JS API (WebAssembly), so both measure exactly the same work.
+//!
+//! Each workload is prepared once (inputs built, untimed) and then run
+//! repeatedly; a run returns a checksum so the work cannot be optimised away.
+
+use crate::connect::assignment::{apply_delta, ConfiguredWork, MemberHoldings, RoundInput};
+use crate::connect::ids::ConnectorNames;
+use crate::connect::incremental_cooperative_assignor::IncrementalCooperativeAssignor;
+use crate::scenario::Scenario;
+
+/// A workload ready to run: call it once per timed run.
+pub type PreparedWorkload = Box<dyn FnMut() -> u64>;
+
+/// Every workload: (name, what it measures).
+pub const WORKLOADS: &[(&str, &str)] = &[
+    (
+        "connect-cooperative-round-1000w-100000t",
+        "one IncrementalCooperativeAssignor round: 999 balanced workers, one new worker joins (100 connectors x 1,000 tasks)",
+    ),
+    (
+        "connect-first-round-1000w-100000t",
+        "one IncrementalCooperativeAssignor round from nothing: 1,000 empty workers, 100,000 tasks",
+    ),
+    (
+        "connect-scenario-1000w-100000t",
+        "the whole scenario, eager and cooperative: 1,000 workers x 100,000 tasks, one worker joins, one crashes, rolling restart of 10%",
+    ),
+    (
+        "connect-rolling-restart-100w-10000t",
+        "the whole scenario, eager and cooperative: rolling restart of 100 workers running 10,000 tasks",
+    ),
+];
+
+/// Builds a workload's inputs; `None` for an unknown name.
+pub fn prepare(name: &str) -> Option<PreparedWorkload> {
+    match name {
+        "connect-cooperative-round-1000w-100000t" => Some(cooperative_join_round()),
+        "connect-first-round-1000w-100000t" => Some(first_round()),
+        "connect-scenario-1000w-100000t" => Some(scenario_run(large_scenario())),
+        "connect-rolling-restart-100w-10000t" => Some(scenario_run(rolling_restart_scenario())),
+        _ => None,
+    }
+}
+
+const NOW_MS: i64 = 1_000_000_000;
+
+fn configured_100k() -> ConfiguredWork {
+    let names: Vec<String> = (0..100).map(|i| format!("connector-{i:03}")).collect();
+    let interned = ConnectorNames::new(names.iter().cloned());
+    ConfiguredWork::new(
+        names
+            .iter()
+            .filter_map(|n| interned.id(n))
+            .map(|id| (id, 1_000))
+            .collect(),
+    )
+}
+
+fn member(i: usize) -> MemberHoldings {
+    MemberHoldings::empty(format!("connect-worker-{i:04}"))
+}
+
+fn checksum(output: &crate::connect::assignment::RoundOutput) -> u64 {
+    output
+        .deltas
+        .iter()
+        .map(|d| (d.assigned_tasks.len() + d.revoked_tasks.len()) as u64)
+        .sum::<u64>()
+        + output.delay_ms as u64
+}
+
+fn cooperative_join_round() -> PreparedWorkload {
+    let configured = configured_100k();
+    let mut assignor = IncrementalCooperativeAssignor::new(300_000, 1000);
+    let mut members: Vec<MemberHoldings> = (0..999).map(member).collect();
+    for generation in [1001, 1002] {
+        let out = assignor.perform_assignment(&RoundInput {
+            configured: &configured,
+            members: &members,
+            generation,
+            last_completed_generation: generation - 1,
+            now_ms: NOW_MS,
+        });
+        for (m, d) in members.iter_mut().zip(&out.deltas) {
+            apply_delta(m, d);
+        }
+    }
+    members.push(member(999));
+    Box::new(move || {
+        let mut a = assignor.clone();
+        checksum(&a.perform_assignment(&RoundInput {
+            configured: &configured,
+            members: &members,
+            generation: 1003,
+            last_completed_generation: 1002,
+            now_ms: NOW_MS,
+        }))
+    })
+}
+
+fn first_round() -> PreparedWorkload {
+    let configured = configured_100k();
+    let members: Vec<MemberHoldings> = (0..1000).map(member).collect();
+    Box::new(move || {
+        let mut a = IncrementalCooperativeAssignor::new(300_000, 1000);
+        checksum(&a.perform_assignment(&RoundInput {
+            configured: &configured,
+            members: &members,
+            generation: 1001,
+            last_completed_generation: 1000,
+            now_ms: NOW_MS,
+        }))
+    })
+}
+
+/// 1,000 workers, 100 connectors x 1,000 tasks; a join, a crash, and a
+/// rolling restart of 100 workers (10%). Described by counts and rules.
+pub fn large_scenario() -> Scenario {
+    Scenario::from_json(
+        r#"{"version":1,"title":"1,000 workers x 100,000 tasks",
+            "connect":{"workers":1000,"connectors":[{"name":"sink","tasks":1000,"count":100}]},
+            "events":[{"at_ms":60000,"type":"worker_join"},
+                      {"at_ms":120000,"type":"worker_crash","worker":"worker-500"},
+                      {"at_ms":180000,"type":"rolling_restart","downtime_ms":10000,"interval_ms":2000,"limit":100}],
+            "end_ms":900000}"#,
+    )
+    .expect("the built-in large scenario is valid")
+}
+
+/// 100 workers running 100 connectors x 100 tasks, all restarted one by one.
+pub fn rolling_restart_scenario() -> Scenario {
+    Scenario::from_json(
+        r#"{"version":1,"title":"Rolling restart, 100 workers x 10,000 tasks",
+            "connect":{"workers":100,"connectors":[{"name":"sink","tasks":100,"count":100}]},
+            "events":[{"at_ms":60000,"type":"rolling_restart","downtime_ms":10000,"interval_ms":15000}],
+            "end_ms":2400000}"#,
+    )
+    .expect("the built-in rolling-restart scenario is valid")
+}
+
+fn scenario_run(scenario: Scenario) -> PreparedWorkload {
+    Box::new(move || {
+        let result = crate::run::run(&scenario);
+        result
+            .variants
+            .iter()
+            .map(|v| v.trace.fingerprint())
+            .fold(0, u64::wrapping_add)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_named_workload_prepares_and_unknown_names_do_not() {
+        for (name, _) in WORKLOADS {
+            assert!(prepare(name).is_some(), "{name}");
+        }
+        assert!(prepare("nope").is_none());
+        large_scenario().validate().unwrap();
+        rolling_restart_scenario().validate().unwrap();
+    }
+}
