@@ -28,8 +28,9 @@ use std::collections::BTreeSet;
 use super::assignment::{AssignmentConfigs, AssignmentError, StreamsAssignment};
 use super::client_state::{ClientState, LATEST_OFFSET, NO_STATE_LAG};
 use super::ids::StreamsTaskId;
-use super::java::{hash_set_order, JavaPriorityQueue};
+use super::java::JavaPriorityQueue;
 use super::model::{Indexed, Load, Placement};
+use super::priority_set::ConstrainedPrioritySet;
 use super::TaskAssignor;
 
 /// Kafka Streams' `HighAvailabilityTaskAssignor` (spec §4.1).
@@ -62,6 +63,15 @@ impl TaskAssignor for HighAvailabilityTaskAssignor {
 }
 
 fn assign(input: &Indexed<'_>, configs: &AssignmentConfigs) -> StreamsAssignment {
+    assign_with(input, configs, false)
+}
+
+/// [`assign`], optionally with the literal (reference) priority sets.
+fn assign_with(
+    input: &Indexed<'_>,
+    configs: &AssignmentConfigs,
+    literal_sets: bool,
+) -> StreamsAssignment {
     let n = input.client_count();
     let mut placement = Placement::new(input.capacities());
     if n == 0 {
@@ -84,6 +94,7 @@ fn assign(input: &Indexed<'_>, configs: &AssignmentConfigs) -> StreamsAssignment
         standby_warmups: vec![BTreeSet::new(); n],
         caught_up_mark: vec![0; n],
         mark_stamp: 0,
+        literal_sets,
     };
     let needed_active_task_movements = movements.assign_active_task_movements();
     let needed_standby_task_movements = movements.assign_standby_task_movements();
@@ -379,64 +390,6 @@ fn movement_order(a: TaskMovement, b: TaskMovement) -> std::cmp::Ordering {
         .then(a.task.cmp(&b.task))
 }
 
-/// Kafka's `ConstrainedPrioritySet` over clients, keyed by assigned-task
-/// load and then `ProcessId`, with the exact `PriorityQueue` mechanics.
-struct ConstrainedPrioritySet {
-    clients_by_task_load: JavaPriorityQueue<u32>,
-    unique_clients: Vec<bool>,
-    invalid_polled_clients: Vec<u32>,
-}
-
-impl ConstrainedPrioritySet {
-    fn new(n: usize) -> Self {
-        Self {
-            clients_by_task_load: JavaPriorityQueue::with_capacity(n),
-            unique_clients: vec![false; n],
-            invalid_polled_clients: Vec::with_capacity(n),
-        }
-    }
-
-    /// `offer(client)`: a queued client is removed first, so that it is
-    /// re-sorted by its current load.
-    fn offer(&mut self, client: u32, placement: &Placement) {
-        let mut cmp = |a, b| placement.cmp_by_assigned_load(a, b);
-        if self.unique_clients[client as usize] {
-            self.clients_by_task_load.remove(client, &mut cmp);
-        } else {
-            self.unique_clients[client as usize] = true;
-        }
-        self.clients_by_task_load.offer(client, &mut cmp);
-    }
-
-    /// `poll(task, constraint)`: pop clients until one satisfies `valid`,
-    /// then re-offer the rejected ones in `HashSet<ProcessId>` order.
-    fn poll(
-        &mut self,
-        placement: &Placement,
-        spread_hashes: &[u32],
-        mut valid: impl FnMut(u32) -> bool,
-    ) -> Option<u32> {
-        let mut cmp = |a, b| placement.cmp_by_assigned_load(a, b);
-        self.invalid_polled_clients.clear();
-        let mut found = None;
-        while let Some(candidate) = self.clients_by_task_load.poll(&mut cmp) {
-            self.unique_clients[candidate as usize] = false;
-            if valid(candidate) {
-                found = Some(candidate);
-                break;
-            }
-            self.invalid_polled_clients.push(candidate);
-        }
-        hash_set_order(&mut self.invalid_polled_clients, spread_hashes);
-        for i in 0..self.invalid_polled_clients.len() {
-            let client = self.invalid_polled_clients[i];
-            self.unique_clients[client as usize] = true;
-            self.clients_by_task_load.offer(client, &mut cmp);
-        }
-        found
-    }
-}
-
 /// The state of `TaskMovement`'s two phases.
 struct Movements<'a> {
     placement: Placement,
@@ -454,9 +407,11 @@ struct Movements<'a> {
     /// being moved: an O(1) form of the set's caught-up constraint.
     caught_up_mark: Vec<u32>,
     mark_stamp: u32,
+    /// Use the literal reference sets (differential tests).
+    literal_sets: bool,
 }
 
-impl Movements<'_> {
+impl<'a> Movements<'a> {
     fn mark_caught_up(&mut self, task: u32) {
         self.mark_stamp += 1;
         let stamp = self.mark_stamp;
@@ -473,6 +428,41 @@ impl Movements<'_> {
         self.caught_up_mark[client as usize] == self.mark_stamp
     }
 
+    /// The clients caught up on `task`: every valid answer of the movement
+    /// polls is among them.
+    fn caught_up_clients(&self, task: u32) -> impl Iterator<Item = u32> + 'a {
+        let lags: &'a LagIndex = self.lags;
+        let (everyone, listed) = if lags.unbounded {
+            (0..lags.client_count as u32, &[][..])
+        } else {
+            (0..0, &lags.caught_up[task as usize][..])
+        };
+        everyone.chain(listed.iter().copied())
+    }
+
+    fn new_priority_set(&self) -> ConstrainedPrioritySet {
+        if self.literal_sets {
+            ConstrainedPrioritySet::literal_only(self.spread_hashes.clone())
+        } else {
+            ConstrainedPrioritySet::new(self.spread_hashes.clone())
+        }
+    }
+
+    fn offer(&self, set: &mut ConstrainedPrioritySet, client: u32) {
+        set.offer(client, self.placement.assigned_load(client));
+    }
+
+    /// After a movement: `offerAll(asList(source, destination))` with both
+    /// clients' new loads.
+    fn reoffer(&self, set: &mut ConstrainedPrioritySet, source: u32, destination: u32) {
+        set.reoffer(
+            source,
+            self.placement.assigned_load(source),
+            destination,
+            self.placement.assigned_load(destination),
+        );
+    }
+
     fn take_warmup(&mut self) -> bool {
         let granted = self.remaining_warmup_replicas > 0;
         self.remaining_warmup_replicas -= 1;
@@ -481,10 +471,10 @@ impl Movements<'_> {
 
     /// `assignActiveTaskMovements`; returns the number of movements needed.
     fn assign_active_task_movements(&mut self) -> usize {
-        let n = self.placement.capacity.len();
-        let mut caught_up_clients_by_task_load = ConstrainedPrioritySet::new(n);
+        let n = self.placement.capacity.len() as u32;
+        let mut set = self.new_priority_set();
         let mut task_movements = JavaPriorityQueue::new();
-        for client in 0..n as u32 {
+        for client in 0..n {
             for &task in &self.placement.active[client as usize] {
                 if self.lags.should_move(client, task) {
                     let movement = TaskMovement {
@@ -495,32 +485,29 @@ impl Movements<'_> {
                     task_movements.offer(movement, &mut movement_order);
                 }
             }
-            caught_up_clients_by_task_load.offer(client, &self.placement);
+            self.offer(&mut set, client);
         }
 
         let movements_needed = task_movements.len();
-        let set = &mut caught_up_clients_by_task_load;
         while let Some(movement) = task_movements.poll(&mut movement_order) {
             let TaskMovement {
                 task, destination, ..
             } = movement;
             self.mark_caught_up(task);
             // 1. A caught-up client holding a standby takes over; no warmup.
-            let standby_holder = set.poll(&self.placement, &self.spread_hashes, |c| {
+            let standby_holder = set.poll(self.caught_up_clients(task), |c| {
                 self.is_marked(c) && self.placement.has_standby(c, task)
             });
             if let Some(source) = standby_holder {
                 self.swap_standby_and_active(task, source, destination);
-                set.offer(source, &self.placement);
-                set.offer(destination, &self.placement);
+                self.reoffer(&mut set, source, destination);
                 continue;
             }
             // 2. Any caught-up client takes over; the destination warms up.
-            let caught_up = set.poll(&self.placement, &self.spread_hashes, |c| self.is_marked(c));
+            let caught_up = set.poll(self.caught_up_clients(task), |c| self.is_marked(c));
             if let Some(source) = caught_up {
                 self.move_active_and_try_to_warm_up(task, source, destination);
-                set.offer(source, &self.placement);
-                set.offer(destination, &self.placement);
+                self.reoffer(&mut set, source, destination);
                 continue;
             }
             // 3. (3.3+, KAFKA-13600) Nobody is caught up: the most caught-up
@@ -537,8 +524,7 @@ impl Movements<'_> {
             } else {
                 self.move_active_and_try_to_warm_up(task, source, destination);
             }
-            set.offer(source, &self.placement);
-            set.offer(destination, &self.placement);
+            self.reoffer(&mut set, source, destination);
         }
         movements_needed
     }
@@ -546,10 +532,10 @@ impl Movements<'_> {
     /// `assignStandbyTaskMovements`; returns the number of movements that
     /// found a more caught-up client.
     fn assign_standby_task_movements(&mut self) -> usize {
-        let n = self.placement.capacity.len();
-        let mut caught_up_clients_by_task_load = ConstrainedPrioritySet::new(n);
+        let n = self.placement.capacity.len() as u32;
+        let mut set = self.new_priority_set();
         let mut task_movements = JavaPriorityQueue::new();
-        for client in 0..n as u32 {
+        for client in 0..n {
             for &task in &self.placement.standby[client as usize] {
                 // Warmups planned by the active phase stay where they are.
                 if self.warmups[client as usize].contains(&task) {
@@ -564,10 +550,9 @@ impl Movements<'_> {
                     task_movements.offer(movement, &mut movement_order);
                 }
             }
-            caught_up_clients_by_task_load.offer(client, &self.placement);
+            self.offer(&mut set, client);
         }
 
-        let set = &mut caught_up_clients_by_task_load;
         let mut movements_needed = 0;
         while let Some(movement) = task_movements.poll(&mut movement_order) {
             let TaskMovement {
@@ -575,15 +560,14 @@ impl Movements<'_> {
             } = movement;
             self.mark_caught_up(task);
             let placement = &self.placement;
-            let mut source = set.poll(placement, &self.spread_hashes, |c| {
-                self.is_marked(c) && !placement.has_assigned(c, task)
+            let eligible = |c: u32| !placement.has_assigned(c, task);
+            let mut source = set.poll(self.caught_up_clients(task), |c| {
+                self.is_marked(c) && eligible(c)
             });
             if source.is_none() {
                 source = self
                     .lags
-                    .most_caught_up_eligible_client(task, destination, |c| {
-                        !placement.has_assigned(c, task)
-                    });
+                    .most_caught_up_eligible_client(task, destination, eligible);
             }
             // Without a source there is nowhere to move the standby to.
             let Some(source) = source else {
@@ -596,8 +580,7 @@ impl Movements<'_> {
             } else {
                 self.placement.standby[destination as usize].remove(&task);
             }
-            set.offer(source, &self.placement);
-            set.offer(destination, &self.placement);
+            self.reoffer(&mut set, source, destination);
             movements_needed += 1;
         }
         movements_needed
@@ -620,5 +603,85 @@ impl Movements<'_> {
         self.placement.active[source as usize].insert(task);
         self.placement.active[destination as usize].remove(&task);
         self.placement.standby[destination as usize].insert(task);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::streams::client_state::LATEST_OFFSET;
+    use crate::streams::ids::ProcessId;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// Random inputs in the shape of the conformance vectors (and larger):
+    /// the lazy priority sets must give exactly what literal ones give.
+    #[test]
+    fn lazy_sets_match_literal_sets() {
+        for seed in 0..400 {
+            let mut rng = Rng(seed);
+            let big = seed % 4 == 0;
+            let n = 1 + rng.below(if big { 40 } else { 6 });
+            let subtopologies = 1 + rng.below(3) as u32;
+            let mut all = BTreeSet::new();
+            let mut stateful = BTreeSet::new();
+            for s in 0..subtopologies {
+                let is_stateful = rng.below(3) != 0;
+                for p in 0..1 + rng.below(if big { 30 } else { 6 }) as u32 {
+                    all.insert(StreamsTaskId::new(s, p));
+                    if is_stateful {
+                        stateful.insert(StreamsTaskId::new(s, p));
+                    }
+                }
+            }
+            let clients: Vec<ClientState> = (0..n)
+                .map(|i| {
+                    let id = if rng.below(2) == 0 {
+                        ProcessId::from_position(i as i64)
+                    } else {
+                        ProcessId::new(rng.next() as i64, rng.next() as i64)
+                    };
+                    let lags: Vec<(StreamsTaskId, i64)> = stateful
+                        .iter()
+                        .map(|&t| {
+                            let lag = match rng.below(5) {
+                                0 => LATEST_OFFSET,
+                                1 => i64::MAX,
+                                2 => rng.below(200) as i64,
+                                _ => rng.below(100_000) as i64,
+                            };
+                            (t, lag)
+                        })
+                        .collect();
+                    ClientState::new(id, 1 + rng.below(4) as u32).with_lags(lags)
+                })
+                .collect();
+            let configs = AssignmentConfigs {
+                acceptable_recovery_lag: [0, 100, 10_000][rng.below(3) as usize],
+                max_warmup_replicas: 1 + rng.below(3) as u32,
+                num_standby_replicas: rng.below(3) as u32,
+                probing_rebalance_interval_ms: 600_000,
+            };
+            let input = Indexed::new(&clients, &all, &stateful).unwrap();
+            assert_eq!(
+                assign_with(&input, &configs, false),
+                assign_with(&input, &configs, true),
+                "seed {seed}"
+            );
+        }
     }
 }

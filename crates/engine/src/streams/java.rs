@@ -26,12 +26,6 @@ impl<T: Copy + PartialEq> JavaPriorityQueue<T> {
         Self { queue: Vec::new() }
     }
 
-    pub(super) fn with_capacity(capacity: usize) -> Self {
-        Self {
-            queue: Vec::with_capacity(capacity),
-        }
-    }
-
     pub(super) fn len(&self) -> usize {
         self.queue.len()
     }
@@ -63,6 +57,7 @@ impl<T: Copy + PartialEq> JavaPriorityQueue<T> {
 
     /// `remove(o)`: find the first equal element (`indexOf`) and `removeAt`
     /// it. Returns whether it was present.
+    #[cfg(test)]
     pub(super) fn remove(&mut self, o: T, cmp: &mut impl FnMut(T, T) -> Ordering) -> bool {
         let Some(i) = self.queue.iter().position(|e| *e == o) else {
             return false;

@@ -43,6 +43,7 @@ mod high_availability;
 mod ids;
 mod java;
 mod model;
+mod priority_set;
 mod sticky;
 
 use std::collections::BTreeSet;

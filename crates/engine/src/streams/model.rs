@@ -132,14 +132,6 @@ impl Placement {
         self.standby[client as usize].contains(&task)
     }
 
-    /// Java's `Comparator.comparing(load).thenComparing(processId)` over the
-    /// assigned-task load, evaluated now.
-    pub(super) fn cmp_by_assigned_load(&self, a: u32, b: u32) -> std::cmp::Ordering {
-        self.assigned_load(a)
-            .total_cmp(&self.assigned_load(b))
-            .then(a.cmp(&b))
-    }
-
     /// Builds the public result. `warmups[c]` are the standby copies of
     /// client `c` that are warmups rather than hot standbys.
     pub(super) fn into_assignment(
