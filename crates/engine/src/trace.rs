@@ -1,7 +1,15 @@
 //! The trace: everything one simulated run produced, in the shape the views
 //! and metrics read. Engine state flows one way: scenario → simulator → trace
-//! → metrics → view. Intervals are runs of one state (never per-ms samples),
-//! and items are referenced by index so a 100,000-task trace stays compact.
+//! → metrics → view.
+//!
+//! Compactness: a 100,000-task cluster under eager rebalancing stops and
+//! starts every task in every round, so per-item interval records would run
+//! to tens of millions. The trace therefore stores [`StateSpan`]s: one state
+//! of a *set* of items on one lane over one time range, the set being a slice
+//! ([`ItemList`]) of the shared [`Trace::item_lists`] pool. Consecutive spans
+//! of the same batch (starting → running → stopping → unassigned) share one
+//! slice. [`Trace::intervals`] expands spans into the per-item
+//! [`StateInterval`]s a view usually wants.
 
 use serde::{Deserialize, Serialize};
 
@@ -14,10 +22,19 @@ pub struct Trace {
     pub end_ms: u64,
     /// Worker lanes, by index (`worker-1` …). Joined workers are appended.
     pub workers: Vec<String>,
+    /// Every group membership, by index: a process gets a new member id on
+    /// each (re)join as a new member (Connect has no static membership).
+    pub members: Vec<MemberInfo>,
     /// Every connector and task that was ever configured, by index.
     pub items: Vec<WorkItem>,
-    /// State intervals; `worker: None` is the unassigned lane.
-    pub intervals: Vec<StateInterval>,
+    /// The pool of item indices that [`ItemList`]s point into.
+    pub item_lists: Vec<u32>,
+    /// State spans in the order they closed; `worker: None` is the unassigned lane.
+    pub spans: Vec<StateSpan>,
+    /// When each item was configured (present in the config topic).
+    pub configured: Vec<ConfiguredSpan>,
+    /// When each worker lane had a live process, and when it was frozen.
+    pub worker_spans: Vec<WorkerSpan>,
     /// Completed (or failed) rebalance rounds, in time order.
     pub rounds: Vec<RebalanceRound>,
     /// Other protocol and lifecycle steps, in time order, each explained.
@@ -57,11 +74,56 @@ pub enum ItemState {
     Stopping,
     /// Configured but nobody runs it.
     Unassigned,
-    /// Held by a frozen or cut-off worker that does not know it lost it (a zombie copy).
+    /// Running on a worker that was removed from the group without knowing
+    /// it (a frozen worker that resumed, spec §4.1), or left running by the
+    /// cooperative→eager downgrade (spec §1.3): a copy Kafka no longer tracks.
     Zombie,
+    /// Held by a worker whose process is paused (a long GC): nothing runs.
+    Frozen,
 }
 
-/// `[start_ms, end_ms)` of one state of one item on one worker.
+impl ItemState {
+    /// True when the item does its work in this state (a zombie copy does).
+    pub fn is_running(self) -> bool {
+        matches!(self, ItemState::Running | ItemState::Zombie)
+    }
+}
+
+/// A slice of [`Trace::item_lists`]: `item_lists[start .. start + len]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ItemList {
+    /// Offset into the pool.
+    pub start: u32,
+    /// Number of items.
+    pub len: u32,
+}
+
+impl ItemList {
+    /// The empty list.
+    pub const EMPTY: ItemList = ItemList { start: 0, len: 0 };
+
+    /// True when the list holds no item.
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+}
+
+/// One state of a set of items on one lane over `[start_ms, end_ms)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateSpan {
+    /// Index into [`Trace::workers`]; `None` for the unassigned lane.
+    pub worker: Option<u32>,
+    /// The state.
+    pub state: ItemState,
+    /// Start, inclusive.
+    pub start_ms: u64,
+    /// End, exclusive.
+    pub end_ms: u64,
+    /// The items, indices into [`Trace::items`].
+    pub items: ItemList,
+}
+
+/// `[start_ms, end_ms)` of one state of one item on one worker: a span expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StateInterval {
     /// Index into [`Trace::items`].
@@ -76,6 +138,51 @@ pub struct StateInterval {
     pub end_ms: u64,
 }
 
+/// Items that were configured over `[start_ms, end_ms)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConfiguredSpan {
+    /// Start, inclusive.
+    pub start_ms: u64,
+    /// End, exclusive.
+    pub end_ms: u64,
+    /// The items.
+    pub items: ItemList,
+}
+
+/// What a worker process was doing over an interval.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkerState {
+    /// The process runs.
+    Up,
+    /// The process is paused (a long GC): no heartbeats, no work.
+    Frozen,
+}
+
+/// A worker lane's process state over `[start_ms, end_ms)`; no span means no process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkerSpan {
+    /// Index into [`Trace::workers`].
+    pub worker: u32,
+    /// Up or frozen.
+    pub state: WorkerState,
+    /// Start, inclusive.
+    pub start_ms: u64,
+    /// End, exclusive.
+    pub end_ms: u64,
+}
+
+/// One group membership of one worker process.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemberInfo {
+    /// Worker index.
+    pub worker: u32,
+    /// The member id the broker handed out.
+    pub member_id: String,
+    /// When the broker accepted the first JoinGroup with this id.
+    pub joined_ms: u64,
+}
+
 /// One JoinGroup/SyncGroup round.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RebalanceRound {
@@ -83,13 +190,19 @@ pub struct RebalanceRound {
     pub generation: i32,
     /// When the broker started the rebalance (first JoinGroup or member loss).
     pub started_ms: u64,
-    /// When SyncGroup answered.
+    /// When the join phase completed and the leader computed the assignment.
+    pub joined_ms: u64,
+    /// When SyncGroup answered (or when the round was abandoned).
     pub completed_ms: u64,
+    /// False when the assignment was never delivered (the group restarted the
+    /// rebalance before SyncGroup completed).
+    pub delivered: bool,
     /// The group protocol chosen by the vote (`default`, `compatible`, `sessioned`).
     pub protocol: String,
     /// The leader's worker index.
     pub leader: u32,
-    /// Every member of the round.
+    /// Every member of the round, in the order the assignor iterated them
+    /// (ascending member id).
     pub members: Vec<RoundMember>,
     /// The `delay` in the assignments, ms.
     pub delay_ms: i32,
@@ -102,14 +215,14 @@ pub struct RebalanceRound {
 pub struct RoundMember {
     /// Worker index.
     pub worker: u32,
-    /// The member id the broker gave this process.
-    pub member_id: String,
+    /// Index into [`Trace::members`].
+    pub member: u32,
     /// Items it reported owning in JoinGroup (empty under eager: V0 metadata has none).
-    pub owned: Vec<u32>,
+    pub owned: ItemList,
     /// Items SyncGroup told it to start (eager: its whole assignment).
-    pub assigned: Vec<u32>,
+    pub assigned: ItemList,
     /// Items SyncGroup told it to stop.
-    pub revoked: Vec<u32>,
+    pub revoked: ItemList,
 }
 
 /// A protocol or lifecycle step other than a round (heartbeat expiry,
@@ -135,4 +248,265 @@ pub struct EventMarker {
     pub worker: Option<u32>,
     /// E.g. `worker-2 crashes`.
     pub label: String,
+    /// False when the event could not apply (a step says why).
+    pub applied: bool,
+}
+
+impl Trace {
+    /// The items of a list.
+    pub fn list(&self, list: ItemList) -> &[u32] {
+        let start = list.start as usize;
+        self.item_lists
+            .get(start..start + list.len as usize)
+            .unwrap_or(&[])
+    }
+
+    /// Every span expanded into per-item intervals, in span order.
+    pub fn intervals(&self) -> impl Iterator<Item = StateInterval> + '_ {
+        self.spans.iter().flat_map(move |span| {
+            self.list(span.items)
+                .iter()
+                .map(move |&item| StateInterval {
+                    item,
+                    worker: span.worker,
+                    state: span.state,
+                    start_ms: span.start_ms,
+                    end_ms: span.end_ms,
+                })
+        })
+    }
+
+    /// One item's intervals sorted by start then lane, with adjacent pieces of
+    /// the same state on the same lane merged (a span may be split where other
+    /// items of its batch changed state).
+    pub fn item_intervals(&self, item: u32) -> Vec<StateInterval> {
+        let mut out: Vec<StateInterval> = self.intervals().filter(|iv| iv.item == item).collect();
+        out.sort_by_key(|iv| (iv.start_ms, iv.worker, iv.state, iv.end_ms));
+        let mut merged: Vec<StateInterval> = Vec::with_capacity(out.len());
+        for iv in out {
+            let joined = merged
+                .iter_mut()
+                .rev()
+                .find(|m| m.worker == iv.worker && m.state == iv.state && m.end_ms == iv.start_ms);
+            match joined {
+                Some(m) => m.end_ms = iv.end_ms,
+                None => merged.push(iv),
+            }
+        }
+        merged
+    }
+
+    /// The index of a worker lane by name.
+    pub fn worker_index(&self, name: &str) -> Option<u32> {
+        self.workers
+            .iter()
+            .position(|w| w == name)
+            .map(|i| i as u32)
+    }
+
+    /// The index of an item by label.
+    pub fn item_index(&self, label: &str) -> Option<u32> {
+        self.items
+            .iter()
+            .position(|i| i.label == label)
+            .map(|i| i as u32)
+    }
+
+    /// A stable 64-bit fingerprint: FNV-1a over a canonical binary encoding
+    /// of every field, in order. Same scenario, same fingerprint, on every
+    /// platform (no pointer values, no hash-map order, no floats).
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = Fnv1a::new();
+        h.str(&self.label);
+        h.u64(self.end_ms);
+        h.len(self.workers.len());
+        for w in &self.workers {
+            h.str(w);
+        }
+        h.len(self.members.len());
+        for m in &self.members {
+            h.u32(m.worker);
+            h.str(&m.member_id);
+            h.u64(m.joined_ms);
+        }
+        h.len(self.items.len());
+        for i in &self.items {
+            h.str(&i.label);
+            h.u32(i.kind as u32);
+        }
+        h.len(self.item_lists.len());
+        for &i in &self.item_lists {
+            h.u32(i);
+        }
+        h.len(self.spans.len());
+        for s in &self.spans {
+            h.opt_u32(s.worker);
+            h.u32(s.state as u32);
+            h.u64(s.start_ms);
+            h.u64(s.end_ms);
+            h.list(s.items);
+        }
+        h.len(self.configured.len());
+        for c in &self.configured {
+            h.u64(c.start_ms);
+            h.u64(c.end_ms);
+            h.list(c.items);
+        }
+        h.len(self.worker_spans.len());
+        for w in &self.worker_spans {
+            h.u32(w.worker);
+            h.u32(w.state as u32);
+            h.u64(w.start_ms);
+            h.u64(w.end_ms);
+        }
+        h.len(self.rounds.len());
+        for r in &self.rounds {
+            h.u32(r.generation as u32);
+            h.u64(r.started_ms);
+            h.u64(r.joined_ms);
+            h.u64(r.completed_ms);
+            h.u32(u32::from(r.delivered));
+            h.str(&r.protocol);
+            h.u32(r.leader);
+            h.len(r.members.len());
+            for m in &r.members {
+                h.u32(m.worker);
+                h.u32(m.member);
+                h.list(m.owned);
+                h.list(m.assigned);
+                h.list(m.revoked);
+            }
+            h.u32(r.delay_ms as u32);
+            h.str(&r.explanation);
+        }
+        h.len(self.steps.len());
+        for s in &self.steps {
+            h.u64(s.at_ms);
+            h.opt_u32(s.worker);
+            h.str(&s.kind);
+            h.str(&s.explanation);
+        }
+        h.len(self.events.len());
+        for e in &self.events {
+            h.u64(e.at_ms);
+            h.opt_u32(e.worker);
+            h.str(&e.label);
+            h.u32(u32::from(e.applied));
+        }
+        h.finish()
+    }
+}
+
+/// FNV-1a, 64 bit, over little-endian fixed-width encodings.
+struct Fnv1a(u64);
+
+impl Fnv1a {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+
+    fn new() -> Self {
+        Self(Self::OFFSET)
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(Self::PRIME);
+        }
+    }
+
+    fn u32(&mut self, v: u32) {
+        self.bytes(&v.to_le_bytes());
+    }
+
+    fn u64(&mut self, v: u64) {
+        self.bytes(&v.to_le_bytes());
+    }
+
+    fn len(&mut self, n: usize) {
+        self.u64(n as u64);
+    }
+
+    fn opt_u32(&mut self, v: Option<u32>) {
+        match v {
+            None => self.u32(u32::MAX),
+            Some(v) => {
+                self.u32(0);
+                self.u32(v);
+            }
+        }
+    }
+
+    fn list(&mut self, l: ItemList) {
+        self.u32(l.start);
+        self.u32(l.len);
+    }
+
+    fn str(&mut self, s: &str) {
+        self.len(s.len());
+        self.bytes(s.as_bytes());
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> Trace {
+        Trace {
+            label: "t".into(),
+            end_ms: 100,
+            workers: vec!["worker-1".into()],
+            items: vec![
+                WorkItem {
+                    label: "c".into(),
+                    kind: ItemKind::Connector,
+                },
+                WorkItem {
+                    label: "c-0".into(),
+                    kind: ItemKind::Task,
+                },
+            ],
+            item_lists: vec![0, 1],
+            spans: vec![
+                StateSpan {
+                    worker: Some(0),
+                    state: ItemState::Running,
+                    start_ms: 0,
+                    end_ms: 40,
+                    items: ItemList { start: 0, len: 2 },
+                },
+                StateSpan {
+                    worker: Some(0),
+                    state: ItemState::Running,
+                    start_ms: 40,
+                    end_ms: 100,
+                    items: ItemList { start: 1, len: 1 },
+                },
+            ],
+            ..Trace::default()
+        }
+    }
+
+    #[test]
+    fn intervals_expand_and_merge() {
+        let t = tiny();
+        assert_eq!(t.intervals().count(), 3);
+        let ivs = t.item_intervals(1);
+        assert_eq!(ivs.len(), 1);
+        assert_eq!((ivs[0].start_ms, ivs[0].end_ms), (0, 100));
+    }
+
+    #[test]
+    fn fingerprint_is_stable_and_sensitive() {
+        let t = tiny();
+        assert_eq!(t.fingerprint(), tiny().fingerprint());
+        let mut u = tiny();
+        u.spans[1].end_ms = 99;
+        assert_ne!(t.fingerprint(), u.fingerprint());
+    }
 }

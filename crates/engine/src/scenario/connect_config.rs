@@ -73,7 +73,10 @@ connect_config! {
 }
 
 /// Bounds a scenario's config values must respect (Kafka's own validators where it has them).
-pub(crate) fn validate(config: &ConnectConfig, at: &str) -> Result<(), crate::scenario::ScenarioError> {
+pub(crate) fn validate(
+    config: &ConnectConfig,
+    at: &str,
+) -> Result<(), crate::scenario::ScenarioError> {
     use crate::scenario::ScenarioError;
     let r = config.resolve();
     let positive = [
@@ -83,7 +86,10 @@ pub(crate) fn validate(config: &ConnectConfig, at: &str) -> Result<(), crate::sc
     ];
     for (key, value) in positive {
         if value == 0 {
-            return Err(ScenarioError::invalid(format!("{at}.{key}"), "must be greater than 0"));
+            return Err(ScenarioError::invalid(
+                format!("{at}.{key}"),
+                "must be greater than 0",
+            ));
         }
     }
     if r.heartbeat_interval_ms >= r.session_timeout_ms {
@@ -123,7 +129,8 @@ mod tests {
         let r = base.merged(&over).resolve();
         assert_eq!(r.connect_protocol, ConnectProtocol::Eager);
         assert_eq!(r.scheduled_rebalance_max_delay_ms, 0);
-        let err = serde_json::from_str::<ConnectConfig>(r#"{"connect.protocl": "eager"}"#).unwrap_err();
+        let err =
+            serde_json::from_str::<ConnectConfig>(r#"{"connect.protocl": "eager"}"#).unwrap_err();
         assert!(err.to_string().contains("connect.protocl"), "{err}");
     }
 }

@@ -130,7 +130,8 @@ impl Event {
 /// worker already gone) are not errors: the simulator skips them and says so.
 pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
     let mut workers_ever = u64::from(s.connect.workers);
-    let mut connectors: std::collections::BTreeMap<String, u32> = s.initial_connectors().into_iter().collect();
+    let mut connectors: std::collections::BTreeMap<String, u32> =
+        s.initial_connectors().into_iter().collect();
     let mut tasks: u64 = connectors.values().map(|&t| u64::from(t)).sum();
     let mut expanded_events: usize = 0;
     let mut order: Vec<usize> = (0..s.events.len()).collect();
@@ -139,7 +140,10 @@ pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
         let e = &s.events[i];
         let at = format!("events[{i}]");
         if e.at_ms > limits::MAX_TIME_MS {
-            return Err(ScenarioError::invalid(format!("{at}.at_ms"), "is later than one day"));
+            return Err(ScenarioError::invalid(
+                format!("{at}.at_ms"),
+                "is later than one day",
+            ));
         }
         expanded_events += 1;
         let worker_ref = |w: &str, workers_ever: u64| -> Result<(), ScenarioError> {
@@ -158,7 +162,10 @@ pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
         };
         let duration = |field: &str, ms: u64| -> Result<(), ScenarioError> {
             if ms > limits::MAX_TIME_MS {
-                Err(ScenarioError::invalid(format!("{at}.{field}"), "is longer than one day"))
+                Err(ScenarioError::invalid(
+                    format!("{at}.{field}"),
+                    "is longer than one day",
+                ))
             } else {
                 Ok(())
             }
@@ -166,12 +173,20 @@ pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
         match &e.event {
             Event::WorkerJoin { count, config } => {
                 if *count == 0 {
-                    return Err(ScenarioError::invalid(format!("{at}.count"), "must be at least 1"));
+                    return Err(ScenarioError::invalid(
+                        format!("{at}.count"),
+                        "must be at least 1",
+                    ));
                 }
                 workers_ever += u64::from(*count);
-                connect_config::validate(&s.connect.config.merged(config), &format!("{at}.config"))?;
+                connect_config::validate(
+                    &s.connect.config.merged(config),
+                    &format!("{at}.config"),
+                )?;
             }
-            Event::WorkerStop { worker } | Event::WorkerCrash { worker } => worker_ref(worker, workers_ever)?,
+            Event::WorkerStop { worker } | Event::WorkerCrash { worker } => {
+                worker_ref(worker, workers_ever)?
+            }
             Event::WorkerRestart {
                 worker,
                 downtime_ms,
@@ -180,7 +195,10 @@ pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
             } => {
                 worker_ref(worker, workers_ever)?;
                 duration("downtime_ms", *downtime_ms)?;
-                connect_config::validate(&s.connect.config.merged(config), &format!("{at}.config"))?;
+                connect_config::validate(
+                    &s.connect.config.merged(config),
+                    &format!("{at}.config"),
+                )?;
             }
             Event::RollingRestart {
                 downtime_ms,
@@ -192,12 +210,21 @@ pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
                 duration("interval_ms", *interval_ms)?;
                 let n = limit.map_or(workers_ever, |l| u64::from(l).min(workers_ever));
                 if interval_ms.saturating_mul(n) > limits::MAX_TIME_MS {
-                    return Err(ScenarioError::invalid(format!("{at}.interval_ms"), "makes the rolling restart last longer than one day"));
+                    return Err(ScenarioError::invalid(
+                        format!("{at}.interval_ms"),
+                        "makes the rolling restart last longer than one day",
+                    ));
                 }
                 expanded_events += n as usize;
-                connect_config::validate(&s.connect.config.merged(config), &format!("{at}.config"))?;
+                connect_config::validate(
+                    &s.connect.config.merged(config),
+                    &format!("{at}.config"),
+                )?;
             }
-            Event::GcPause { worker, duration_ms } => {
+            Event::GcPause {
+                worker,
+                duration_ms,
+            } => {
                 worker_ref(worker, workers_ever)?;
                 duration("duration_ms", *duration_ms)?;
             }
@@ -210,7 +237,10 @@ pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
                 super::check_name(&format!("{at}.name"), name)?;
                 tasks -= u64::from(connectors.remove(name).unwrap_or(0));
             }
-            Event::TaskCountChange { connector, tasks: count } => {
+            Event::TaskCountChange {
+                connector,
+                tasks: count,
+            } => {
                 super::check_name(&format!("{at}.connector"), connector)?;
                 let old = connectors.insert(connector.clone(), *count).unwrap_or(0);
                 tasks = tasks - u64::from(old) + u64::from(*count);
@@ -219,20 +249,32 @@ pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
         if workers_ever > u64::from(limits::MAX_WORKERS) {
             return Err(ScenarioError::invalid(
                 at,
-                format!("brings the number of workers over {}, the most the playground simulates", limits::MAX_WORKERS),
+                format!(
+                    "brings the number of workers over {}, the most the playground simulates",
+                    limits::MAX_WORKERS
+                ),
             ));
         }
         if connectors.len() > limits::MAX_CONNECTORS as usize {
-            return Err(ScenarioError::invalid(at, format!("brings the connectors over {}", limits::MAX_CONNECTORS)));
+            return Err(ScenarioError::invalid(
+                at,
+                format!("brings the connectors over {}", limits::MAX_CONNECTORS),
+            ));
         }
         if tasks > limits::MAX_TASKS {
             return Err(ScenarioError::invalid(
                 at,
-                format!("brings the tasks over {}, the most the playground simulates", limits::MAX_TASKS),
+                format!(
+                    "brings the tasks over {}, the most the playground simulates",
+                    limits::MAX_TASKS
+                ),
             ));
         }
         if expanded_events > limits::MAX_EVENTS {
-            return Err(ScenarioError::invalid("events", format!("more than {} events", limits::MAX_EVENTS)));
+            return Err(ScenarioError::invalid(
+                "events",
+                format!("more than {} events", limits::MAX_EVENTS),
+            ));
         }
     }
     Ok(())

@@ -104,7 +104,9 @@ impl ConnectorSpec {
     pub fn expand(&self) -> Vec<(String, u32)> {
         match self.count {
             None => vec![(self.name.clone(), self.tasks)],
-            Some(n) => (1..=n).map(|i| (format!("{}-{i}", self.name), self.tasks)).collect(),
+            Some(n) => (1..=n)
+                .map(|i| (format!("{}-{i}", self.name), self.tasks))
+                .collect(),
         }
     }
 }
@@ -210,7 +212,11 @@ impl Scenario {
 
     /// The initial connectors, expanded.
     pub fn initial_connectors(&self) -> Vec<(String, u32)> {
-        self.connect.connectors.iter().flat_map(ConnectorSpec::expand).collect()
+        self.connect
+            .connectors
+            .iter()
+            .flat_map(ConnectorSpec::expand)
+            .collect()
     }
 
     /// Checks every bound; errors name the field and why.
@@ -225,7 +231,10 @@ impl Scenario {
         if c.workers > MAX_WORKERS {
             return Err(ScenarioError::invalid(
                 "connect.workers",
-                format!("{} workers is more than the playground simulates (at most {MAX_WORKERS})", c.workers),
+                format!(
+                    "{} workers is more than the playground simulates (at most {MAX_WORKERS})",
+                    c.workers
+                ),
             ));
         }
         connect_config::validate(&c.config, "connect.config")?;
@@ -254,11 +263,17 @@ impl Scenario {
         let mut sorted: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
         sorted.sort_unstable();
         if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
-            return Err(ScenarioError::invalid("connect.connectors", format!("connector `{}` is defined twice", w[0])));
+            return Err(ScenarioError::invalid(
+                "connect.connectors",
+                format!("connector `{}` is defined twice", w[0]),
+            ));
         }
         for (i, o) in c.worker_overrides.iter().enumerate() {
             check_name(&format!("connect.worker_overrides[{i}].worker"), &o.worker)?;
-            connect_config::validate(&c.config.merged(&o.config), &format!("connect.worker_overrides[{i}].config"))?;
+            connect_config::validate(
+                &c.config.merged(&o.config),
+                &format!("connect.worker_overrides[{i}].config"),
+            )?;
         }
         if self.compare.is_empty() || self.compare.len() > MAX_VARIANTS {
             return Err(ScenarioError::invalid(
@@ -272,7 +287,10 @@ impl Scenario {
         }
         if let Some(end) = self.end_ms {
             if end == 0 || end > MAX_TIME_MS {
-                return Err(ScenarioError::invalid("end_ms", format!("must be between 1 and {MAX_TIME_MS} (one day)")));
+                return Err(ScenarioError::invalid(
+                    "end_ms",
+                    format!("must be between 1 and {MAX_TIME_MS} (one day)"),
+                ));
             }
         }
         event::validate_events(self)?;
@@ -287,7 +305,10 @@ pub fn worker_name(n: u32) -> String {
 
 fn check_text(field: &str, text: &str) -> Result<(), ScenarioError> {
     if text.len() > limits::MAX_TEXT {
-        return Err(ScenarioError::invalid(field, format!("longer than {} characters", limits::MAX_TEXT)));
+        return Err(ScenarioError::invalid(
+            field,
+            format!("longer than {} characters", limits::MAX_TEXT),
+        ));
     }
     Ok(())
 }

@@ -1,1 +1,13 @@
-//! The deterministic discrete-event simulator (spec §4).
+//! The deterministic discrete-event simulator (spec §4, §8).
+//!
+//! Reusable parts: [`event_queue`] (the future-event list), [`group`] (the
+//! broker's classic group coordinator, generic so the Kafka Streams simulator
+//! can share it), [`timeline`] (state spans for the trace), [`herder_pool`]
+//! and [`session_key`]. [`connect`] puts them together for Kafka Connect.
+
+pub mod connect;
+pub mod event_queue;
+pub mod group;
+pub mod herder_pool;
+pub mod session_key;
+pub mod timeline;

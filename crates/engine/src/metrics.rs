@@ -1,0 +1,603 @@
+//! What a run cost, computed from its [`Trace`] alone.
+//!
+//! Definitions (all times in simulated ms):
+//! * **Healthy**: every configured connector and task runs (state `running`)
+//!   on a live worker, no zombie copy runs, and the live workers' task counts
+//!   differ by at most one, as do their connector counts (Kafka's balance,
+//!   spec §3.5). "Live" means a process that is up and not frozen.
+//! * **Measurement window**: from the first scenario event, or from the
+//!   first healthy moment if that comes earlier, to the end of the run — the
+//!   cluster's initial start-up is not charged to the protocol.
+//! * **Outage** of a task: a stretch inside the window while it is configured
+//!   and no copy of it runs (starting, stopping, unassigned and frozen all
+//!   count as not running; a zombie copy counts as running).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::trace::{ItemKind, ItemState, Trace, WorkerState};
+
+/// Metrics of one run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Metrics {
+    /// Start of the measurement window.
+    pub measured_from_ms: u64,
+    /// Task-milliseconds in the window during which a configured task ran nowhere.
+    pub task_ms_not_running: u64,
+    /// Tasks stopped in the window (revoked, shut down or killed), counting each stop.
+    pub tasks_stopped: u64,
+    /// Tasks started in the window, counting each start.
+    pub tasks_started: u64,
+    /// Rebalance rounds whose join phase completed in the window.
+    pub rebalance_rounds: u32,
+    /// For each scenario event: how long until the cluster was healthy again
+    /// (0 when the event did not disturb it before the next event).
+    pub recovery: Vec<EventRecovery>,
+    /// The longest time one task ran nowhere.
+    pub longest_task_outage: Option<TaskOutage>,
+    /// The largest difference in running tasks between two live workers.
+    pub peak_imbalance: u32,
+    /// Task-milliseconds during which a task ran on two workers at once.
+    /// Kafka prevents this except for zombies (a worker frozen past its
+    /// session that resumes) and orphans of a cooperative→eager downgrade.
+    pub duplicate_task_ms: u64,
+    /// When the cluster became healthy for the rest of the run, if it did.
+    pub settled_ms: Option<u64>,
+}
+
+/// Recovery from one scenario event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EventRecovery {
+    /// The event's time.
+    pub at_ms: u64,
+    /// The event, e.g. `worker-2 crashes`.
+    pub label: String,
+    /// Time from the event until the cluster was healthy again for good (until
+    /// the next event or the end of the run); `None` when that never happened.
+    pub recovered_after_ms: Option<u64>,
+}
+
+/// One task's longest outage.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TaskOutage {
+    /// The task's label.
+    pub task: String,
+    /// Index into [`Trace::items`].
+    pub item: u32,
+    /// Start.
+    pub start_ms: u64,
+    /// End.
+    pub end_ms: u64,
+    /// `end_ms - start_ms`.
+    pub duration_ms: u64,
+}
+
+impl Metrics {
+    /// Computes the metrics of a trace.
+    pub fn from_trace(trace: &Trace) -> Metrics {
+        let is_task: Vec<bool> = trace
+            .items
+            .iter()
+            .map(|i| i.kind == ItemKind::Task)
+            .collect();
+        let health = health_timeline(trace, &is_task);
+        let first_event = trace.events.first().map(|e| e.at_ms);
+        let first_healthy = health.healthy.first().map(|h| h.0);
+        let measured_from = match (first_event, first_healthy) {
+            (Some(e), Some(h)) => e.min(h),
+            (Some(e), None) => e,
+            (None, Some(h)) => h,
+            (None, None) => 0,
+        };
+        let recovery = trace
+            .events
+            .iter()
+            .map(|e| EventRecovery {
+                at_ms: e.at_ms,
+                label: e.label.clone(),
+                recovered_after_ms: health.recovery_after(
+                    e.at_ms,
+                    next_event_after(trace, e.at_ms),
+                    trace.end_ms,
+                ),
+            })
+            .collect();
+        let settled_ms = health
+            .healthy
+            .last()
+            .filter(|h| h.1 >= trace.end_ms)
+            .map(|h| h.0);
+        let peak_imbalance = health
+            .imbalance
+            .iter()
+            .enumerate()
+            .filter(|&(i, &(t, _))| {
+                let next = health.imbalance.get(i + 1).map_or(u64::MAX, |n| n.0);
+                next > measured_from && t < trace.end_ms
+            })
+            .map(|(_, &(_, v))| v)
+            .max()
+            .unwrap_or(0);
+        let per_item = per_item_metrics(trace, &is_task, measured_from);
+        Metrics {
+            measured_from_ms: measured_from,
+            task_ms_not_running: per_item.not_running_ms,
+            tasks_stopped: per_item.stopped,
+            tasks_started: per_item.started,
+            rebalance_rounds: trace
+                .rounds
+                .iter()
+                .filter(|r| r.joined_ms >= measured_from)
+                .count() as u32,
+            recovery,
+            longest_task_outage: per_item.longest.map(|(item, start, end)| TaskOutage {
+                task: trace.items[item as usize].label.clone(),
+                item,
+                start_ms: start,
+                end_ms: end,
+                duration_ms: end - start,
+            }),
+            peak_imbalance,
+            duplicate_task_ms: per_item.duplicate_ms,
+            settled_ms,
+        }
+    }
+}
+
+/// Healthy intervals and the imbalance over time.
+struct Health {
+    healthy: Vec<(u64, u64)>,
+    imbalance: Vec<(u64, u32)>,
+}
+
+impl Health {
+    /// The event at `at` disturbed the cluster if it was unhealthy at some
+    /// moment in `[at, next)`; it recovered at the start of the first healthy
+    /// stretch after that which lasts until the next event (or the end of
+    /// the run). Undisturbed: 0. Never settled: `None`.
+    fn recovery_after(&self, at: u64, next: u64, end: u64) -> Option<u64> {
+        // The first unhealthy moment at or after `at`.
+        let mut t = at;
+        for &(s, e) in &self.healthy {
+            if e <= t {
+                continue;
+            }
+            if s > t {
+                break;
+            }
+            t = e;
+        }
+        if t >= end || t >= next {
+            return Some(0);
+        }
+        // Settled: healthy from then on until the next event (or the end).
+        let horizon = next.min(end);
+        self.healthy
+            .iter()
+            .find(|&&(s, e)| s > t && e >= horizon)
+            .map(|&(s, _)| s - at)
+    }
+}
+
+/// The time of the first event strictly after `at` (or `u64::MAX`).
+fn next_event_after(trace: &Trace, at: u64) -> u64 {
+    trace
+        .events
+        .iter()
+        .map(|e| e.at_ms)
+        .filter(|&t| t > at)
+        .min()
+        .unwrap_or(u64::MAX)
+}
+
+#[derive(Clone, Copy)]
+enum Change {
+    Configured {
+        tasks: i64,
+        connectors: i64,
+    },
+    Running {
+        lane: u32,
+        tasks: i64,
+        connectors: i64,
+    },
+    Zombie(i64),
+    Live {
+        lane: u32,
+        up: bool,
+    },
+}
+
+/// A multiset of per-worker counts, for max − min.
+#[derive(Default)]
+struct Counts(BTreeMap<i64, u32>);
+
+impl Counts {
+    fn add(&mut self, v: i64) {
+        *self.0.entry(v).or_default() += 1;
+    }
+    fn remove(&mut self, v: i64) {
+        if let Some(n) = self.0.get_mut(&v) {
+            *n -= 1;
+            if *n == 0 {
+                self.0.remove(&v);
+            }
+        }
+    }
+    fn spread(&self) -> i64 {
+        match (self.0.keys().next(), self.0.keys().next_back()) {
+            (Some(lo), Some(hi)) => hi - lo,
+            _ => 0,
+        }
+    }
+}
+
+fn kind_counts(trace: &Trace, is_task: &[bool], list: crate::trace::ItemList) -> (i64, i64) {
+    let items = trace.list(list);
+    let t = items.iter().filter(|&&i| is_task[i as usize]).count() as i64;
+    (t, items.len() as i64 - t)
+}
+
+fn health_timeline(trace: &Trace, is_task: &[bool]) -> Health {
+    let mut changes: Vec<(u64, Change, Change)> = Vec::new();
+    let neg = |c: Change| match c {
+        Change::Configured { tasks, connectors } => Change::Configured {
+            tasks: -tasks,
+            connectors: -connectors,
+        },
+        Change::Running {
+            lane,
+            tasks,
+            connectors,
+        } => Change::Running {
+            lane,
+            tasks: -tasks,
+            connectors: -connectors,
+        },
+        Change::Zombie(n) => Change::Zombie(-n),
+        Change::Live { lane, up } => Change::Live { lane, up: !up },
+    };
+    let mut push = |start: u64, end: u64, c: Change| {
+        changes.push((start, c, c));
+        changes.push((end, neg(c), c));
+    };
+    for c in &trace.configured {
+        let (tasks, connectors) = kind_counts(trace, is_task, c.items);
+        push(
+            c.start_ms,
+            c.end_ms,
+            Change::Configured { tasks, connectors },
+        );
+    }
+    for s in &trace.spans {
+        let Some(lane) = s.worker else { continue };
+        match s.state {
+            ItemState::Running => {
+                let (tasks, connectors) = kind_counts(trace, is_task, s.items);
+                push(
+                    s.start_ms,
+                    s.end_ms,
+                    Change::Running {
+                        lane,
+                        tasks,
+                        connectors,
+                    },
+                );
+            }
+            ItemState::Zombie => push(s.start_ms, s.end_ms, Change::Zombie(i64::from(s.items.len))),
+            _ => {}
+        }
+    }
+    for w in &trace.worker_spans {
+        if w.state == WorkerState::Up {
+            push(
+                w.start_ms,
+                w.end_ms,
+                Change::Live {
+                    lane: w.worker,
+                    up: true,
+                },
+            );
+        }
+    }
+    // Ends before starts at the same instant, so back-to-back pieces never
+    // count twice; order is otherwise by insertion (stable sort).
+    changes.sort_by_key(|&(t, c, _)| {
+        let start = match c {
+            Change::Configured { tasks, connectors }
+            | Change::Running {
+                tasks, connectors, ..
+            } => tasks + connectors > 0,
+            Change::Zombie(n) => n > 0,
+            Change::Live { up, .. } => up,
+        };
+        (t, start)
+    });
+    let lanes = trace.workers.len();
+    let mut tasks_on = vec![0i64; lanes];
+    let mut conns_on = vec![0i64; lanes];
+    let mut live = vec![false; lanes];
+    let (mut task_counts, mut conn_counts) = (Counts::default(), Counts::default());
+    let (mut cfg_t, mut cfg_c, mut run_t, mut run_c, mut zombies, mut live_n) =
+        (0i64, 0i64, 0i64, 0i64, 0i64, 0i64);
+    let mut healthy: Vec<(u64, u64)> = Vec::new();
+    let mut imbalance: Vec<(u64, u32)> = Vec::new();
+    let mut open: Option<u64> = None;
+    let mut i = 0;
+    while i < changes.len() {
+        let t = changes[i].0;
+        while i < changes.len() && changes[i].0 == t {
+            match changes[i].1 {
+                Change::Configured { tasks, connectors } => {
+                    cfg_t += tasks;
+                    cfg_c += connectors;
+                }
+                Change::Running {
+                    lane,
+                    tasks,
+                    connectors,
+                } => {
+                    let l = lane as usize;
+                    if live[l] {
+                        task_counts.remove(tasks_on[l]);
+                        conn_counts.remove(conns_on[l]);
+                    }
+                    tasks_on[l] += tasks;
+                    conns_on[l] += connectors;
+                    if live[l] {
+                        task_counts.add(tasks_on[l]);
+                        conn_counts.add(conns_on[l]);
+                    }
+                    run_t += tasks;
+                    run_c += connectors;
+                }
+                Change::Zombie(n) => zombies += n,
+                Change::Live { lane, up } => {
+                    let l = lane as usize;
+                    if up && !live[l] {
+                        live[l] = true;
+                        live_n += 1;
+                        task_counts.add(tasks_on[l]);
+                        conn_counts.add(conns_on[l]);
+                    } else if !up && live[l] {
+                        live[l] = false;
+                        live_n -= 1;
+                        task_counts.remove(tasks_on[l]);
+                        conn_counts.remove(conns_on[l]);
+                    }
+                }
+            }
+            i += 1;
+        }
+        if t >= trace.end_ms {
+            break;
+        }
+        let spread = task_counts.spread();
+        let balanced = spread <= 1 && conn_counts.spread() <= 1;
+        let ok = run_t == cfg_t
+            && run_c == cfg_c
+            && zombies == 0
+            && (live_n > 0 || cfg_t + cfg_c == 0)
+            && balanced;
+        match (ok, open) {
+            (true, None) => open = Some(t),
+            (false, Some(s)) => {
+                healthy.push((s, t));
+                open = None;
+            }
+            _ => {}
+        }
+        if imbalance
+            .last()
+            .is_none_or(|&(_, v)| i64::from(v) != spread)
+        {
+            imbalance.push((t, spread.max(0) as u32));
+        }
+    }
+    if let Some(s) = open {
+        healthy.push((s, trace.end_ms));
+    }
+    Health { healthy, imbalance }
+}
+
+struct PerItem {
+    not_running_ms: u64,
+    longest: Option<(u32, u64, u64)>,
+    duplicate_ms: u64,
+    started: u64,
+    stopped: u64,
+}
+
+/// Everything the per-item pass tracks for one task, in one place so each
+/// visit touches one cache line.
+#[derive(Clone, Copy)]
+struct Track {
+    /// End of the running coverage seen so far.
+    covered: u64,
+    /// The first configured window (most items have exactly one).
+    window: (u64, u64),
+    /// End and lane of the last worker span seen.
+    prev_end: u64,
+    prev_lane: u32,
+    prev_state: Option<ItemState>,
+    is_task: bool,
+    /// Ran as a zombie at some point: its copies may overlap.
+    suspect: bool,
+}
+
+/// Per-task outages, duplicate running and start/stop counts, in one pass
+/// over the spans (plus a sort for the few tasks that ever ran as zombies).
+fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
+    let n = trace.items.len();
+    let mut track: Vec<Track> = is_task
+        .iter()
+        .map(|&t| Track {
+            covered: 0,
+            window: (0, 0),
+            prev_end: 0,
+            prev_lane: u32::MAX,
+            prev_state: None,
+            is_task: t,
+            suspect: false,
+        })
+        .collect();
+    let mut more_windows: BTreeMap<u32, Vec<(u64, u64)>> = BTreeMap::new();
+    for c in &trace.configured {
+        for &i in trace.list(c.items) {
+            let w = &mut track[i as usize].window;
+            if w.0 == w.1 {
+                *w = (c.start_ms, c.end_ms);
+            } else {
+                more_windows
+                    .entry(i)
+                    .or_default()
+                    .push((c.start_ms, c.end_ms));
+            }
+        }
+    }
+    // Process exits per lane: a running copy ending there was killed.
+    let mut exits: BTreeSet<(u32, u64)> = BTreeSet::new();
+    {
+        let mut by_lane: BTreeMap<u32, Vec<(u64, u64)>> = BTreeMap::new();
+        for w in &trace.worker_spans {
+            by_lane
+                .entry(w.worker)
+                .or_default()
+                .push((w.start_ms, w.end_ms));
+        }
+        for (lane, mut spans) in by_lane {
+            spans.sort_unstable();
+            for (k, &(_, end)) in spans.iter().enumerate() {
+                let continued = spans.get(k + 1).is_some_and(|&(s, _)| s == end);
+                if !continued && end < trace.end_ms {
+                    exits.insert((lane, end));
+                }
+            }
+        }
+    }
+    for s in &trace.spans {
+        if s.state == ItemState::Zombie {
+            for &i in trace.list(s.items) {
+                track[i as usize].suspect = true;
+            }
+        }
+    }
+    let mut out = PerItem {
+        not_running_ms: 0,
+        longest: None,
+        duplicate_ms: 0,
+        started: 0,
+        stopped: 0,
+    };
+    let end = trace.end_ms;
+    let mut suspect_runs: BTreeMap<u32, Vec<(u64, u64)>> = BTreeMap::new();
+    // A stretch [a, b) without a running copy, clipped to the item's
+    // configured windows and the measurement window.
+    let gap = |out: &mut PerItem, item: u32, window: (u64, u64), a: u64, b: u64| {
+        let extra = more_windows.get(&item).map(|v| v.as_slice()).unwrap_or(&[]);
+        for &(ws, we) in std::iter::once(&window).chain(extra) {
+            let s = a.max(ws).max(from);
+            let e = b.min(we).min(end);
+            if s < e {
+                out.not_running_ms += e - s;
+                if out.longest.is_none_or(|(_, ls, le)| e - s > le - ls) {
+                    out.longest = Some((item, s, e));
+                }
+            }
+        }
+    };
+    for s in &trace.spans {
+        let Some(lane) = s.worker else { continue };
+        let killed = matches!(
+            s.state,
+            ItemState::Running | ItemState::Starting | ItemState::Zombie | ItemState::Frozen
+        ) && s.end_ms >= from
+            && exits.contains(&(lane, s.end_ms));
+        let counts = s.start_ms >= from;
+        let running = s.state.is_running();
+        for &i in trace.list(s.items) {
+            let t = &mut track[i as usize];
+            if !t.is_task {
+                continue;
+            }
+            // Start and stop counts, skipping pieces that continue a span.
+            let cont = if t.prev_lane == lane && t.prev_end == s.start_ms {
+                t.prev_state
+            } else {
+                None
+            };
+            if counts {
+                match s.state {
+                    ItemState::Starting
+                        if !matches!(cont, Some(ItemState::Starting | ItemState::Frozen)) =>
+                    {
+                        out.started += 1
+                    }
+                    ItemState::Stopping
+                        if !matches!(cont, Some(ItemState::Stopping | ItemState::Frozen)) =>
+                    {
+                        out.stopped += 1
+                    }
+                    _ => {}
+                }
+            }
+            if killed {
+                out.stopped += 1;
+            }
+            t.prev_lane = lane;
+            t.prev_end = s.end_ms;
+            t.prev_state = Some(s.state);
+            if !running {
+                continue;
+            }
+            if t.suspect {
+                suspect_runs
+                    .entry(i)
+                    .or_default()
+                    .push((s.start_ms, s.end_ms));
+                continue;
+            }
+            if s.start_ms > t.covered {
+                let (covered, window) = (t.covered, t.window);
+                gap(&mut out, i, window, covered, s.start_ms);
+            }
+            let t = &mut track[i as usize];
+            t.covered = t.covered.max(s.end_ms);
+        }
+    }
+    for (item, mut runs) in suspect_runs {
+        runs.sort_unstable();
+        let window = track[item as usize].window;
+        let mut reach = 0u64;
+        for &(s, e) in &runs {
+            if s > reach {
+                gap(&mut out, item, window, reach, s);
+            }
+            reach = reach.max(e);
+        }
+        track[item as usize].covered = reach;
+        // Time covered by two or more copies, clipped to the window.
+        let mut points: Vec<(u64, i32)> =
+            runs.iter().flat_map(|&(s, e)| [(s, 1), (e, -1)]).collect();
+        points.sort_unstable();
+        let (mut depth, mut last) = (0i32, 0u64);
+        for (t, d) in points {
+            if depth >= 2 {
+                let (a, b) = (last.max(from), t.min(end));
+                if a < b {
+                    out.duplicate_ms += b - a;
+                }
+            }
+            depth += d;
+            last = t;
+        }
+    }
+    for i in 0..n as u32 {
+        let t = track[i as usize];
+        if t.is_task && t.covered < end {
+            gap(&mut out, i, t.window, t.covered, end);
+        }
+    }
+    out
+}

@@ -1,0 +1,64 @@
+//! The entry point: simulate every compared variant of a scenario and compute
+//! each run's metrics.
+
+use serde::Serialize;
+
+use crate::metrics::Metrics;
+use crate::scenario::{limits, Scenario};
+use crate::sim::connect::{ConnectSimulation, SETTLE_MARGIN_MS};
+use crate::trace::Trace;
+
+/// Every variant of one scenario, simulated.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunResult {
+    /// One run per compared variant, in the scenario's order.
+    pub variants: Vec<VariantRun>,
+}
+
+/// One variant's run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VariantRun {
+    /// The variant's label.
+    pub label: String,
+    /// What happened.
+    pub trace: Trace,
+    /// What it cost.
+    pub metrics: Metrics,
+}
+
+/// Simulates each compared variant. Without `end_ms`, every variant runs
+/// until the slowest one has been quiet for [`SETTLE_MARGIN_MS`] after its last
+/// activity (or one day), so the columns share one time axis.
+pub fn run(scenario: &Scenario) -> RunResult {
+    let mut sims: Vec<ConnectSimulation> = scenario
+        .compare
+        .iter()
+        .map(|v| ConnectSimulation::new(scenario, v))
+        .collect();
+    let end = match scenario.end_ms {
+        Some(end) => end,
+        None => {
+            let last_event = scenario.events.iter().map(|e| e.at_ms).max().unwrap_or(0);
+            let quiet = sims
+                .iter_mut()
+                .map(|s| s.run_until_quiet(limits::MAX_TIME_MS))
+                .max()
+                .unwrap_or(0);
+            (quiet.max(last_event) + SETTLE_MARGIN_MS).min(limits::MAX_TIME_MS)
+        }
+    };
+    let variants = sims
+        .into_iter()
+        .map(|mut sim| {
+            sim.run_until(end);
+            let trace = sim.finish(end);
+            let metrics = Metrics::from_trace(&trace);
+            VariantRun {
+                label: trace.label.clone(),
+                trace,
+                metrics,
+            }
+        })
+        .collect();
+    RunResult { variants }
+}

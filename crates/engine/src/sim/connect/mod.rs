@@ -1,0 +1,717 @@
+//! The Kafka Connect cluster simulation: worker processes (spec §4) around a
+//! broker-side [`ClassicGroup`], the two assignors (spec §2–3), the config
+//! topic and KIP-507 session keys (spec §5), recorded into a [`Trace`].
+//!
+//! Time is integer milliseconds. Network and coordinator latency is one
+//! `coordinator_rtt_ms` per request (JoinGroup of a new member takes two: the
+//! MEMBER_ID_REQUIRED round trip). Config-topic records reach every worker
+//! one `coordinator_rtt_ms` after they are written; the leader uses a session
+//! key it wrote at once.
+//!
+//! Determinism: members are handed to the assignor in ascending member-id
+//! order (Kafka: hash-map order); member ids are
+//! `connect-<worker>-<uuid>`, the uuid drawn from the scenario seed, so the
+//! order is by worker name. No hash map is iterated anywhere.
+//!
+//! The file is split by job: [`lifecycle`] (processes, pauses, heartbeats),
+//! [`rounds`] (join, assign, sync, apply), [`config`] (config topic, task
+//! configs, KIP-507 forwarding), [`explain`] (wording).
+
+mod config;
+mod explain;
+mod lifecycle;
+mod member;
+mod rounds;
+mod work;
+mod worker;
+
+use std::collections::BTreeMap;
+
+use crate::connect::assignment::MemberHoldings;
+use crate::connect::ids::ConnectorNames;
+use crate::connect::protocol::ConnectProtocol;
+use crate::scenario::{worker_name, ConnectConfig, Event, Scenario, Timings, Variant};
+use crate::trace::{
+    EventMarker, MemberInfo, ProtocolStep, RebalanceRound, Trace, WorkerSpan, WorkerState,
+};
+
+use super::event_queue::EventQueue;
+use super::group::{ClassicGroup, RebalanceTrigger};
+use super::session_key::SessionKey;
+use super::timeline::{BatchId, ItemPool, Timeline};
+use member::MemberKey;
+use work::{ConfigRecord, ConfigTopic, ConnectorConfigState, WorkRegistry};
+use worker::{ConnectMetadata, ConnectWorker};
+
+/// The assignor's clock is the simulated time plus this epoch: Kafka treats a
+/// scheduled-rebalance time of 0 as "none", so the leader's clock must be > 0
+/// (FORMAT.md §2 uses the same offset).
+const ASSIGNOR_EPOCH_MS: i64 = 1_000_000_000;
+
+/// Stops a run that keeps generating events (a bug or an absurd scenario)
+/// instead of hanging the page.
+const MAX_EVENTS: u64 = 50_000_000;
+
+/// Time simulated after the last activity when the scenario sets no `end_ms`.
+pub const SETTLE_MARGIN_MS: u64 = 30_000;
+
+/// Something scheduled.
+#[derive(Clone, Debug)]
+enum SimEvent {
+    /// A planned scenario event (index into `planned`).
+    Planned { index: usize, deferred: bool },
+    /// A worker process starts (a join or the end of a restart's downtime).
+    ProcessStart { lane: u32 },
+    /// A JoinGroup reaches the broker.
+    Join { lane: u32, inc: u32, token: u32 },
+    /// The broker's join-phase deadline.
+    JoinDeadline { timer: u64 },
+    /// The leader computes the assignment of a generation.
+    Assign {
+        lane: u32,
+        inc: u32,
+        generation: i32,
+    },
+    /// The leader's SyncGroup reaches the broker.
+    Sync { generation: i32 },
+    /// A heartbeat answers REBALANCE_IN_PROGRESS or UNKNOWN_MEMBER_ID.
+    Notice { lane: u32, inc: u32, token: u32 },
+    /// The same for every member whose heartbeat falls on this instant
+    /// (members synced together heartbeat together): one event, not 1,000.
+    Notices { members: Box<[(u32, u32, u32)]> },
+    /// The broker checks a silent member's session.
+    Expire { member: Box<MemberKey> },
+    /// A blocking stop on the herder thread completes.
+    HerderFree { lane: u32, inc: u32, token: u32 },
+    /// A batch finished starting.
+    Started {
+        lane: u32,
+        inc: u32,
+        batch: BatchId,
+        token: u32,
+    },
+    /// The assignment's delay ran out.
+    RejoinTimer { lane: u32, inc: u32, token: u32 },
+    /// A GC pause ends.
+    Resume { lane: u32, inc: u32 },
+    /// A graceful shutdown finished stopping work.
+    HaltDone { lane: u32, inc: u32 },
+    /// A config record becomes visible to the workers.
+    ConfigVisible { offset: u64 },
+    /// A session key becomes visible to the followers.
+    KeyVisible { key: u32 },
+    /// The leader checks whether its session key expired (background).
+    KeyCheck { key: u32 },
+    /// A task-config forward reaches the leader.
+    ForwardArrives(Box<Forward>),
+    /// A failed forward is retried.
+    ForwardRetry {
+        lane: u32,
+        inc: u32,
+        connector: u32,
+        attempt: u32,
+        first_ms: u64,
+    },
+}
+
+impl SimEvent {
+    /// Background events do not keep a run from being quiet.
+    fn is_background(&self) -> bool {
+        matches!(self, SimEvent::KeyCheck { .. })
+    }
+}
+
+/// A task-config forward on its way to the leader.
+#[derive(Clone, Debug)]
+struct Forward {
+    lane: u32,
+    inc: u32,
+    connector: u32,
+    attempt: u32,
+    signed_with: Option<u32>,
+    first_ms: u64,
+}
+
+/// A scenario event with a resolved time (rolling restarts expand into these).
+#[derive(Clone, Debug)]
+struct Planned {
+    at_ms: u64,
+    event: Event,
+    /// Extra words for the marker, e.g. `(rolling restart 3/10)`.
+    note: Option<String>,
+}
+
+/// A worker lane: one worker name, successive processes.
+#[derive(Debug)]
+struct Lane {
+    name: String,
+    process: Option<ConnectWorker>,
+    incarnations: u32,
+    /// The config a new process on this lane starts with.
+    config: ConnectConfig,
+    /// A restart to perform after the current shutdown: (downtime, config).
+    restart_after: Option<(u64, ConnectConfig)>,
+    /// The snapshot of a process that died while it was a member, for the
+    /// round it had already joined.
+    last_snapshot: MemberHoldings,
+}
+
+/// A member that stopped heartbeating (crashed or frozen).
+#[derive(Clone, Copy, Debug)]
+struct Silent {
+    lane: u32,
+    expires_ms: u64,
+    session_ms: u64,
+}
+
+/// Why the current join phase started, in words.
+#[derive(Clone, Debug)]
+struct RebalanceCause {
+    started_ms: u64,
+    text: String,
+}
+
+/// Where a member id lives.
+#[derive(Clone, Copy, Debug)]
+struct MemberRef {
+    lane: u32,
+    inc: u32,
+    /// Index into the trace's member table.
+    no: u32,
+}
+
+/// The round the leader computed and the broker has not yet synced.
+#[derive(Clone, Debug)]
+struct PendingRound {
+    round: usize,
+    generation: i32,
+    protocol: ConnectProtocol,
+    leader_lane: u32,
+    delay_ms: i32,
+    members: Vec<MemberKey>,
+    deltas: Vec<crate::connect::assignment::MemberDelta>,
+    assigned_lists: Vec<crate::trace::ItemList>,
+}
+
+/// One variant of one scenario, simulated.
+pub struct ConnectSimulation {
+    label: String,
+    timings: Timings,
+    rtt: u64,
+    seed: u64,
+    now: u64,
+    queue: EventQueue<SimEvent>,
+    foreground: usize,
+    processed: u64,
+    last_activity: u64,
+    halted: bool,
+    group: ClassicGroup<MemberKey, ConnectMetadata>,
+    name_ranks: Vec<u32>,
+    lanes: Vec<Lane>,
+    member_lane: BTreeMap<MemberKey, MemberRef>,
+    completed: Option<super::group::CompletedJoin<MemberKey, ConnectMetadata>>,
+    silent: BTreeMap<MemberKey, Silent>,
+    work: WorkRegistry,
+    config: ConfigTopic,
+    visible_offset: u64,
+    timeline: Timeline,
+    pool: ItemPool,
+    base_config: ConnectConfig,
+    overrides: BTreeMap<String, ConnectConfig>,
+    planned: Vec<Planned>,
+    cause: Option<RebalanceCause>,
+    pending: Option<PendingRound>,
+    group_protocol: Option<ConnectProtocol>,
+    previous_round_lanes: Vec<u32>,
+    keys: Vec<SessionKey>,
+    visible_key: Option<u32>,
+    members: Vec<MemberInfo>,
+    worker_spans: Vec<WorkerSpan>,
+    open_worker_spans: Vec<Option<(WorkerState, u64)>>,
+    rounds: Vec<RebalanceRound>,
+    steps: Vec<ProtocolStep>,
+    markers: Vec<EventMarker>,
+}
+
+impl ConnectSimulation {
+    /// Prepares a run of `variant` (one of the scenario's compared protocols).
+    pub fn new(scenario: &Scenario, variant: &Variant) -> Self {
+        let cluster = &scenario.connect;
+        let base_config = cluster.config.merged(&variant.config);
+        let overrides: BTreeMap<String, ConnectConfig> = cluster
+            .worker_overrides
+            .iter()
+            .map(|o| (o.worker.clone(), o.config.clone()))
+            .collect();
+        let mut names: Vec<String> = scenario
+            .initial_connectors()
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        for e in &scenario.events {
+            match &e.event {
+                Event::ConnectorAdd { name, .. } | Event::ConnectorRemove { name } => {
+                    names.push(name.clone())
+                }
+                Event::TaskCountChange { connector, .. } => names.push(connector.clone()),
+                _ => {}
+            }
+        }
+        let work = WorkRegistry::new(ConnectorNames::new(names));
+        let joined: u32 = scenario
+            .events
+            .iter()
+            .map(|e| match e.event {
+                Event::WorkerJoin { count, .. } => count,
+                _ => 0,
+            })
+            .fold(0u32, u32::saturating_add);
+        let workers_ever = cluster.workers.saturating_add(joined);
+        let mut planned: Vec<Planned> = scenario
+            .events
+            .iter()
+            .map(|e| Planned {
+                at_ms: e.at_ms,
+                event: e.event.clone(),
+                note: None,
+            })
+            .collect();
+        // Stable: events at the same time keep their script order.
+        planned.sort_by_key(|p| p.at_ms);
+        let mut sim = Self {
+            label: variant.label.clone(),
+            timings: cluster.timings.clone(),
+            rtt: u64::from(cluster.timings.coordinator_rtt_ms),
+            seed: scenario.seed,
+            now: 0,
+            queue: EventQueue::new(),
+            foreground: 0,
+            processed: 0,
+            last_activity: 0,
+            halted: false,
+            group: ClassicGroup::new(u64::from(
+                base_config.resolve().group_initial_rebalance_delay_ms,
+            )),
+            name_ranks: member::name_ranks(workers_ever),
+            lanes: Vec::new(),
+            member_lane: BTreeMap::new(),
+            completed: None,
+            silent: BTreeMap::new(),
+            work,
+            config: ConfigTopic::default(),
+            visible_offset: 0,
+            timeline: Timeline::new(),
+            pool: ItemPool::default(),
+            base_config,
+            overrides,
+            planned,
+            cause: None,
+            pending: None,
+            group_protocol: None,
+            previous_round_lanes: Vec::new(),
+            keys: Vec::new(),
+            visible_key: None,
+            members: Vec::new(),
+            worker_spans: Vec::new(),
+            open_worker_spans: Vec::new(),
+            rounds: Vec::new(),
+            steps: Vec::new(),
+            markers: Vec::new(),
+        };
+        sim.timeline.ensure_items(sim.work.len());
+        // The cluster's config topic already holds the initial connectors and
+        // their task configs.
+        for (name, tasks) in scenario.initial_connectors() {
+            let Some(c) = sim.work.names().id(&name) else {
+                continue;
+            };
+            sim.config.write(
+                ConfigRecord::ConnectorAdded(c),
+                Some(ConnectorConfigState {
+                    desired_tasks: tasks,
+                    task_configs: 0,
+                }),
+            );
+            sim.set_task_configs(c, tasks);
+        }
+        sim.visible_offset = sim.config.offset();
+        for i in 0..sim.planned.len() {
+            let at = sim.planned[i].at_ms;
+            sim.schedule(
+                at,
+                SimEvent::Planned {
+                    index: i,
+                    deferred: false,
+                },
+            );
+        }
+        for n in 1..=cluster.workers {
+            let lane = sim.add_lane(worker_name(n), &ConnectConfig::default());
+            sim.schedule(0, SimEvent::ProcessStart { lane });
+        }
+        sim
+    }
+
+    /// Runs until nothing but background events remain (or `limit_ms`);
+    /// returns the time of the last activity.
+    pub fn run_until_quiet(&mut self, limit_ms: u64) -> u64 {
+        while self.foreground > 0 && !self.halted {
+            match self.queue.peek_time() {
+                Some(t) if t <= limit_ms => self.step(),
+                _ => break,
+            }
+        }
+        self.last_activity
+    }
+
+    /// Runs every event up to and including `end_ms`.
+    pub fn run_until(&mut self, end_ms: u64) {
+        while !self.halted {
+            match self.queue.peek_time() {
+                Some(t) if t <= end_ms => self.step(),
+                _ => break,
+            }
+        }
+    }
+
+    /// Closes the run at `end_ms` and returns its trace.
+    pub fn finish(mut self, end_ms: u64) -> Trace {
+        let end_ms = end_ms.max(self.now);
+        self.timeline.advance(end_ms, &mut self.pool);
+        for lane in 0..self.lanes.len() as u32 {
+            self.close_worker_span(lane, end_ms);
+        }
+        let (spans, configured) = self.timeline.finish(end_ms, &mut self.pool);
+        Trace {
+            label: self.label,
+            end_ms,
+            workers: self.lanes.iter().map(|l| l.name.clone()).collect(),
+            members: self.members,
+            items: self.work.into_items(),
+            item_lists: self.pool.into_vec(),
+            spans,
+            configured,
+            worker_spans: self.worker_spans,
+            rounds: self.rounds,
+            steps: self.steps,
+            events: self.markers,
+        }
+    }
+
+    fn schedule(&mut self, at_ms: u64, event: SimEvent) {
+        if !event.is_background() {
+            self.foreground += 1;
+        }
+        self.queue.schedule(at_ms.max(self.now), event);
+    }
+
+    fn step(&mut self) {
+        let Some((t, event)) = self.queue.pop() else {
+            return;
+        };
+        if !event.is_background() {
+            self.foreground -= 1;
+            self.last_activity = t;
+        }
+        self.processed += 1;
+        if self.processed > MAX_EVENTS {
+            self.halted = true;
+            self.note(None, "simulation_stopped", format!("The simulation stopped after {MAX_EVENTS} events; the scenario keeps the cluster busy without end."));
+            return;
+        }
+        self.now = t;
+        self.timeline.advance(t, &mut self.pool);
+        if let Some(defer_to) = self.deferral(&event) {
+            self.schedule(defer_to, event);
+            return;
+        }
+        self.dispatch(event);
+    }
+
+    /// Events a frozen process cannot act on are postponed: ticks (heartbeat,
+    /// timers, the leader's work) to the end of the pause, work in progress by
+    /// what remained of it when the pause began.
+    fn deferral(&self, event: &SimEvent) -> Option<u64> {
+        let (lane, inc, duration_like) = match *event {
+            SimEvent::Notice { lane, inc, .. }
+            | SimEvent::RejoinTimer { lane, inc, .. }
+            | SimEvent::Assign { lane, inc, .. }
+            | SimEvent::ForwardRetry { lane, inc, .. } => (lane, inc, false),
+            SimEvent::HerderFree { lane, inc, .. }
+            | SimEvent::Started { lane, inc, .. }
+            | SimEvent::HaltDone { lane, inc } => (lane, inc, true),
+            SimEvent::ForwardArrives(_) | SimEvent::KeyCheck { .. } => {
+                let lane = self.leader_lane()?;
+                let w = self.lanes[lane as usize].process.as_ref()?;
+                return w.frozen.as_ref().map(|f| f.until);
+            }
+            _ => return None,
+        };
+        let w = self.lanes.get(lane as usize)?.process.as_ref()?;
+        if w.incarnation != inc {
+            return None;
+        }
+        let f = w.frozen.as_ref()?;
+        Some(if duration_like {
+            f.until + self.now.saturating_sub(f.since)
+        } else {
+            f.until
+        })
+    }
+
+    fn dispatch(&mut self, event: SimEvent) {
+        match event {
+            SimEvent::Planned { index, deferred } => self.on_planned(index, deferred),
+            SimEvent::ProcessStart { lane } => self.start_process(lane),
+            SimEvent::Join { lane, inc, token } => self.on_join_arrives(lane, inc, token),
+            SimEvent::JoinDeadline { timer } => {
+                let change = self.group.on_join_deadline(timer, self.now);
+                self.apply_group_change(change);
+            }
+            SimEvent::Assign {
+                lane,
+                inc,
+                generation,
+            } => self.on_assign(lane, inc, generation),
+            SimEvent::Sync { generation } => self.on_sync(generation),
+            SimEvent::Notice { lane, inc, token } => self.on_notice(lane, inc, token),
+            SimEvent::Notices { members } => {
+                for &(lane, inc, token) in members.iter() {
+                    let frozen_until = self
+                        .worker(lane, inc)
+                        .and_then(|w| w.frozen.as_ref().map(|f| f.until));
+                    match frozen_until {
+                        Some(until) => self.schedule(until, SimEvent::Notice { lane, inc, token }),
+                        None => self.on_notice(lane, inc, token),
+                    }
+                }
+            }
+            SimEvent::Expire { member } => self.on_expire(*member),
+            SimEvent::HerderFree { lane, inc, token } => self.on_herder_free(lane, inc, token),
+            SimEvent::Started {
+                lane,
+                inc,
+                batch,
+                token,
+            } => self.on_started(lane, inc, batch, token),
+            SimEvent::RejoinTimer { lane, inc, token } => self.on_rejoin_timer(lane, inc, token),
+            SimEvent::Resume { lane, inc } => self.on_resume(lane, inc),
+            SimEvent::HaltDone { lane, inc } => self.on_halt_done(lane, inc),
+            SimEvent::ConfigVisible { offset } => self.on_config_visible(offset),
+            SimEvent::KeyVisible { key } => self.on_key_visible(key),
+            SimEvent::KeyCheck { key } => self.on_key_check(key),
+            SimEvent::ForwardArrives(f) => self.on_forward_arrives(*f),
+            SimEvent::ForwardRetry {
+                lane,
+                inc,
+                connector,
+                attempt,
+                first_ms,
+            } => self.on_forward_retry(lane, inc, connector, attempt, first_ms),
+        }
+    }
+
+    // --- small shared helpers -------------------------------------------
+
+    fn add_lane(&mut self, name: String, event_config: &ConnectConfig) -> u32 {
+        let mut config = self.base_config.clone();
+        if let Some(o) = self.overrides.get(&name) {
+            config = config.merged(o);
+        }
+        config = config.merged(event_config);
+        self.lanes.push(Lane {
+            name,
+            process: None,
+            incarnations: 0,
+            config,
+            restart_after: None,
+            last_snapshot: MemberHoldings::default(),
+        });
+        self.open_worker_spans.push(None);
+        let lane = (self.lanes.len() - 1) as u32;
+        self.timeline.ensure_lanes(self.lanes.len());
+        lane
+    }
+
+    fn lane_by_name(&self, name: &str) -> Option<u32> {
+        self.lanes
+            .iter()
+            .position(|l| l.name == name)
+            .map(|i| i as u32)
+    }
+
+    fn name(&self, lane: u32) -> &str {
+        &self.lanes[lane as usize].name
+    }
+
+    fn worker(&self, lane: u32, inc: u32) -> Option<&ConnectWorker> {
+        self.lanes
+            .get(lane as usize)?
+            .process
+            .as_ref()
+            .filter(|w| w.incarnation == inc)
+    }
+
+    fn worker_mut(&mut self, lane: u32, inc: u32) -> Option<&mut ConnectWorker> {
+        self.lanes
+            .get_mut(lane as usize)?
+            .process
+            .as_mut()
+            .filter(|w| w.incarnation == inc)
+    }
+
+    fn proc(&self, lane: u32) -> &ConnectWorker {
+        self.lanes[lane as usize]
+            .process
+            .as_ref()
+            .expect("a live process on this lane")
+    }
+
+    fn proc_mut(&mut self, lane: u32) -> &mut ConnectWorker {
+        self.lanes[lane as usize]
+            .process
+            .as_mut()
+            .expect("a live process on this lane")
+    }
+
+    fn leader_lane(&self) -> Option<u32> {
+        let key = self.group.leader()?;
+        self.member_lane.get(key).map(|m| m.lane)
+    }
+
+    fn member_name(&self, key: &MemberKey) -> String {
+        match self.member_lane.get(key) {
+            Some(m) => self.name(m.lane).to_string(),
+            None => "a departed member".to_string(),
+        }
+    }
+
+    fn note(&mut self, worker: Option<u32>, kind: &str, explanation: String) {
+        self.steps.push(ProtocolStep {
+            at_ms: self.now,
+            worker,
+            kind: kind.to_string(),
+            explanation,
+        });
+    }
+
+    fn open_worker_span(&mut self, lane: u32, state: WorkerState) {
+        self.close_worker_span(lane, self.now);
+        self.open_worker_spans[lane as usize] = Some((state, self.now));
+    }
+
+    fn close_worker_span(&mut self, lane: u32, end: u64) {
+        if let Some((state, start)) = self.open_worker_spans[lane as usize].take() {
+            if end > start {
+                self.worker_spans.push(WorkerSpan {
+                    worker: lane,
+                    state,
+                    start_ms: start,
+                    end_ms: end,
+                });
+            }
+        }
+    }
+
+    /// Writes a connector's task configs: `count` tasks become configured.
+    fn set_task_configs(&mut self, c: crate::connect::ids::ConnectorId, count: u32) {
+        let Some(state) = self.config.connector(c) else {
+            return;
+        };
+        let old = state.task_configs;
+        self.work.ensure_tasks(c, count);
+        self.timeline.ensure_items(self.work.len());
+        let connector_item = WorkRegistry::connector_item(c);
+        self.timeline
+            .set_configured(connector_item, true, &mut self.pool);
+        for &item in self.work.task_items(c, old.min(count), count) {
+            self.timeline.set_task(item);
+        }
+        let (lo, hi) = (old.min(count), old.max(count));
+        let items: Vec<u32> = self.work.task_items(c, lo, hi).to_vec();
+        for item in items {
+            self.timeline
+                .set_configured(item, count > old, &mut self.pool);
+        }
+        self.config.write(
+            ConfigRecord::TaskConfigs(c),
+            Some(ConnectorConfigState {
+                desired_tasks: state.desired_tasks,
+                task_configs: count,
+            }),
+        );
+    }
+
+    /// The trigger of the current join phase, in words.
+    fn describe_trigger(&self, trigger: &RebalanceTrigger<MemberKey>) -> String {
+        use explain::duration;
+        let who = self.member_name(trigger.member());
+        let reason = self
+            .member_lane
+            .get(trigger.member())
+            .and_then(|m| self.worker(m.lane, m.inc))
+            .and_then(|w| w.rejoin_reason.clone());
+        let restarted = self
+            .member_lane
+            .get(trigger.member())
+            .is_some_and(|m| self.lanes[m.lane as usize].incarnations > 1);
+        let why = |r: Option<worker::RejoinReason>| -> String {
+            use worker::RejoinReason::*;
+            match r {
+                Some(Startup) | None if restarted => "a restarted process: new member id, empty assignment".to_string(),
+                Some(Startup) | None => "a new process with an empty assignment".to_string(),
+                Some(FollowUp { connectors, tasks }) => format!(
+                    "follow-up rebalance: it stopped the {} it was told to revoke",
+                    explain::work(connectors, tasks)
+                ),
+                Some(DelayExpired) => "the scheduled rebalance delay in its last assignment ran out".to_string(),
+                Some(RebalanceNotice) => "a heartbeat told it a rebalance is in progress".to_string(),
+                Some(UnknownMember) => "the broker had removed it; it rejoins as a new member and reports what it still runs".to_string(),
+                Some(SyncFailed) => "its SyncGroup failed because the group restarted the rebalance".to_string(),
+                Some(ConfigChanged(s)) => s,
+            }
+        };
+        match trigger {
+            RebalanceTrigger::FirstMember(_) => {
+                let delay = self.base_config.resolve().group_initial_rebalance_delay_ms;
+                format!(
+                    "{who} is the first member of the empty group and becomes leader; the broker holds the join phase for group.initial.rebalance.delay.ms ({}) to collect the others",
+                    duration(u64::from(delay))
+                )
+            }
+            RebalanceTrigger::NewMember(_) => format!("{who} joins ({})", why(reason)),
+            RebalanceTrigger::LeaderRejoined(_) => {
+                format!("leader {who} rejoins ({})", why(reason))
+            }
+            RebalanceTrigger::MetadataChanged(_) => {
+                format!("{who} rejoins with new metadata ({})", why(reason))
+            }
+            RebalanceTrigger::RejoinDuringSync(_) => format!(
+                "{who} rejoins while the group waits for SyncGroup ({})",
+                why(reason)
+            ),
+            RebalanceTrigger::MemberLeft(_) => format!("{who} sent LeaveGroup (graceful shutdown)"),
+            RebalanceTrigger::SessionExpired(key) => {
+                let session = self.silent_session(key);
+                format!(
+                    "{who}'s session expired: no heartbeat for session.timeout.ms ({})",
+                    duration(session)
+                )
+            }
+        }
+    }
+
+    fn silent_session(&self, key: &MemberKey) -> u64 {
+        self.member_lane
+            .get(key)
+            .map(|m| {
+                u64::from(
+                    self.lanes[m.lane as usize]
+                        .config
+                        .resolve()
+                        .session_timeout_ms,
+                )
+            })
+            .unwrap_or(10_000)
+    }
+}

@@ -1,0 +1,996 @@
+//! Rebalance rounds: JoinGroup at the broker, the leader's assignment
+//! (EagerAssignor or the incremental cooperative assignor), SyncGroup, and
+//! each worker applying what it was told (spec §1.6, §4.2–4.4).
+
+use crate::connect::assignment::{apply_delta, MemberDelta, MemberHoldings, RoundInput};
+use crate::connect::eager_assignor::EagerAssignor;
+use crate::connect::ids::ConnectorId;
+use crate::connect::incremental_cooperative_assignor::IncrementalCooperativeAssignor;
+use crate::connect::protocol::{select_group_protocol, ConnectProtocol};
+use crate::trace::{ItemList, ItemState, RebalanceRound, RoundMember};
+
+use super::super::group::{CompletedJoin, GroupChange, GroupState, JoinResponse};
+use super::explain::{clock, duration, names, work};
+use super::lifecycle::StopKind;
+use super::member::{member_id, MemberKey};
+use super::work::WorkRegistry;
+use super::worker::{AfterStop, ConnectMetadata, Delivery, Phase, RejoinReason};
+use super::{
+    ConnectSimulation, MemberRef, PendingRound, RebalanceCause, SimEvent, ASSIGNOR_EPOCH_MS,
+};
+
+impl ConnectSimulation {
+    /// A fresh member id for a process on `lane` (see [`super::member`]).
+    fn new_member_id(&self, lane: u32) -> (MemberKey, String) {
+        let rank = self
+            .name_ranks
+            .get(lane as usize)
+            .copied()
+            .unwrap_or(u32::MAX);
+        let mut counter = self.members.len() as u64;
+        loop {
+            let (key, id) = member_id(self.seed, counter, self.name(lane), rank);
+            if !self.member_lane.contains_key(&key) {
+                return (key, id);
+            }
+            counter += 1 << 32;
+        }
+    }
+
+    pub(super) fn on_join_arrives(&mut self, lane: u32, inc: u32, token: u32) {
+        let Some(w) = self.worker(lane, inc) else {
+            return;
+        };
+        if w.join_token != token || !matches!(w.phase, Phase::Joining) {
+            return;
+        }
+        let new = w.member.is_none();
+        let metadata = w.metadata();
+        let timeout = u64::from(w.config.rebalance_timeout_ms);
+        let key = match w.member {
+            Some((k, _)) => k,
+            None => {
+                let (key, id) = self.new_member_id(lane);
+                let no = self.members.len() as u32;
+                self.members.push(crate::trace::MemberInfo {
+                    worker: lane,
+                    member_id: id,
+                    joined_ms: self.now,
+                });
+                self.member_lane.insert(key, MemberRef { lane, inc, no });
+                let id = self.members[no as usize].member_id.clone();
+                let w = self.proc_mut(lane);
+                w.member = Some((key, no));
+                w.snapshot.member = id;
+                key
+            }
+        };
+        let now = self.now;
+        let w = self.proc_mut(lane);
+        w.last_contact = now;
+        match self.group.join(key, new, metadata, timeout, now) {
+            JoinResponse::UnknownMember => {
+                let w = self.proc_mut(lane);
+                w.phase = Phase::Idle;
+                self.learned_unknown_member(lane);
+            }
+            JoinResponse::CurrentGeneration { .. } => {
+                // A follower with unchanged metadata in a stable group: the
+                // broker returns the current generation, nothing moves (spec §4.1).
+                let w = self.proc_mut(lane);
+                w.phase = Phase::Idle;
+                w.rejoin_reason = None;
+                self.after_idle(lane);
+            }
+            JoinResponse::Accepted(change) => {
+                self.proc_mut(lane).phase = Phase::AwaitingJoin;
+                self.apply_group_change(change);
+            }
+        }
+    }
+
+    pub(super) fn apply_group_change(&mut self, change: GroupChange<MemberKey, ConnectMetadata>) {
+        if let Some(Some(new_leader)) = &change.leader_moved {
+            let name = self.member_name(new_leader);
+            self.note(
+                self.member_lane.get(new_leader).map(|m| m.lane),
+                "leader_change",
+                format!("The leader left the group; the broker makes {name} leader. Its assignor holds no history of the last rounds (spec §3.9)."),
+            );
+        }
+        if let Some(started) = change.started {
+            let text = self.describe_trigger(&started.trigger);
+            self.cause = Some(RebalanceCause {
+                started_ms: started.at_ms,
+                text,
+            });
+            if let Some(g) = started.aborted_generation {
+                self.abort_round(g);
+            }
+            let keys: Vec<MemberKey> = self
+                .group
+                .members()
+                .map(|(k, _)| *k)
+                .filter(|k| !self.group.has_joined(k))
+                .collect();
+            let mut notices: std::collections::BTreeMap<u64, Vec<(u32, u32, u32)>> =
+                std::collections::BTreeMap::new();
+            for key in keys {
+                let Some(m) = self.member_lane.get(&key).copied() else {
+                    continue;
+                };
+                let Some(w) = self.worker(m.lane, m.inc) else {
+                    continue;
+                };
+                if w.member.as_ref().map(|(k, _)| k) != Some(&key) {
+                    continue;
+                }
+                match w.phase {
+                    Phase::AwaitingSync(_) => {
+                        self.proc_mut(m.lane).phase = Phase::Idle;
+                        self.request_rejoin(m.lane, RejoinReason::SyncFailed);
+                    }
+                    Phase::Idle | Phase::Busy { .. } => {
+                        if let Some((at, inc, token)) = self.arm_notice(m.lane) {
+                            notices.entry(at).or_default().push((m.lane, inc, token));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            for (at, members) in notices {
+                self.schedule(
+                    at,
+                    SimEvent::Notices {
+                        members: members.into_boxed_slice(),
+                    },
+                );
+            }
+        }
+        if let Some(d) = change.deadline {
+            self.schedule(d.at_ms, SimEvent::JoinDeadline { timer: d.timer });
+        }
+        if let Some(c) = change.completed {
+            self.on_join_completed(c);
+        }
+    }
+
+    fn abort_round(&mut self, generation: i32) {
+        if let Some(p) = self.pending.take() {
+            if p.generation == generation {
+                let r = &mut self.rounds[p.round];
+                r.completed_ms = self.now;
+                r.delivered = false;
+                r.explanation.push_str(" Never delivered: the group restarted the rebalance before SyncGroup completed.");
+            } else {
+                self.pending = Some(p);
+            }
+        }
+    }
+
+    fn on_join_completed(&mut self, c: CompletedJoin<MemberKey, ConnectMetadata>) {
+        for key in &c.dropped {
+            let name = self.member_name(key);
+            let lane = self.member_lane.get(key).map(|m| m.lane);
+            self.note(
+                lane,
+                "dropped",
+                format!("{name} did not rejoin within rebalance.timeout.ms; the broker drops it from generation {}.", c.generation),
+            );
+            self.silent.remove(key);
+            if let Some(m) = self.member_lane.get(key).copied() {
+                if self.worker(m.lane, m.inc).is_some() {
+                    self.schedule_notice(m.lane);
+                }
+            }
+        }
+        for (key, _) in &c.members {
+            if let Some(s) = self.silent.get_mut(key) {
+                // The broker expires a silent member only after its join completes.
+                s.expires_ms = s.expires_ms.max(self.now + s.session_ms);
+                let at = s.expires_ms;
+                self.schedule(
+                    at,
+                    SimEvent::Expire {
+                        member: Box::new(*key),
+                    },
+                );
+            }
+            let Some(m) = self.member_lane.get(key).copied() else {
+                continue;
+            };
+            let now = self.now;
+            if let Some(w) = self.worker_mut(m.lane, m.inc) {
+                if matches!(w.phase, Phase::AwaitingJoin) {
+                    w.phase = Phase::AwaitingSync(c.generation);
+                    w.last_contact = now;
+                }
+            }
+        }
+        let leader = self.member_lane.get(&c.leader).copied();
+        let generation = c.generation;
+        self.completed = Some(c);
+        if let Some(m) = leader {
+            if self.worker(m.lane, m.inc).is_some() {
+                self.schedule(
+                    self.now,
+                    SimEvent::Assign {
+                        lane: m.lane,
+                        inc: m.inc,
+                        generation,
+                    },
+                );
+            }
+        }
+    }
+
+    fn items_of(
+        &self,
+        connectors: &[ConnectorId],
+        tasks: &[crate::connect::ids::TaskId],
+    ) -> Vec<u32> {
+        let mut v: Vec<u32> = connectors
+            .iter()
+            .map(|&c| WorkRegistry::connector_item(c))
+            .collect();
+        v.extend(tasks.iter().map(|&t| self.work.task_item(t)));
+        v
+    }
+
+    /// The leader runs the assignor for `generation` (`onLeaderElected`).
+    pub(super) fn on_assign(&mut self, lane: u32, _inc: u32, generation: i32) {
+        if self.group.generation() != generation
+            || self.group.state() != GroupState::CompletingRebalance
+        {
+            return;
+        }
+        let Some(join) = self.completed.take().filter(|c| c.generation == generation) else {
+            return;
+        };
+        // Connect workers share one preference order, so the vote is
+        // unanimous for the oldest mode present: voting over the distinct
+        // modes gives the broker's answer without a members² scan.
+        let modes: std::collections::BTreeSet<ConnectProtocol> =
+            join.members.iter().map(|(_, m)| m.mode).collect();
+        let protocol = select_group_protocol(modes).unwrap_or(ConnectProtocol::Eager);
+        let cooperative = protocol.is_cooperative();
+        // The assignor reads the holdings each member reported (V1/V2
+        // metadata); they are moved out of the workers and back, not copied.
+        let mut holdings: Vec<MemberHoldings> = Vec::with_capacity(join.members.len());
+        for (key, _) in &join.members {
+            let m = self.member_lane.get(key).copied();
+            let id = m
+                .map(|m| self.members[m.no as usize].member_id.clone())
+                .unwrap_or_default();
+            let mut h = match m {
+                // V0 metadata carries no assignment (spec §1.3).
+                _ if !cooperative => MemberHoldings::default(),
+                Some(m) => match self.worker_mut(m.lane, m.inc) {
+                    Some(w) => std::mem::take(&mut w.snapshot),
+                    None => self.lanes[m.lane as usize].last_snapshot.clone(),
+                },
+                None => MemberHoldings::default(),
+            };
+            h.member = id;
+            holdings.push(h);
+        }
+        let now = self.now;
+        let w = self.proc_mut(lane);
+        let last_completed = w.last_completed_generation;
+        let history_discarded = cooperative && w.assignor_generation != last_completed;
+        let first_cooperative_round = w.assignor_generation == -1;
+        let max_delay = w.config.scheduled_rebalance_max_delay_ms;
+        let mut assignor =
+            std::mem::replace(&mut w.assignor, IncrementalCooperativeAssignor::new(0, -1));
+        let input = RoundInput {
+            configured: self.config.configured(),
+            members: &holdings,
+            generation,
+            last_completed_generation: last_completed,
+            now_ms: now as i64 + ASSIGNOR_EPOCH_MS,
+        };
+        let output = if cooperative {
+            assignor.perform_assignment(&input)
+        } else {
+            EagerAssignor.assign(&input)
+        };
+        let w = self.proc_mut(lane);
+        w.assignor = assignor;
+        if cooperative {
+            w.assignor_generation = generation;
+        }
+
+        // Record the round.
+        let mut members = Vec::with_capacity(holdings.len());
+        let mut assigned_lists = Vec::with_capacity(holdings.len());
+        let (mut held_after, mut revoked_from, mut assigned_to) =
+            ((0usize, 0usize), Vec::new(), Vec::new());
+        let (mut rc, mut rt, mut ac, mut at) = (0usize, 0usize, 0usize, 0usize);
+        let mut revoked_unconfigured = 0usize;
+        for (i, (key, _)) in join.members.iter().enumerate() {
+            let m = self
+                .member_lane
+                .get(key)
+                .copied()
+                .expect("every member has a lane");
+            let delta = &output.deltas[i];
+            let owned = if cooperative {
+                self.owned_list(m, &holdings[i])
+            } else {
+                ItemList::EMPTY
+            };
+            let assigned_items = self.items_of(&delta.assigned_connectors, &delta.assigned_tasks);
+            let revoked_items = self.items_of(&delta.revoked_connectors, &delta.revoked_tasks);
+            revoked_unconfigured += revoked_items
+                .iter()
+                .filter(|&&i| !self.timeline.is_configured(i))
+                .count();
+            let assigned = self.pool.push(&assigned_items);
+            let revoked = self.pool.push(&revoked_items);
+            assigned_lists.push(assigned);
+            members.push(RoundMember {
+                worker: m.lane,
+                member: m.no,
+                owned,
+                assigned,
+                revoked,
+            });
+            held_after.0 =
+                (held_after.0 + holdings[i].connectors.len() + delta.assigned_connectors.len())
+                    .saturating_sub(delta.revoked_connectors.len());
+            held_after.1 = (held_after.1 + holdings[i].tasks.len() + delta.assigned_tasks.len())
+                .saturating_sub(delta.revoked_tasks.len());
+            if !revoked_items.is_empty() {
+                revoked_from.push(m.lane);
+            }
+            if !assigned_items.is_empty() {
+                assigned_to.push(m.lane);
+            }
+            rc += delta.revoked_connectors.len();
+            rt += delta.revoked_tasks.len();
+            ac += delta.assigned_connectors.len();
+            at += delta.assigned_tasks.len();
+        }
+        // Only a member that rejoined as a new member while still running
+        // work (a zombie) can make duplicates; skip the count otherwise.
+        let suspect = join.members.iter().any(|(k, _)| {
+            self.member_lane
+                .get(k)
+                .and_then(|m| self.worker(m.lane, m.inc))
+                .is_some_and(|w| w.reports_foreign)
+        });
+        let dupes = if cooperative && suspect {
+            count_duplicates(&holdings)
+        } else {
+            0
+        };
+        let cause = self.cause.take().unwrap_or(RebalanceCause {
+            started_ms: join.started_ms,
+            text: "a rebalance".to_string(),
+        });
+        let member_lanes: Vec<u32> = members.iter().map(|m| m.worker).collect();
+        let facts = RoundFacts {
+            cooperative,
+            leader: lane,
+            leader_changed: join.leader_changed,
+            history_discarded,
+            first_cooperative_round,
+            anything_ran: !self.rounds.is_empty(),
+            members: members.len(),
+            revoked: (rc, rt),
+            revoked_unconfigured,
+            assigned: (ac, at),
+            revoked_from,
+            assigned_to,
+            dupes,
+            held_after,
+            delay_ms: output.delay_ms,
+            max_delay_ms: u64::from(max_delay),
+            member_lanes: member_lanes.clone(),
+        };
+        let explanation = format!(
+            "{}. {}",
+            capitalize(&cause.text),
+            self.explain_round(&facts)
+        );
+        let join_keys = join.members.clone();
+        self.rounds.push(RebalanceRound {
+            generation,
+            started_ms: cause.started_ms,
+            joined_ms: now,
+            completed_ms: now,
+            delivered: false,
+            protocol: protocol.wire_name().to_string(),
+            leader: lane,
+            members,
+            delay_ms: output.delay_ms,
+            explanation,
+        });
+        self.pending = Some(PendingRound {
+            round: self.rounds.len() - 1,
+            generation,
+            protocol,
+            leader_lane: lane,
+            delay_ms: output.delay_ms,
+            members: join.members.iter().map(|(k, _)| *k).collect(),
+            deltas: output.deltas,
+            assigned_lists,
+        });
+        if cooperative {
+            for (h, (key, _)) in holdings.into_iter().zip(&join_keys) {
+                if let Some(m) = self.member_lane.get(key).copied() {
+                    if let Some(w) = self.worker_mut(m.lane, m.inc) {
+                        w.snapshot = h;
+                    }
+                }
+            }
+        }
+        self.schedule(now + self.rtt, SimEvent::Sync { generation });
+    }
+
+    /// The pooled list of a member's reported holdings, reused while its
+    /// snapshot is unchanged so quiet members cost nothing per round.
+    fn owned_list(&mut self, m: MemberRef, holdings: &MemberHoldings) -> ItemList {
+        if holdings.total() == 0 {
+            return ItemList::EMPTY;
+        }
+        let live = self
+            .worker(m.lane, m.inc)
+            .map(|w| (w.snapshot_version, w.owned_list));
+        if let Some((version, Some((cached_version, list)))) = live {
+            if version == cached_version {
+                return list;
+            }
+        }
+        let items = self.items_of(&holdings.connectors, &holdings.tasks);
+        let list = self.pool.push(&items);
+        if let Some(w) = self.worker_mut(m.lane, m.inc) {
+            w.owned_list = Some((w.snapshot_version, list));
+        }
+        list
+    }
+
+    /// The leader's SyncGroup arrives: the group is stable and every member
+    /// gets its assignment.
+    pub(super) fn on_sync(&mut self, generation: i32) {
+        let Some(mut p) = self.pending.take() else {
+            return;
+        };
+        if p.generation != generation {
+            self.pending = Some(p);
+            return;
+        }
+        if self.group.sync(generation).is_err() {
+            let r = &mut self.rounds[p.round];
+            r.completed_ms = self.now;
+            return;
+        }
+        {
+            let r = &mut self.rounds[p.round];
+            r.completed_ms = self.now;
+            r.delivered = true;
+        }
+        self.protocol_switch(p.protocol, &p.members);
+        self.previous_round_lanes = self.rounds[p.round]
+            .members
+            .iter()
+            .map(|m| m.worker)
+            .collect();
+        for (i, key) in p.members.iter().enumerate() {
+            let Some(m) = self.member_lane.get(key).copied() else {
+                continue;
+            };
+            let Some(w) = self.worker(m.lane, m.inc) else {
+                continue;
+            };
+            if w.member.as_ref().map(|(k, _)| k) != Some(key)
+                || !matches!(w.phase, Phase::AwaitingSync(g) if g == generation)
+            {
+                continue;
+            }
+            let d = Delivery {
+                generation,
+                protocol: p.protocol,
+                leader_lane: p.leader_lane,
+                delay_ms: p.delay_ms,
+                delta: std::mem::take(&mut p.deltas[i]),
+                assigned_list: p.assigned_lists[i],
+            };
+            if w.frozen.is_some() {
+                self.proc_mut(m.lane).held_delivery = Some(d);
+            } else {
+                self.apply_delivery(m.lane, d);
+            }
+        }
+    }
+
+    /// A held delivery (the worker was frozen when SyncGroup answered).
+    pub(super) fn deliver(&mut self, lane: u32, d: Delivery) {
+        self.apply_delivery(lane, d);
+    }
+
+    /// `onJoinComplete` + `onAssigned` + `handleRebalanceCompleted` (spec §4.2, §4.4).
+    fn apply_delivery(&mut self, lane: u32, d: Delivery) {
+        let now = self.now;
+        let w = self.proc_mut(lane);
+        w.hb_anchor = now;
+        w.last_contact = now;
+        w.last_completed_generation = d.generation;
+        let previous = w.current_protocol;
+        w.current_protocol = d.protocol;
+        w.leader_lane = Some(d.leader_lane);
+        w.scheduled_rebalance = None;
+        w.timer_token += 1;
+        w.phase = Phase::Idle;
+        w.rejoin_reason = None;
+        w.reports_foreign = false;
+        let was_zombie = std::mem::replace(&mut w.zombie, false);
+        if d.protocol.is_cooperative() {
+            if !d.delta.is_empty() {
+                apply_delta(&mut w.snapshot, &d.delta);
+                w.snapshot_version += 1;
+            }
+            if was_zombie || previous == ConnectProtocol::Eager {
+                w.full_start = true;
+            }
+            let revoked = self.items_of(&d.delta.revoked_connectors, &d.delta.revoked_tasks);
+            let running: Vec<u32> = revoked
+                .into_iter()
+                .filter(|&i| self.timeline.state_on(i, lane).is_some())
+                .collect();
+            if running.is_empty() {
+                self.finish_round(lane, d.delay_ms, &d.delta);
+            } else {
+                let batches =
+                    self.timeline
+                        .split_off(lane, &running, ItemState::Stopping, &mut self.pool);
+                self.stop_blocking(
+                    lane,
+                    batches,
+                    StopKind::Pool,
+                    AfterStop::FinishRound {
+                        delay_ms: d.delay_ms,
+                        delta: d.delta,
+                    },
+                );
+            }
+        } else {
+            if previous.is_cooperative() && !self.timeline.lane_batches(lane).is_empty() {
+                self.orphan_downgrade(lane, &d.delta);
+            }
+            let w = self.proc_mut(lane);
+            w.snapshot = MemberHoldings {
+                member: String::new(),
+                connectors: d.delta.assigned_connectors.clone(),
+                tasks: d.delta.assigned_tasks.clone(),
+            };
+            w.snapshot_version += 1;
+            // The round record already holds the assignment as items
+            // (connectors, then tasks): start from that list.
+            let nc = d.delta.assigned_connectors.len();
+            let assigned = self.pool.get(d.assigned_list);
+            let connectors: Vec<u32> = assigned[..nc].to_vec();
+            let tasks: Vec<u32> = assigned[nc..].to_vec();
+            let nc = nc as u32;
+            let shared = (
+                ItemList {
+                    start: d.assigned_list.start,
+                    len: nc,
+                },
+                ItemList {
+                    start: d.assigned_list.start + nc,
+                    len: d.assigned_list.len - nc,
+                },
+            );
+            self.start_items(lane, connectors, tasks, Some(shared));
+        }
+        if lane == d.leader_lane && d.protocol == ConnectProtocol::Sessioned {
+            self.maybe_write_session_key(lane);
+        }
+        self.after_idle(lane);
+    }
+
+    /// A cooperative→eager switch (spec §1.3 note): `onJoinPrepare` followed
+    /// the previous, cooperative generation, so nothing was revoked before
+    /// joining, and the full eager assignment replaces the snapshot while
+    /// `startWork` only starts what is not running. Work missing from the new
+    /// assignment keeps running untracked; we show it as zombie copies. This
+    /// follows the code (WorkerCoordinator, DistributedHerder.startWork); no
+    /// Kafka test covers it.
+    fn orphan_downgrade(&mut self, lane: u32, delta: &MemberDelta) {
+        let mut keep: Vec<u32> = self.items_of(&delta.assigned_connectors, &delta.assigned_tasks);
+        keep.sort_unstable();
+        let mut orphans = Vec::new();
+        for &b in self.timeline.lane_batches(lane) {
+            for item in self.timeline.batch_items(b) {
+                if keep.binary_search(&item).is_err() {
+                    orphans.push(item);
+                }
+            }
+        }
+        if orphans.is_empty() {
+            return;
+        }
+        orphans.sort_unstable();
+        self.timeline
+            .split_off(lane, &orphans, ItemState::Zombie, &mut self.pool);
+        self.proc_mut(lane).orphans = true;
+        let name = self.name(lane).to_string();
+        self.note(
+            Some(lane),
+            "downgrade_orphans",
+            format!(
+                "Cooperative → eager: {name} entered this first eager generation without revoking anything (onJoinPrepare follows the previous generation's protocol) and its new full assignment lacks {} it runs. Nothing in Kafka stops them (code reading, spec §1.3; no Kafka test covers it): they keep running untracked, shown as zombie copies.",
+                super::explain::plural(orphans.len(), "item")
+            ),
+        );
+    }
+
+    /// After the revocation stop: arm the delay, start new work, and rejoin
+    /// at once if anything was revoked (spec §4.2 steps 4–5, §4.3).
+    pub(super) fn finish_round(&mut self, lane: u32, delay_ms: i32, delta: &MemberDelta) {
+        let (connectors, tasks) = (delta.revoked_connectors.len(), delta.revoked_tasks.len());
+        let now = self.now;
+        let w = self.proc_mut(lane);
+        if delay_ms > 0 {
+            let at = now + delay_ms as u64;
+            w.scheduled_rebalance = Some(at);
+            w.timer_token += 1;
+            let (inc, token) = (w.incarnation, w.timer_token);
+            self.schedule(at, SimEvent::RejoinTimer { lane, inc, token });
+        }
+        let w = self.proc_mut(lane);
+        if std::mem::take(&mut w.full_start) {
+            let snapshot = w.snapshot.clone();
+            let connectors: Vec<u32> = snapshot
+                .connectors
+                .iter()
+                .map(|&c| WorkRegistry::connector_item(c))
+                .collect();
+            let tasks: Vec<u32> = snapshot
+                .tasks
+                .iter()
+                .map(|&t| self.work.task_item(t))
+                .collect();
+            self.start_items(lane, connectors, tasks, None);
+        } else {
+            let connectors: Vec<u32> = delta
+                .assigned_connectors
+                .iter()
+                .map(|&c| WorkRegistry::connector_item(c))
+                .collect();
+            let tasks: Vec<u32> = delta
+                .assigned_tasks
+                .iter()
+                .map(|&t| self.work.task_item(t))
+                .collect();
+            self.start_items(lane, connectors, tasks, None);
+        }
+        if connectors + tasks > 0 {
+            self.request_rejoin(lane, RejoinReason::FollowUp { connectors, tasks });
+        }
+    }
+
+    /// `startWork`: starts what is assigned and not yet running here (a copy
+    /// still running here, e.g. a zombie kept by the assignor, is adopted).
+    /// `shared` are pool lists equal to the inputs, reused when nothing is
+    /// filtered out.
+    pub(super) fn start_items(
+        &mut self,
+        lane: u32,
+        connectors: Vec<u32>,
+        tasks: Vec<u32>,
+        shared: Option<(ItemList, ItemList)>,
+    ) {
+        let mut adopt = Vec::new();
+        // A worker with nothing on its lane (every eager round) starts all.
+        let nothing_here = self.timeline.lane_batches(lane).is_empty();
+        let filter = |items: Vec<u32>,
+                          shared: Option<ItemList>,
+                          adopt: &mut Vec<u32>|
+         -> (Vec<u32>, Option<ItemList>) {
+            if nothing_here {
+                return (items, shared);
+            }
+            let before = items.len();
+            let fresh: Vec<u32> = items
+                .into_iter()
+                .filter(|&item| match self.timeline.state_on(item, lane) {
+                    None => true,
+                    Some(state) => {
+                        if state == ItemState::Zombie {
+                            adopt.push(item);
+                        }
+                        false
+                    }
+                })
+                .collect();
+            let unchanged = fresh.len() == before;
+            (fresh, shared.filter(|_| unchanged))
+        };
+        let (connectors, shared_c) = filter(connectors, shared.map(|s| s.0), &mut adopt);
+        let (tasks, shared_t) = filter(tasks, shared.map(|s| s.1), &mut adopt);
+        if !adopt.is_empty() {
+            self.timeline
+                .split_off(lane, &adopt, ItemState::Running, &mut self.pool);
+        }
+        let starts = [
+            (
+                connectors,
+                shared_c,
+                u64::from(self.timings.connector_start_ms),
+            ),
+            (tasks, shared_t, u64::from(self.timings.task_start_ms)),
+        ];
+        let inc = self.proc(lane).incarnation;
+        for (items, pooled, took) in starts {
+            if items.is_empty() {
+                continue;
+            }
+            let batch =
+                self.timeline
+                    .place(lane, ItemState::Starting, items, pooled, &mut self.pool);
+            let token = self.timeline.batch_token(batch);
+            self.schedule(
+                self.now + took,
+                SimEvent::Started {
+                    lane,
+                    inc,
+                    batch,
+                    token,
+                },
+            );
+        }
+    }
+
+    pub(super) fn on_started(&mut self, lane: u32, inc: u32, batch: u32, token: u32) {
+        if !self.timeline.is_current(batch, token) || self.timeline.batch_lane(batch) != lane {
+            return;
+        }
+        if self.timeline.batch_state(batch) != ItemState::Starting {
+            return;
+        }
+        let Some(w) = self.worker(lane, inc) else {
+            return;
+        };
+        let state = if w.zombie {
+            ItemState::Zombie
+        } else {
+            ItemState::Running
+        };
+        self.timeline.set_state(batch, state, &mut self.pool);
+        let connectors: Vec<u32> = self
+            .timeline
+            .batch_items(batch)
+            .filter(|&i| !self.work.is_task(i))
+            .collect();
+        for c in connectors {
+            self.connector_started(lane, ConnectorId(c));
+        }
+    }
+
+    /// A connector whose config changed was stopped; start it again if it is
+    /// still assigned here (`processConnectorConfigUpdates`).
+    pub(super) fn restart_connector(&mut self, lane: u32, c: u32) {
+        let assigned = self
+            .proc(lane)
+            .snapshot
+            .connectors
+            .contains(&ConnectorId(c));
+        if assigned && self.timeline.is_configured(c) {
+            self.start_items(lane, vec![c], Vec::new(), None);
+        }
+    }
+
+    fn protocol_switch(&mut self, protocol: ConnectProtocol, members: &[MemberKey]) {
+        let previous = self.group_protocol.replace(protocol);
+        if previous == Some(protocol) {
+            return;
+        }
+        let modes: Vec<(String, ConnectProtocol)> = members
+            .iter()
+            .filter_map(|k| {
+                let m = self.member_lane.get(k)?;
+                Some((
+                    self.name(m.lane).to_string(),
+                    self.lanes[m.lane as usize]
+                        .config
+                        .resolve()
+                        .connect_protocol,
+                ))
+            })
+            .collect();
+        let holders: Vec<&str> = modes
+            .iter()
+            .filter(|(_, p)| *p == protocol)
+            .map(|(n, _)| n.as_str())
+            .collect();
+        let wire = protocol.wire_name();
+        let signing = match protocol {
+            ConnectProtocol::Sessioned => "Internal REST requests (task-config forwarding) will be signed with a session key the leader distributes (KIP-507).",
+            ConnectProtocol::Compatible => "No session key is used: internal request validation is disabled (KIP-507 needs every worker on sessioned).",
+            ConnectProtocol::Eager => "Eager: every rebalance stops all work on every worker, and request validation is disabled.",
+        };
+        let text = match previous {
+            None => format!(
+                "The broker selects group protocol `{wire}`: the members vote for their first choice among the protocols every member supports (spec §1.3). {signing}"
+            ),
+            Some(old) if protocol < old => format!(
+                "The group protocol drops from `{}` to `{wire}`: {} advertise{} nothing newer, and the broker only picks a protocol every member supports (spec §1.3). {signing}",
+                old.wire_name(),
+                names(&holders),
+                if holders.len() == 1 { "s" } else { "" }
+            ),
+            Some(old) => format!(
+                "The group protocol switches from `{}` to `{wire}`: the last worker that could not speak it is gone, so every member now supports `{wire}`. {signing}",
+                old.wire_name()
+            ),
+        };
+        self.note(None, "group_protocol", text);
+    }
+
+    fn explain_round(&self, f: &RoundFacts) -> String {
+        let leader = self.name(f.leader).to_string();
+        let (cc, ct) = self
+            .config
+            .connectors()
+            .fold((0usize, 0usize), |(c, t), (_, s)| {
+                (c + 1, t + s.task_configs as usize)
+            });
+        if !f.cooperative {
+            let prepare = if f.anything_ran {
+                "every worker stopped all its work before joining (onJoinPrepare) and reports no assignment (V0 metadata)"
+            } else {
+                "members report no assignment (V0 metadata)"
+            };
+            return format!(
+                "Eager (protocol `default`): {prepare}; leader {leader} deals {} round-robin over {} sorted by member id, connectors first.",
+                work(cc, ct),
+                super::explain::plural(f.members, "member")
+            );
+        }
+        let lane_names = |lanes: &[u32]| -> String {
+            let v: Vec<&str> = lanes.iter().map(|&l| self.name(l)).collect();
+            names(&v)
+        };
+        let mut parts: Vec<String> = Vec::new();
+        if f.history_discarded {
+            let why = if f.leader_changed {
+                format!("new leader {leader}: its assignor has no history of earlier rounds (spec §3.9)")
+            } else if f.first_cooperative_round {
+                format!("leader {leader}'s cooperative assignor has computed no round before, so it starts without history")
+            } else {
+                format!("leader {leader} discards its history: the last round it computed did not complete (KAFKA-9848)")
+            };
+            parts.push(format!(
+                "{why}, so nothing counts as lost and work nobody reports is assigned at once"
+            ));
+        }
+        if f.dupes > 0 {
+            let what = if f.dupes == 1 {
+                "1 item is".to_string()
+            } else {
+                format!("{} items are", f.dupes)
+            };
+            parts.push(format!(
+                "{what} reported by two workers at once (a zombie came back): every copy is revoked (KAFKA-9841) and reassigned once, in a later round"
+            ));
+        }
+        let (rc, rt) = f.revoked;
+        if rc + rt > 0 {
+            let why = if f.revoked_unconfigured == rc + rt {
+                "of deleted connectors"
+            } else if f.dupes > 0 {
+                "(duplicates and balancing)"
+            } else {
+                "to balance the load; they are placed in the follow-up round"
+            };
+            parts.push(format!(
+                "revokes {} from {} {why}",
+                work(rc, rt),
+                lane_names(&f.revoked_from)
+            ));
+        }
+        let (ac, at) = f.assigned;
+        if ac + at > 0 {
+            parts.push(format!(
+                "assigns {} to {}",
+                work(ac, at),
+                lane_names(&f.assigned_to)
+            ));
+        }
+        let departed: Vec<u32> = self
+            .previous_round_lanes
+            .iter()
+            .copied()
+            .filter(|l| !f.member_lanes.contains(l))
+            .collect();
+        let waiting_c = cc.saturating_sub(f.held_after.0);
+        let waiting_t = ct.saturating_sub(f.held_after.1);
+        if f.delay_ms > 0 {
+            let d = f.delay_ms as u64;
+            let until = clock(self.now + d);
+            if waiting_c + waiting_t > 0 {
+                let what = work(waiting_c, waiting_t);
+                if d == f.max_delay_ms && !departed.is_empty() {
+                    parts.push(format!(
+                        "{} was lost: its {what} wait for scheduled.rebalance.max.delay.ms ({}) until {until}, in case it comes back",
+                        lane_names(&departed),
+                        duration(d)
+                    ));
+                } else {
+                    parts.push(format!(
+                        "{what} of departed workers wait until the deadline {until} ({} left); the deadline is fixed when the loss is first seen and does not move as workers leave or return",
+                        duration(d)
+                    ));
+                }
+            } else {
+                parts.push(format!(
+                    "second revoking round in a row: revocations are postponed by the KAFKA-12495 backoff, {}, until {until}",
+                    duration(d)
+                ));
+            }
+        } else if !departed.is_empty() && f.max_delay_ms == 0 && ac + at > 0 {
+            parts.push(
+                "scheduled.rebalance.max.delay.ms is 0: lost work moves at once (KAFKA-15693)"
+                    .to_string(),
+            );
+        }
+        if parts.is_empty() {
+            parts.push("nothing to change".to_string());
+        }
+        format!("{}.", capitalize(&parts.join("; ")))
+    }
+}
+
+/// What a round decided, for its explanation.
+struct RoundFacts {
+    cooperative: bool,
+    leader: u32,
+    leader_changed: bool,
+    history_discarded: bool,
+    first_cooperative_round: bool,
+    anything_ran: bool,
+    members: usize,
+    revoked: (usize, usize),
+    revoked_unconfigured: usize,
+    assigned: (usize, usize),
+    revoked_from: Vec<u32>,
+    assigned_to: Vec<u32>,
+    dupes: usize,
+    held_after: (usize, usize),
+    delay_ms: i32,
+    max_delay_ms: u64,
+    member_lanes: Vec<u32>,
+}
+
+/// Items reported by more than one member (zombie copies).
+fn count_duplicates(holdings: &[MemberHoldings]) -> usize {
+    let total: usize = holdings.iter().map(|h| h.total()).sum();
+    if total == 0 {
+        return 0;
+    }
+    let mut connectors: Vec<ConnectorId> = holdings
+        .iter()
+        .flat_map(|h| h.connectors.iter().copied())
+        .collect();
+    let mut tasks: Vec<u64> = holdings
+        .iter()
+        .flat_map(|h| h.tasks.iter().map(|t| t.packed()))
+        .collect();
+    connectors.sort_unstable();
+    tasks.sort_unstable();
+    let c = connectors.len();
+    let t = tasks.len();
+    connectors.dedup();
+    tasks.dedup();
+    (c - connectors.len()) + (t - tasks.len())
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,267 @@
+//! One Connect worker process: its group membership as it believes it, its
+//! assignment snapshot (what it reports in JoinGroup, spec §1.6), its own
+//! `connect.protocol` and its herder thread's state (spec §4.2–4.5).
+
+use crate::connect::assignment::{MemberDelta, MemberHoldings};
+use crate::connect::incremental_cooperative_assignor::IncrementalCooperativeAssignor;
+use crate::connect::protocol::ConnectProtocol;
+use crate::scenario::ResolvedConnectConfig;
+use crate::trace::{ItemList, ItemState};
+
+use super::super::timeline::BatchId;
+
+/// JoinGroup metadata as the broker compares it: the advertised protocols
+/// (from `connect.protocol`), the config offset and the assignment snapshot
+/// (by version; the holdings themselves are read from the worker).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConnectMetadata {
+    /// The worker's `connect.protocol`: it advertises this mode and every older one.
+    pub mode: ConnectProtocol,
+    /// The config-topic offset the worker has read.
+    pub config_offset: u64,
+    /// Version of the assignment snapshot.
+    pub snapshot_version: u64,
+}
+
+/// Why a worker sends JoinGroup; quoted in round explanations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RejoinReason {
+    /// A fresh process joins.
+    Startup,
+    /// It revoked work in the last round and rejoins for the follow-up round.
+    FollowUp {
+        /// Connectors it stopped.
+        connectors: usize,
+        /// Tasks it stopped.
+        tasks: usize,
+    },
+    /// The assignment's `delay` ran out (spec §4.3).
+    DelayExpired,
+    /// A heartbeat answered REBALANCE_IN_PROGRESS.
+    RebalanceNotice,
+    /// The broker no longer knew its member id.
+    UnknownMember,
+    /// Its SyncGroup failed because the group restarted the rebalance.
+    SyncFailed,
+    /// The config topic changed in a way that needs a rebalance.
+    ConfigChanged(String),
+}
+
+/// What the herder does when a blocking stop completes.
+#[derive(Clone, Debug)]
+pub enum AfterStop {
+    /// Eager `onJoinPrepare` finished: send JoinGroup.
+    Join,
+    /// A cooperative revocation (`onRevoked`) finished: finish applying the
+    /// round (start new work, rejoin if anything was revoked, arm the delay).
+    FinishRound {
+        /// The assignment's delay.
+        delay_ms: i32,
+        /// What the member was told.
+        delta: MemberDelta,
+    },
+    /// Local tasks of reconfigured connectors (or a deleted connector) were
+    /// stopped: rejoin.
+    Rejoin(RejoinReason),
+    /// A connector whose config changed was stopped: start it again.
+    RestartConnector(u32),
+}
+
+/// The herder thread's state.
+#[derive(Clone, Debug)]
+pub enum Phase {
+    /// Running its tick loop (a stable member, or between rounds).
+    Idle,
+    /// A JoinGroup is on its way to the broker.
+    Joining,
+    /// The broker holds its JoinGroup until the join phase completes.
+    AwaitingJoin,
+    /// Waiting for SyncGroup of a generation.
+    AwaitingSync(i32),
+    /// Blocked stopping work until `until`.
+    Busy {
+        /// The stop batches.
+        batches: Vec<(BatchId, u32)>,
+        /// What comes next.
+        then: AfterStop,
+    },
+    /// Shutting down gracefully (`halt`), then LeaveGroup.
+    Halting,
+}
+
+/// A GC pause in progress.
+#[derive(Clone, Debug)]
+pub struct Freeze {
+    /// When it started.
+    pub since: u64,
+    /// When it ends.
+    pub until: u64,
+    /// The batches frozen, with their token and state before the pause.
+    pub prior: Vec<(BatchId, u32, ItemState)>,
+}
+
+/// One member's assignment from a delivered round.
+#[derive(Clone, Debug)]
+pub struct Delivery {
+    /// The generation.
+    pub generation: i32,
+    /// The group protocol of the generation.
+    pub protocol: ConnectProtocol,
+    /// The leader's lane.
+    pub leader_lane: u32,
+    /// The delay every member got.
+    pub delay_ms: i32,
+    /// What this member is told.
+    pub delta: MemberDelta,
+    /// The pooled list of `delta`'s assigned items (connectors, then tasks).
+    pub assigned_list: ItemList,
+}
+
+/// A worker process.
+#[derive(Debug)]
+pub struct ConnectWorker {
+    /// Process incarnation on its lane (1 for the first process).
+    pub incarnation: u32,
+    /// Its configuration.
+    pub config: ResolvedConnectConfig,
+    /// Its current member id and index in the trace's member table.
+    pub member: Option<(super::member::MemberKey, u32)>,
+    /// The herder thread's state.
+    pub phase: Phase,
+    /// Token of the JoinGroup in flight (stale arrivals are ignored).
+    pub join_token: u32,
+    /// Token of the herder's blocking stop.
+    pub busy_token: u32,
+    /// Token of the pending heartbeat notice.
+    pub notice_token: u32,
+    /// Token of the scheduled-rebalance timer.
+    pub timer_token: u32,
+    /// The assignment snapshot.
+    pub snapshot: MemberHoldings,
+    /// Bumped whenever the snapshot changes.
+    pub snapshot_version: u64,
+    /// The snapshot's items as last written to the pool, by version.
+    pub owned_list: Option<(u64, ItemList)>,
+    /// Config-topic offset read.
+    pub config_offset: u64,
+    /// `lastCompletedGenerationId`.
+    pub last_completed_generation: i32,
+    /// The group protocol of its last completed generation
+    /// (`currentConnectProtocol`; starts as its own mode, as in Kafka).
+    pub current_protocol: ConnectProtocol,
+    /// The assignor object of this process (spec §3.9: history lives here).
+    pub assignor: IncrementalCooperativeAssignor,
+    /// `previousGenerationId` of its assignor: the generation of the last
+    /// round this process computed as leader (-1: never).
+    pub assignor_generation: i32,
+    /// Start every snapshot item not running locally at the next round (after
+    /// an eager→cooperative switch, a task reconfiguration or a zombie rejoin)
+    /// instead of only the newly assigned ones.
+    pub full_start: bool,
+    /// The leader according to its last assignment.
+    pub leader_lane: Option<u32>,
+    /// Heartbeats are sent at `hb_anchor + k * heartbeat.interval.ms`.
+    pub hb_anchor: u64,
+    /// Last time the broker heard from it outside heartbeats.
+    pub last_contact: u64,
+    /// The GC pause in progress.
+    pub frozen: Option<Freeze>,
+    /// Removed from the group while it could not know (session expired during a pause).
+    pub zombie: bool,
+    /// Rejoined as a new member while still running work it held before
+    /// (a zombie): its report may duplicate other members' work.
+    pub reports_foreign: bool,
+    /// Runs work it no longer tracks (after a cooperative→eager downgrade).
+    pub orphans: bool,
+    /// Session key it has read.
+    pub session_key: Option<u32>,
+    /// Why its next JoinGroup is sent.
+    pub rejoin_reason: Option<RejoinReason>,
+    /// A rejoin requested while the herder was busy.
+    pub pending_rejoin: Option<RejoinReason>,
+    /// Config records seen while it could not act on them.
+    pub pending_config: Vec<u64>,
+    /// `scheduledRebalance`: when the assignment's delay runs out.
+    pub scheduled_rebalance: Option<u64>,
+    /// An assignment that arrived while frozen.
+    pub held_delivery: Option<Delivery>,
+}
+
+impl ConnectWorker {
+    /// A fresh process.
+    pub fn new(incarnation: u32, config: ResolvedConnectConfig, now: u64) -> Self {
+        let mode = config.connect_protocol;
+        let max_delay = config.scheduled_rebalance_max_delay_ms.min(i32::MAX as u32) as i32;
+        Self {
+            incarnation,
+            config,
+            member: None,
+            phase: Phase::Idle,
+            join_token: 0,
+            busy_token: 0,
+            notice_token: 0,
+            timer_token: 0,
+            snapshot: MemberHoldings::default(),
+            snapshot_version: 0,
+            owned_list: None,
+            config_offset: 0,
+            last_completed_generation: -1,
+            current_protocol: mode,
+            assignor: IncrementalCooperativeAssignor::new(max_delay, -1),
+            assignor_generation: -1,
+            full_start: false,
+            leader_lane: None,
+            hb_anchor: now,
+            last_contact: now,
+            frozen: None,
+            zombie: false,
+            reports_foreign: false,
+            orphans: false,
+            session_key: None,
+            rejoin_reason: None,
+            pending_rejoin: None,
+            pending_config: Vec::new(),
+            scheduled_rebalance: None,
+            held_delivery: None,
+        }
+    }
+
+    /// The metadata it would send now.
+    pub fn metadata(&self) -> ConnectMetadata {
+        ConnectMetadata {
+            mode: self.config.connect_protocol,
+            config_offset: self.config_offset,
+            snapshot_version: self.snapshot_version,
+        }
+    }
+
+    /// `heartbeat.interval.ms`.
+    pub fn heartbeat_ms(&self) -> u64 {
+        u64::from(self.config.heartbeat_interval_ms)
+    }
+
+    /// The first heartbeat at or after `t`.
+    pub fn next_heartbeat(&self, t: u64) -> u64 {
+        let hb = self.heartbeat_ms().max(1);
+        if t <= self.hb_anchor {
+            return self.hb_anchor + hb;
+        }
+        let k = (t - self.hb_anchor).div_ceil(hb);
+        self.hb_anchor + k * hb
+    }
+
+    /// The last heartbeat at or before `t`.
+    pub fn last_heartbeat(&self, t: u64) -> u64 {
+        let hb = self.heartbeat_ms().max(1);
+        if t <= self.hb_anchor {
+            return self.hb_anchor;
+        }
+        self.hb_anchor + (t - self.hb_anchor) / hb * hb
+    }
+
+    /// True while the herder is blocked stopping work.
+    pub fn is_busy(&self) -> bool {
+        matches!(self.phase, Phase::Busy { .. })
+    }
+
+}
