@@ -15,13 +15,20 @@
 //! 5. stateless tasks go to the client with the lowest *active* load;
 //! 6. a probing rebalance is needed iff step 3 or 4 planned any movement.
 //!
-//! Ties are broken exactly as Kafka's Java collections break them (see
-//! [`super::java`]). Kafka sorts every client by lag for every stateful task
-//! up front (`tasksToClientByLag`), which costs O(tasks × clients log
-//! clients); only the first client of each order and, rarely, a prefix of
-//! it are ever read, so this implementation keeps, per task, just the
-//! clients that have a lag below `Long.MAX_VALUE`, sorted, and derives the
-//! rest on demand. The result is identical.
+//! Ties are broken exactly as Kafka's Java collections break them: movements
+//! leave their `PriorityQueue` in Java's poll order (see [`super::java`]),
+//! and the clients' `ConstrainedPrioritySet` reproduces Java's heap layout,
+//! including the out-of-order states a load change can leave behind (see
+//! [`super::priority_set`]).
+//!
+//! Cost. Kafka sorts every client by lag for every stateful task up front
+//! (`tasksToClientByLag`), O(tasks × clients log clients); only the head of
+//! each order is ever read, so here each task keeps just the clients with a
+//! lag below `Long.MAX_VALUE`, sorted, and the rest of the order (clients at
+//! `Long.MAX_VALUE`, by `ProcessId`) is derived on demand. The caught-up
+//! test is O(1) per client through a per-task mark. Polls of the priority
+//! set are answered from the keys while the heap is provably in order. The
+//! results are identical.
 
 use std::collections::BTreeSet;
 

@@ -18,6 +18,7 @@
 //! differ in which of several equally good clients gets a task.
 
 use std::collections::{BTreeSet, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::assignment::{AssignmentConfigs, AssignmentError, StreamsAssignment};
 use super::client_state::ClientState;
@@ -104,7 +105,7 @@ impl Sticky {
             previous_active,
             previous_standby,
             task_pairs: TaskPairs {
-                pairs: HashSet::new(),
+                pairs: HashSet::default(),
                 max_pairs: task_count_u64 * task_count_u64.saturating_sub(1) / 2,
             },
         }
@@ -301,14 +302,16 @@ impl Sticky {
 }
 
 /// `TaskPairs`: which tasks have already been placed on the same client.
+/// There can be millions of pairs, so they are packed into `u64`s in a set
+/// with a cheap deterministic hash.
 struct TaskPairs {
-    pairs: HashSet<(u32, u32)>,
+    pairs: HashSet<u64, BuildHasherDefault<PairHasher>>,
     max_pairs: u64,
 }
 
 impl TaskPairs {
-    fn pair(a: u32, b: u32) -> (u32, u32) {
-        (a.min(b), a.max(b))
+    fn pair(a: u32, b: u32) -> u64 {
+        (u64::from(a.min(b)) << 32) | u64::from(a.max(b))
     }
 
     fn has_new_pair(&self, task: u32, assigned: impl Iterator<Item = u32>) -> bool {
@@ -323,5 +326,27 @@ impl TaskPairs {
         for &other in assigned {
             self.pairs.insert(Self::pair(other, task));
         }
+    }
+}
+
+/// A multiplicative hash for packed task pairs (Fibonacci hashing).
+#[derive(Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
     }
 }
