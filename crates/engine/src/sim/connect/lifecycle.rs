@@ -263,10 +263,13 @@ impl ConnectSimulation {
             self.silent.remove(k);
         }
         self.open_worker_span(lane, WorkerState::Up);
-        let (mut zc, mut zt) = (0usize, 0usize);
+        let (mut zc, mut zt, mut stopping) = (0usize, 0usize, 0usize);
         for (b, tok, prior) in f.prior {
             if self.timeline.is_current(b, tok) && self.timeline.batch_state(b) == ItemState::Frozen
             {
+                if prior == ItemState::Stopping {
+                    stopping += self.timeline.batch_len(b) as usize;
+                }
                 let state = if zombie && matches!(prior, ItemState::Running | ItemState::Starting) {
                     for item in self.timeline.batch_items(b) {
                         if self.work.is_task(item) {
@@ -284,7 +287,7 @@ impl ConnectSimulation {
         }
         let name = self.name(lane).to_string();
         let paused = duration(f.until - f.since);
-        if zombie {
+        if zombie && zc + zt > 0 {
             self.note(
                 Some(lane),
                 "zombie",
@@ -293,12 +296,35 @@ impl ConnectSimulation {
                     work(zc, zt)
                 ),
             );
+        } else if zombie {
+            self.note(
+                Some(lane),
+                "zombie",
+                if stopping > 0 {
+                    format!("{name} resumes after {paused}. The broker removed it meanwhile, as its next heartbeat will tell it; the stop of {} it froze in finishes now, while their new owners may already run them.", super::explain::plural(stopping, "item"))
+                } else {
+                    format!("{name} resumes after {paused}. The broker removed it meanwhile, as its next heartbeat will tell it; it runs nothing, so nothing runs twice.")
+                },
+            );
         } else {
             self.note(Some(lane), "resume", format!("{name} resumes after {paused}, before its session expired; it heartbeats again."));
         }
         self.schedule(self.now + self.rtt, SimEvent::Notice { lane, inc, token });
         if let Some(h) = held {
-            self.deliver(lane, h);
+            // Its SyncGroup goes out only now: the broker answers it only if
+            // that generation is still current and it is still a member.
+            let current = self.group.generation() == h.generation
+                && key.is_some_and(|k| self.group.contains(&k));
+            if current {
+                self.deliver(lane, h);
+            } else {
+                self.proc_mut(lane).phase = Phase::Idle;
+                self.note(
+                    Some(lane),
+                    "sync_rejected",
+                    format!("{name}'s SyncGroup for generation {} is rejected: the group moved on while it was frozen.", h.generation),
+                );
+            }
         }
         self.after_idle(lane);
     }
@@ -343,7 +369,6 @@ impl ConnectSimulation {
         let w = self.proc_mut(lane);
         w.member = None;
         let zombie = w.zombie;
-        w.reports_foreign = w.snapshot.total() > 0;
         let eager = w.current_protocol == ConnectProtocol::Eager;
         if matches!(w.phase, Phase::AwaitingJoin | Phase::AwaitingSync(_)) {
             w.phase = Phase::Idle;

@@ -586,6 +586,14 @@ impl ConnectSimulation {
         }
     }
 
+    /// A worker name for a member id string (the assignor speaks in ids).
+    fn member_name_by_id(&self, id: &str) -> String {
+        self.members
+            .iter()
+            .find(|m| m.member_id == id)
+            .map_or_else(|| id.to_string(), |m| self.name(m.worker).to_string())
+    }
+
     fn note(&mut self, worker: Option<u32>, kind: &str, explanation: String) {
         self.steps.push(ProtocolStep {
             at_ms: self.now,

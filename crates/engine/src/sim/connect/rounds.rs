@@ -5,7 +5,10 @@
 use crate::connect::assignment::{apply_delta, MemberDelta, MemberHoldings, RoundInput};
 use crate::connect::eager_assignor::EagerAssignor;
 use crate::connect::ids::ConnectorId;
-use crate::connect::incremental_cooperative_assignor::IncrementalCooperativeAssignor;
+use crate::connect::incremental_cooperative_assignor::{
+    ConnectorsAndTasks, IncrementalCooperativeAssignor, LoadBalancing, LostHandling,
+    RoundExplanation,
+};
 use crate::connect::protocol::{select_group_protocol, ConnectProtocol};
 use crate::trace::{ItemList, ItemState, RebalanceRound, RoundMember};
 
@@ -277,7 +280,6 @@ impl ConnectSimulation {
         let now = self.now;
         let w = self.proc_mut(lane);
         let last_completed = w.last_completed_generation;
-        let history_discarded = cooperative && w.assignor_generation != last_completed;
         let first_cooperative_round = w.assignor_generation == -1;
         let max_delay = w.config.scheduled_rebalance_max_delay_ms;
         let mut assignor =
@@ -294,6 +296,11 @@ impl ConnectSimulation {
         } else {
             EagerAssignor.assign(&input)
         };
+        let why = if cooperative {
+            assignor.last_round().cloned()
+        } else {
+            None
+        };
         let w = self.proc_mut(lane);
         w.assignor = assignor;
         if cooperative {
@@ -306,7 +313,6 @@ impl ConnectSimulation {
         let (mut held_after, mut revoked_from, mut assigned_to) =
             ((0usize, 0usize), Vec::new(), Vec::new());
         let (mut rc, mut rt, mut ac, mut at) = (0usize, 0usize, 0usize, 0usize);
-        let mut revoked_unconfigured = 0usize;
         for (i, (key, _)) in join.members.iter().enumerate() {
             let m = self
                 .member_lane
@@ -321,10 +327,6 @@ impl ConnectSimulation {
             };
             let assigned_items = self.items_of(&delta.assigned_connectors, &delta.assigned_tasks);
             let revoked_items = self.items_of(&delta.revoked_connectors, &delta.revoked_tasks);
-            revoked_unconfigured += revoked_items
-                .iter()
-                .filter(|&&i| !self.timeline.is_configured(i))
-                .count();
             let assigned = self.pool.push(&assigned_items);
             let revoked = self.pool.push(&revoked_items);
             assigned_lists.push(assigned);
@@ -338,8 +340,6 @@ impl ConnectSimulation {
             held_after.0 =
                 (held_after.0 + holdings[i].connectors.len() + delta.assigned_connectors.len())
                     .saturating_sub(delta.revoked_connectors.len());
-            held_after.1 = (held_after.1 + holdings[i].tasks.len() + delta.assigned_tasks.len())
-                .saturating_sub(delta.revoked_tasks.len());
             if !revoked_items.is_empty() {
                 revoked_from.push(m.lane);
             }
@@ -351,19 +351,6 @@ impl ConnectSimulation {
             ac += delta.assigned_connectors.len();
             at += delta.assigned_tasks.len();
         }
-        // Only a member that rejoined as a new member while still running
-        // work (a zombie) can make duplicates; skip the count otherwise.
-        let suspect = join.members.iter().any(|(k, _)| {
-            self.member_lane
-                .get(k)
-                .and_then(|m| self.worker(m.lane, m.inc))
-                .is_some_and(|w| w.reports_foreign)
-        });
-        let dupes = if cooperative && suspect {
-            count_duplicates(&holdings)
-        } else {
-            0
-        };
         let cause = self.cause.take().unwrap_or(RebalanceCause {
             started_ms: join.started_ms,
             text: "a rebalance".to_string(),
@@ -373,26 +360,19 @@ impl ConnectSimulation {
             cooperative,
             leader: lane,
             leader_changed: join.leader_changed,
-            history_discarded,
             first_cooperative_round,
             anything_ran: !self.rounds.is_empty(),
             members: members.len(),
             revoked: (rc, rt),
-            revoked_unconfigured,
             assigned: (ac, at),
             revoked_from,
             assigned_to,
-            dupes,
-            held_after,
+            why,
             delay_ms: output.delay_ms,
             max_delay_ms: u64::from(max_delay),
             member_lanes: member_lanes.clone(),
         };
-        let explanation = format!(
-            "{}. {}",
-            capitalize(&cause.text),
-            self.explain_round(&facts)
-        );
+        let explanation = format!("{}. {}", sentence(&cause.text), self.explain_round(&facts));
         let join_keys = join.members.clone();
         self.rounds.push(RebalanceRound {
             generation,
@@ -523,7 +503,6 @@ impl ConnectSimulation {
         w.timer_token += 1;
         w.phase = Phase::Idle;
         w.rejoin_reason = None;
-        w.reports_foreign = false;
         let was_zombie = std::mem::replace(&mut w.zombie, false);
         if d.protocol.is_cooperative() {
             if !d.delta.is_empty() {
@@ -686,8 +665,8 @@ impl ConnectSimulation {
         // A worker with nothing on its lane (every eager round) starts all.
         let nothing_here = self.timeline.lane_batches(lane).is_empty();
         let filter = |items: Vec<u32>,
-                          shared: Option<ItemList>,
-                          adopt: &mut Vec<u32>|
+                      shared: Option<ItemList>,
+                      adopt: &mut Vec<u32>|
          -> (Vec<u32>, Option<ItemList>) {
             if nothing_here {
                 return (items, shared);
@@ -838,7 +817,9 @@ impl ConnectSimulation {
                 (c + 1, t + s.task_configs as usize)
             });
         if !f.cooperative {
-            let prepare = if f.anything_ran {
+            let prepare = if self.group_protocol.is_some_and(|p| p.is_cooperative()) {
+                "this first eager generation follows a cooperative one, so nobody stopped anything before joining (onJoinPrepare follows the previous generation's protocol); members report no assignment (V0 metadata)"
+            } else if f.anything_ran {
                 "every worker stopped all its work before joining (onJoinPrepare) and reports no assignment (V0 metadata)"
             } else {
                 "members report no assignment (V0 metadata)"
@@ -854,42 +835,103 @@ impl ConnectSimulation {
             names(&v)
         };
         let mut parts: Vec<String> = Vec::new();
-        if f.history_discarded {
-            let why = if f.leader_changed {
-                format!("new leader {leader}: its assignor has no history of earlier rounds (spec §3.9)")
+        let departed: Vec<u32> = self
+            .previous_round_lanes
+            .iter()
+            .copied()
+            .filter(|l| !f.member_lanes.contains(l))
+            .collect();
+        let Some(why) = &f.why else {
+            return "Cooperative round.".to_string();
+        };
+        let size = |ct: &ConnectorsAndTasks| work(ct.connectors.len(), ct.tasks.len());
+        let at_clock = |deadline: i64| clock((deadline - ASSIGNOR_EPOCH_MS).max(0) as u64);
+        if why.history_discarded {
+            let who = if f.leader_changed {
+                format!("new leader {leader} has no assignment history (spec §3.9)")
             } else if f.first_cooperative_round {
-                format!("leader {leader}'s cooperative assignor has computed no round before, so it starts without history")
+                format!("leader {leader}'s cooperative assignor has computed no round before")
             } else {
                 format!("leader {leader} discards its history: the last round it computed did not complete (KAFKA-9848)")
             };
             parts.push(format!(
-                "{why}, so nothing counts as lost and work nobody reports is assigned at once"
+                "{who}; nothing counts as lost, so work nobody reports is assigned at once"
             ));
         }
-        if f.dupes > 0 {
-            let what = if f.dupes == 1 {
-                "1 item is".to_string()
-            } else {
-                format!("{} items are", f.dupes)
-            };
+        if why.revocation_undone {
+            parts.push("work revoked last round is still reported by a member (the revocation never arrived): the leader trusts what members report".to_string());
+        }
+        if !why.duplicated.is_empty() {
             parts.push(format!(
-                "{what} reported by two workers at once (a zombie came back): every copy is revoked (KAFKA-9841) and reassigned once, in a later round"
+                "{} reported by two workers at once (a zombie came back): every copy is revoked (KAFKA-9841) and placed once in a later round",
+                size(&why.duplicated)
             ));
         }
-        let (rc, rt) = f.revoked;
-        if rc + rt > 0 {
-            let why = if f.revoked_unconfigured == rc + rt {
-                "of deleted connectors"
-            } else if f.dupes > 0 {
-                "(duplicates and balancing)"
-            } else {
-                "to balance the load; they are placed in the follow-up round"
-            };
+        if !why.deleted.is_empty() {
             parts.push(format!(
-                "revokes {} from {} {why}",
-                work(rc, rt),
-                lane_names(&f.revoked_from)
+                "{} of deleted connectors are revoked",
+                size(&why.deleted)
             ));
+        }
+        let lost = size(&why.lost);
+        let gone = lane_names(&departed);
+        match &why.lost_handling {
+            LostHandling::NothingLost | LostHandling::DelayExpired => {}
+            LostHandling::Postponed { deadline_ms } if why.lost.is_empty() => {
+                parts.push(format!("a backoff delay is pending until {}: no revocations before then", at_clock(*deadline_ms)));
+            }
+            // The branches below only say something when work was lost.
+            _ if why.lost.is_empty() => {}
+            LostHandling::ReassignedNoDeparture => parts.push(format!(
+                "{lost} assigned in a round that never completed are reassigned at once: no member left (KAFKA-9848)"
+            )),
+            LostHandling::ReassignedDelayDisabled => parts.push(format!(
+                "the {lost} of {gone} move at once: scheduled.rebalance.max.delay.ms is 0 (KAFKA-15693)"
+            )),
+            LostHandling::DealtToCandidates { candidates } => {
+                let names_of: Vec<String> = candidates.iter().map(|id| self.member_name_by_id(id)).collect();
+                let refs: Vec<&str> = names_of.iter().map(String::as_str).collect();
+                parts.push(format!(
+                    "the scheduled delay expired: the {lost} of departed workers are dealt round-robin to {}, the workers seen empty during the delay (KAFKA-10413) — not necessarily the ones that left",
+                    names(&refs)
+                ));
+            }
+            LostHandling::ReassignedNoCandidates => parts.push(format!(
+                "the scheduled delay expired with no empty worker to take them: the {lost} are spread over everybody as new work"
+            )),
+            LostHandling::Postponed { deadline_ms } => {
+                if f.delay_ms as u64 == f.max_delay_ms && !departed.is_empty() {
+                    parts.push(format!(
+                        "{gone} was lost: its {lost} wait for scheduled.rebalance.max.delay.ms ({}) until {}, in case it comes back",
+                        duration(f.max_delay_ms),
+                        at_clock(*deadline_ms)
+                    ));
+                } else {
+                    parts.push(format!(
+                        "the {lost} of departed workers wait until the deadline {} ({} left): it was fixed when the loss was first seen and does not move as workers leave or return",
+                        at_clock(*deadline_ms),
+                        duration(f.delay_ms.max(0) as u64)
+                    ));
+                }
+            }
+        }
+        match &why.load_balancing {
+            LoadBalancing::Revoked | LoadBalancing::RevokedWithoutBackoff => {
+                let (rc, rt) = f.revoked;
+                parts.push(format!(
+                    "revokes {} from {} to balance the load; they are placed in the follow-up round",
+                    work(rc, rt),
+                    lane_names(&f.revoked_from)
+                ));
+            }
+            LoadBalancing::PostponedByBackoff { attempt, delay_ms } => parts.push(format!(
+                "{} revoking round in a row: revocations postponed by the KAFKA-12495 backoff, {}",
+                ordinal(*attempt + 1),
+                duration((*delay_ms).max(0) as u64)
+            )),
+            LoadBalancing::SuppressedByDelay
+            | LoadBalancing::Balanced
+            | LoadBalancing::BalancedBackoffReset => {}
         }
         let (ac, at) = f.assigned;
         if ac + at > 0 {
@@ -899,47 +941,16 @@ impl ConnectSimulation {
                 lane_names(&f.assigned_to)
             ));
         }
-        let departed: Vec<u32> = self
-            .previous_round_lanes
-            .iter()
-            .copied()
-            .filter(|l| !f.member_lanes.contains(l))
-            .collect();
-        let waiting_c = cc.saturating_sub(f.held_after.0);
-        let waiting_t = ct.saturating_sub(f.held_after.1);
-        if f.delay_ms > 0 {
-            let d = f.delay_ms as u64;
-            let until = clock(self.now + d);
-            if waiting_c + waiting_t > 0 {
-                let what = work(waiting_c, waiting_t);
-                if d == f.max_delay_ms && !departed.is_empty() {
-                    parts.push(format!(
-                        "{} was lost: its {what} wait for scheduled.rebalance.max.delay.ms ({}) until {until}, in case it comes back",
-                        lane_names(&departed),
-                        duration(d)
-                    ));
-                } else {
-                    parts.push(format!(
-                        "{what} of departed workers wait until the deadline {until} ({} left); the deadline is fixed when the loss is first seen and does not move as workers leave or return",
-                        duration(d)
-                    ));
-                }
-            } else {
-                parts.push(format!(
-                    "second revoking round in a row: revocations are postponed by the KAFKA-12495 backoff, {}, until {until}",
-                    duration(d)
-                ));
-            }
-        } else if !departed.is_empty() && f.max_delay_ms == 0 && ac + at > 0 {
+        if why.load_balancing == LoadBalancing::BalancedBackoffReset {
             parts.push(
-                "scheduled.rebalance.max.delay.ms is 0: lost work moves at once (KAFKA-15693)"
+                "the load is balanced again, so the consecutive-revocation backoff resets"
                     .to_string(),
             );
         }
         if parts.is_empty() {
             parts.push("nothing to change".to_string());
         }
-        format!("{}.", capitalize(&parts.join("; ")))
+        format!("{}.", sentence(&parts.join("; ")))
     }
 }
 
@@ -948,43 +959,38 @@ struct RoundFacts {
     cooperative: bool,
     leader: u32,
     leader_changed: bool,
-    history_discarded: bool,
     first_cooperative_round: bool,
     anything_ran: bool,
     members: usize,
     revoked: (usize, usize),
-    revoked_unconfigured: usize,
     assigned: (usize, usize),
     revoked_from: Vec<u32>,
     assigned_to: Vec<u32>,
-    dupes: usize,
-    held_after: (usize, usize),
+    /// The assignor's own account of the round (cooperative only).
+    why: Option<RoundExplanation>,
     delay_ms: i32,
     max_delay_ms: u64,
     member_lanes: Vec<u32>,
 }
 
-/// Items reported by more than one member (zombie copies).
-fn count_duplicates(holdings: &[MemberHoldings]) -> usize {
-    let total: usize = holdings.iter().map(|h| h.total()).sum();
-    if total == 0 {
-        return 0;
+/// `Second`, `Third`, `4th` …
+fn ordinal(n: i32) -> String {
+    match n {
+        1 => "First".to_string(),
+        2 => "Second".to_string(),
+        3 => "Third".to_string(),
+        n => format!("{n}th"),
     }
-    let mut connectors: Vec<ConnectorId> = holdings
-        .iter()
-        .flat_map(|h| h.connectors.iter().copied())
-        .collect();
-    let mut tasks: Vec<u64> = holdings
-        .iter()
-        .flat_map(|h| h.tasks.iter().map(|t| t.packed()))
-        .collect();
-    connectors.sort_unstable();
-    tasks.sort_unstable();
-    let c = connectors.len();
-    let t = tasks.len();
-    connectors.dedup();
-    tasks.dedup();
-    (c - connectors.len()) + (t - tasks.len())
+}
+
+/// Capitalizes a sentence unless it starts with a name (`worker-2`, a
+/// connector, a config key), which keeps its spelling.
+fn sentence(s: &str) -> String {
+    let first = s.split(' ').next().unwrap_or("");
+    if first.contains(['-', '.', '_']) || first.chars().any(|c| c.is_ascii_digit()) {
+        return s.to_string();
+    }
+    capitalize(s)
 }
 
 fn capitalize(s: &str) -> String {

@@ -74,12 +74,10 @@ impl WorkRegistry {
         self.items.len()
     }
 
-
     /// True when the item is a task.
     pub fn is_task(&self, item: u32) -> bool {
         self.items[item as usize].kind == ItemKind::Task
     }
-
 
     /// The trace's item table.
     pub fn into_items(self) -> Vec<WorkItem> {

@@ -168,9 +168,6 @@ pub struct ConnectWorker {
     pub frozen: Option<Freeze>,
     /// Removed from the group while it could not know (session expired during a pause).
     pub zombie: bool,
-    /// Rejoined as a new member while still running work it held before
-    /// (a zombie): its report may duplicate other members' work.
-    pub reports_foreign: bool,
     /// Runs work it no longer tracks (after a cooperative→eager downgrade).
     pub orphans: bool,
     /// Session key it has read.
@@ -215,7 +212,6 @@ impl ConnectWorker {
             last_contact: now,
             frozen: None,
             zombie: false,
-            reports_foreign: false,
             orphans: false,
             session_key: None,
             rejoin_reason: None,
@@ -263,5 +259,4 @@ impl ConnectWorker {
     pub fn is_busy(&self) -> bool {
         matches!(self.phase, Phase::Busy { .. })
     }
-
 }
