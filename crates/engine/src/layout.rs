@@ -214,6 +214,9 @@ pub fn state_name(state: ItemState) -> &'static str {
         ItemState::Unassigned => "unassigned",
         ItemState::Zombie => "zombie",
         ItemState::Frozen => "frozen",
+        ItemState::Restoring => "restoring",
+        ItemState::Warmup => "warmup",
+        ItemState::Standby => "standby",
     }
 }
 
@@ -227,17 +230,25 @@ pub fn state_colour(state: ItemState) -> &'static str {
         ItemState::Unassigned => "#d55e00",
         ItemState::Zombie => "#cc79a7",
         ItemState::Frozen => "#999999",
+        // Streams states: Okabe–Ito blue and yellow, and Paul Tol's indigo,
+        // distinct from the six above under common colour-vision deficiencies.
+        ItemState::Restoring => "#0072b2",
+        ItemState::Warmup => "#f0e442",
+        ItemState::Standby => "#332288",
     }
 }
 
 /// Legend entries in display order: (state, label).
-pub const LEGEND: [(ItemState, &str); 6] = [
+pub const LEGEND: [(ItemState, &str); 9] = [
     (ItemState::Running, "running"),
     (ItemState::Starting, "starting"),
     (ItemState::Stopping, "stopping"),
     (ItemState::Unassigned, "unassigned"),
     (ItemState::Frozen, "frozen (GC pause)"),
     (ItemState::Zombie, "zombie copy"),
+    (ItemState::Restoring, "restoring state"),
+    (ItemState::Warmup, "warmup replica"),
+    (ItemState::Standby, "standby replica"),
 ];
 
 /// Colour of rebalance-round markers.

@@ -80,6 +80,14 @@ pub enum ItemState {
     Zombie,
     /// Held by a worker whose process is paused (a long GC): nothing runs.
     Frozen,
+    /// Kafka Streams: an active task replaying its changelog before it can
+    /// process (streams spec §5). Not processing.
+    Restoring,
+    /// Kafka Streams: a warmup replica (HighAvailabilityTaskAssignor, spec
+    /// §4.1) restoring in the background while the active runs elsewhere.
+    Warmup,
+    /// Kafka Streams: a standby replica following the changelog.
+    Standby,
 }
 
 impl ItemState {

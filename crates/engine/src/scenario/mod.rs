@@ -8,12 +8,19 @@
 mod connect_config;
 mod error;
 mod event;
+mod streams;
+mod wire;
 
 use serde::{Deserialize, Serialize};
 
 pub use connect_config::{ConnectConfig, ResolvedConnectConfig};
 pub use error::ScenarioError;
 pub use event::{Event, TimedEvent};
+pub use streams::{
+    instance_name, KafkaVersion, ProcessingGuarantee, ResolvedStreamsConfig, StreamsApp,
+    StreamsConfig, StreamsEvent, StreamsScenario, StreamsTimedEvent, StreamsTimings,
+    SubtopologySpec, TaskAssignorClass,
+};
 
 use crate::connect::protocol::ConnectProtocol;
 
@@ -36,38 +43,47 @@ pub mod limits {
     pub const MAX_VARIANTS: usize = 4;
     /// Length of names and free text.
     pub const MAX_TEXT: usize = 2_000;
+    /// Streams instances present over a run (initial plus joined).
+    pub const MAX_INSTANCES: u32 = 1_000;
+    /// `num.stream.threads` per instance.
+    pub const MAX_STREAM_THREADS: u32 = 32;
+    /// Streams tasks (subtopologies × partitions).
+    pub const MAX_STREAMS_TASKS: u64 = 50_000;
+    /// Subtopologies after expanding `count` rules.
+    pub const MAX_SUBTOPOLOGIES: u32 = 1_000;
+    /// Records in one task's changelog.
+    pub const MAX_CHANGELOG_RECORDS: u64 = 1_000_000_000_000;
 }
 
-/// A whole scenario.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A whole scenario: a Kafka Connect cluster (`connect`) or a Kafka Streams
+/// application (`streams`); exactly one of the two is in the JSON.
+///
+/// (De)serialized through `wire`: a Connect scenario's JSON is exactly what
+/// version 1 always wrote, so old links decode and re-encode byte for byte.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
     /// Schema version ([`SCENARIO_VERSION`]).
     pub version: u32,
     /// Short title shown in the page header.
-    #[serde(default)]
     pub title: String,
     /// What to watch, for people.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// Seed for every random choice the simulator makes; same seed, same trace.
-    #[serde(default)]
     pub seed: u64,
-    /// A Kafka Connect cluster.
+    /// A Kafka Connect cluster (empty, 0 workers, in a Streams scenario).
     pub connect: ConnectCluster,
     /// The protocol variants to compare side by side (default: eager vs sessioned).
-    #[serde(default = "default_variants")]
     pub compare: Vec<Variant>,
-    /// The timed event script.
-    #[serde(default)]
+    /// The timed event script (Connect; a Streams scenario's events are in `streams`).
     pub events: Vec<TimedEvent>,
     /// When the simulation stops; default: after the last event has settled.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_ms: Option<u64>,
+    /// A Kafka Streams application and its events, instead of `connect`.
+    pub streams: Option<StreamsScenario>,
 }
 
 /// A Connect cluster at time 0.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConnectCluster {
     /// Workers running at time 0, named `worker-1` … `worker-N`.
@@ -161,6 +177,10 @@ pub struct Variant {
     /// Keys layered over the cluster config.
     #[serde(default)]
     pub config: ConnectConfig,
+    /// In a Streams scenario, the keys layered over the application's config
+    /// (written as `config` in the JSON; `config` above then stays empty).
+    #[serde(skip)]
+    pub streams: StreamsConfig,
 }
 
 impl Variant {
@@ -172,11 +192,21 @@ impl Variant {
                 connect_protocol: Some(protocol),
                 ..ConnectConfig::default()
             },
+            streams: StreamsConfig::default(),
+        }
+    }
+
+    /// A Streams variant setting `config`.
+    pub fn streams(label: &str, config: StreamsConfig) -> Self {
+        Self {
+            label: label.to_string(),
+            config: ConnectConfig::default(),
+            streams: config,
         }
     }
 }
 
-fn default_variants() -> Vec<Variant> {
+pub(crate) fn default_variants() -> Vec<Variant> {
     vec![
         Variant::protocol("eager", ConnectProtocol::Eager),
         Variant::protocol("cooperative", ConnectProtocol::Sessioned),
@@ -219,6 +249,15 @@ impl Scenario {
             .collect()
     }
 
+    /// The family: `connect` or `streams`.
+    pub fn family(&self) -> &'static str {
+        if self.streams.is_some() {
+            "streams"
+        } else {
+            "connect"
+        }
+    }
+
     /// Checks every bound; errors name the field and why.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         use limits::*;
@@ -227,6 +266,26 @@ impl Scenario {
         }
         check_text("title", &self.title)?;
         check_text("description", &self.description)?;
+        if let Some(s) = &self.streams {
+            if self.compare.is_empty() || self.compare.len() > MAX_VARIANTS {
+                return Err(ScenarioError::invalid(
+                    "compare",
+                    format!("list 1 to {MAX_VARIANTS} protocol variants to compare"),
+                ));
+            }
+            for (i, v) in self.compare.iter().enumerate() {
+                check_name(&format!("compare[{i}].label"), &v.label)?;
+            }
+            if let Some(end) = self.end_ms {
+                if end == 0 || end > MAX_TIME_MS {
+                    return Err(ScenarioError::invalid(
+                        "end_ms",
+                        format!("must be between 1 and {MAX_TIME_MS} (one day)"),
+                    ));
+                }
+            }
+            return streams::validate(s, &self.compare);
+        }
         let c = &self.connect;
         if c.workers > MAX_WORKERS {
             return Err(ScenarioError::invalid(

@@ -13,7 +13,7 @@
 //! Heartbeats are not modelled here: a caller that knows when a member went
 //! silent removes it with [`ClassicGroup::remove`] once its session expired.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The broker's group states (`ClassicGroupState`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,6 +195,9 @@ pub struct ClassicGroup<K, M> {
     last_generation_leader: Option<K>,
     pending: Option<PendingJoin<K>>,
     next_timer: u64,
+    /// Static members (`group.instance.id`, KIP-345): kept when they miss a
+    /// join phase (streams spec §1.1, §1.4).
+    static_members: BTreeSet<K>,
 }
 
 impl<K: Ord + Clone, M: Clone + PartialEq> ClassicGroup<K, M> {
@@ -211,6 +214,63 @@ impl<K: Ord + Clone, M: Clone + PartialEq> ClassicGroup<K, M> {
             last_generation_leader: None,
             pending: None,
             next_timer: 0,
+            static_members: BTreeSet::new(),
+        }
+    }
+
+    /// Marks `key` as a static member: a join phase that completes without
+    /// it keeps it (with its last metadata) instead of dropping it.
+    pub fn mark_static(&mut self, key: &K) {
+        self.static_members.insert(key.clone());
+    }
+
+    /// A static member (known `group.instance.id`, new member id) rejoins
+    /// after a restart (streams spec §1.4, `updateStaticMemberThenRebalanceOrCompleteJoin`).
+    /// In a stable group it simply takes its place back, no rebalance
+    /// (`CurrentGeneration`: the caller hands it its stored assignment); in
+    /// a join phase it counts as joined; while the group waits for SyncGroup
+    /// a rebalance starts. An unknown key joins as a new member.
+    pub fn rejoin_static(
+        &mut self,
+        key: K,
+        metadata: M,
+        rebalance_timeout_ms: u64,
+        now: u64,
+    ) -> JoinResponse<K, M> {
+        self.static_members.insert(key.clone());
+        let Some(member) = self.members.get_mut(&key) else {
+            return self.join(key, true, metadata, rebalance_timeout_ms, now);
+        };
+        member.metadata = metadata;
+        member.rebalance_timeout_ms = rebalance_timeout_ms;
+        match self.state {
+            GroupState::Stable => JoinResponse::CurrentGeneration {
+                generation: self.generation,
+            },
+            GroupState::Empty | GroupState::PreparingRebalance => {
+                let mut change = GroupChange::default();
+                let member = self.members.get_mut(&key).expect("member present");
+                if !member.awaiting_join {
+                    member.awaiting_join = true;
+                    self.joined += 1;
+                }
+                self.maybe_complete(now, &mut change);
+                JoinResponse::Accepted(change)
+            }
+            GroupState::CompletingRebalance => {
+                let mut change = GroupChange::default();
+                self.start_rebalance(
+                    RebalanceTrigger::RejoinDuringSync(key.clone()),
+                    now,
+                    false,
+                    &mut change,
+                );
+                let member = self.members.get_mut(&key).expect("member present");
+                member.awaiting_join = true;
+                self.joined += 1;
+                self.maybe_complete(now, &mut change);
+                JoinResponse::Accepted(change)
+            }
         }
     }
 
@@ -373,6 +433,7 @@ impl<K: Ord + Clone, M: Clone + PartialEq> ClassicGroup<K, M> {
         let Some(member) = self.members.remove(key) else {
             return change;
         };
+        self.static_members.remove(key);
         if member.awaiting_join && self.state == GroupState::PreparingRebalance {
             self.joined -= 1;
         }
@@ -503,10 +564,12 @@ impl<K: Ord + Clone, M: Clone + PartialEq> ClassicGroup<K, M> {
         let Some(p) = self.pending.take() else {
             return;
         };
+        // Dynamic members that did not rejoin are dropped; static ones are
+        // kept with their last metadata (streams spec §1.1).
         let dropped: Vec<K> = self
             .members
             .iter()
-            .filter(|(_, m)| !m.awaiting_join)
+            .filter(|(k, m)| !m.awaiting_join && !self.static_members.contains(*k))
             .map(|(k, _)| k.clone())
             .collect();
         for k in &dropped {
@@ -638,6 +701,28 @@ mod tests {
             "the old leader did not rejoin: a joined member leads"
         );
         assert!(done.leader_changed);
+    }
+
+    #[test]
+    fn a_static_member_returns_without_a_rebalance_and_is_kept_when_absent() {
+        let mut g = G::new(0);
+        accepted(g.join("a", true, 0, 60_000, 0));
+        g.sync(1).unwrap();
+        accepted(g.rejoin_static("s", 0, 60_000, 10));
+        let c = accepted(g.join("a", false, 0, 60_000, 20));
+        assert_eq!(c.completed.unwrap().generation, 2);
+        g.sync(2).unwrap();
+        // Restarted within the session timeout: same instance id, no rebalance.
+        assert_eq!(
+            g.rejoin_static("s", 1, 60_000, 30),
+            JoinResponse::CurrentGeneration { generation: 2 }
+        );
+        // A rebalance that completes on its deadline keeps the absent static member.
+        let c = accepted(g.join("a", false, 2, 60_000, 40));
+        let d = c.deadline.unwrap();
+        let done = g.on_join_deadline(d.timer, d.at_ms).completed.unwrap();
+        assert!(done.dropped.is_empty());
+        assert_eq!(done.members.len(), 2);
     }
 
     #[test]
