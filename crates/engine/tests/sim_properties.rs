@@ -134,6 +134,7 @@ fn random_scenario(seed: u64) -> Scenario {
         ],
         events,
         end_ms: None,
+        streams: None,
     }
 }
 

@@ -133,6 +133,16 @@ pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
     let mut connectors: std::collections::BTreeMap<String, u32> =
         s.initial_connectors().into_iter().collect();
     let mut tasks: u64 = connectors.values().map(|&t| u64::from(t)).sum();
+    // The largest task count each connector name ever has (trace rows).
+    let mut most: std::collections::BTreeMap<String, u32> = connectors.clone();
+    let mut tasks_ever = tasks;
+    let mut grow = |name: &str, count: u32, tasks_ever: &mut u64| {
+        let m = most.entry(name.to_string()).or_insert(0);
+        if count > *m {
+            *tasks_ever += u64::from(count - *m);
+            *m = count;
+        }
+    };
     let mut expanded_events: usize = 0;
     let mut order: Vec<usize> = (0..s.events.len()).collect();
     order.sort_by_key(|&i| s.events[i].at_ms);
@@ -232,6 +242,7 @@ pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
                 super::check_name(&format!("{at}.name"), name)?;
                 let old = connectors.insert(name.clone(), *count).unwrap_or(0);
                 tasks = tasks - u64::from(old) + u64::from(*count);
+                grow(name, *count, &mut tasks_ever);
             }
             Event::ConnectorRemove { name } => {
                 super::check_name(&format!("{at}.name"), name)?;
@@ -244,6 +255,7 @@ pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
                 super::check_name(&format!("{at}.connector"), connector)?;
                 let old = connectors.insert(connector.clone(), *count).unwrap_or(0);
                 tasks = tasks - u64::from(old) + u64::from(*count);
+                grow(connector, *count, &mut tasks_ever);
             }
         }
         if workers_ever > u64::from(limits::MAX_WORKERS) {
@@ -267,6 +279,15 @@ pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
                 format!(
                     "brings the tasks over {}, the most the playground simulates",
                     limits::MAX_TASKS
+                ),
+            ));
+        }
+        if tasks_ever > limits::MAX_TASKS_EVER {
+            return Err(ScenarioError::invalid(
+                at,
+                format!(
+                    "brings the tasks ever configured over {}: each connector name counts with its largest task count",
+                    limits::MAX_TASKS_EVER
                 ),
             ));
         }

@@ -35,6 +35,10 @@ pub mod limits {
     pub const MAX_CONNECTORS: u32 = 20_000;
     /// Tasks summed over every connector, at any time.
     pub const MAX_TASKS: u64 = 200_000;
+    /// Distinct tasks ever configured: per connector name its largest task
+    /// count, summed. Each gets a row in the trace, so connectors added and
+    /// removed again and again cannot blow the trace up.
+    pub const MAX_TASKS_EVER: u64 = 1_000_000;
     /// Scripted events (a rolling restart counts once per worker it restarts).
     pub const MAX_EVENTS: usize = 5_000;
     /// Simulated time: one day.

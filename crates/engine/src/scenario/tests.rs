@@ -79,3 +79,16 @@ fn rules_expand_connectors() {
         vec![("sink-1".to_string(), 3), ("sink-2".to_string(), 3)]
     );
 }
+
+#[test]
+fn connectors_added_again_and_again_cannot_blow_up_the_trace() {
+    let events: Vec<String> = (0..10)
+        .map(|i| format!(r#"{{"at_ms":{},"type":"connector_add","name":"big-{i}","tasks":150000}},{{"at_ms":{},"type":"connector_remove","name":"big-{i}"}}"#, 1000 * i + 1, 1000 * i + 2))
+        .collect();
+    let json = format!(
+        r#"{{"version":1,"connect":{{"workers":1}},"events":[{}]}}"#,
+        events.join(",")
+    );
+    let err = Scenario::from_json(&json).unwrap_err().to_string();
+    assert!(err.contains("tasks ever configured"), "{err}");
+}

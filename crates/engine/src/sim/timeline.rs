@@ -202,9 +202,15 @@ impl Timeline {
         pooled: Option<ItemList>,
         pool: &mut ItemPool,
     ) -> BatchId {
+        // One pass over the items: end their unassigned copies (they get a
+        // copy right below, so nothing needs re-checking) and count what the
+        // new batch holds.
+        let (mut tasks, mut clean) = (0u32, true);
         for &item in &items {
-            // The item gets a copy right below: no need to re-check it.
-            let p = self.meta[item as usize].primary;
+            let m = self.meta[item as usize];
+            tasks += u32::from(m.is_task);
+            clean &= m.configured_since != NOT_CONFIGURED;
+            let p = m.primary;
             let unassigned = if p.batch < NO_BATCH - 1
                 && self.batches[p.batch as usize].lane == UNASSIGNED_LANE
             {
@@ -217,14 +223,12 @@ impl Timeline {
             if let Some(r) = unassigned {
                 self.take_out(item, r, pool);
             }
-        }
-        for &item in &items {
             debug_assert!(
                 self.copy_ref(item, lane).is_none() || lane == UNASSIGNED_LANE,
                 "item {item} placed twice on lane {lane}"
             );
         }
-        let id = self.alloc(lane, state, items, pooled);
+        let id = self.alloc(lane, state, items, pooled, tasks, clean);
         for pos in 0..self.batches[id as usize].items.len() {
             let item = self.batches[id as usize].items[pos];
             self.add_ref(
@@ -444,14 +448,10 @@ impl Timeline {
         state: ItemState,
         items: Vec<u32>,
         pooled: Option<ItemList>,
+        tasks: u32,
+        clean: bool,
     ) -> BatchId {
         let live = items.len() as u32;
-        let mut tasks = 0u32;
-        let mut clean = true;
-        for &i in &items {
-            tasks += u32::from(self.meta[i as usize].is_task);
-            clean &= self.meta[i as usize].configured_since != NOT_CONFIGURED;
-        }
         let lane_pos = if lane == UNASSIGNED_LANE {
             self.unassigned_batches.len() as u32
         } else {

@@ -262,9 +262,6 @@ impl ConnectSimulation {
         let mut holdings: Vec<MemberHoldings> = Vec::with_capacity(join.members.len());
         for (key, _) in &join.members {
             let m = self.member_lane.get(key).copied();
-            let id = m
-                .map(|m| self.members[m.no as usize].member_id.clone())
-                .unwrap_or_default();
             let mut h = match m {
                 // V0 metadata carries no assignment (spec §1.3).
                 _ if !cooperative => MemberHoldings::default(),
@@ -274,7 +271,14 @@ impl ConnectSimulation {
                 },
                 None => MemberHoldings::default(),
             };
-            h.member = id;
+            // A worker's snapshot carries its member id already; set it only
+            // when it differs (a dead member, or eager's empty holdings).
+            if let Some(m) = m {
+                let id = &self.members[m.no as usize].member_id;
+                if h.member != *id {
+                    h.member = id.clone();
+                }
+            }
             holdings.push(h);
         }
         let now = self.now;
