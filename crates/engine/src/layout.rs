@@ -256,14 +256,14 @@ pub const ROUND_COLOUR: &str = "#6a3d9a";
 
 /// `12 s`, `5 min`, `1 h 30 min` for axis labels.
 pub fn axis_label(ms: u64) -> String {
-    if ms >= 3_600_000 && ms % 60_000 == 0 {
+    if ms >= 3_600_000 && ms.is_multiple_of(60_000) {
         let min = ms / 60_000;
-        if min % 60 == 0 {
+        if min.is_multiple_of(60) {
             format!("{} h", min / 60)
         } else {
             format!("{} h {} min", min / 60, min % 60)
         }
-    } else if ms >= 60_000 && ms % 60_000 == 0 {
+    } else if ms >= 60_000 && ms.is_multiple_of(60_000) {
         format!("{} min", ms / 60_000)
     } else {
         format!("{} s", ms / 1000)

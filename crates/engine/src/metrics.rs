@@ -44,6 +44,117 @@ pub struct Metrics {
     pub duplicate_task_ms: u64,
     /// When the cluster became healthy for the rest of the run, if it did.
     pub settled_ms: Option<u64>,
+    /// Kafka Streams only: restoration, warmups and probing rebalances.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streams: Option<StreamsMetrics>,
+}
+
+/// What a Kafka Streams run cost beyond the shared metrics. "Processing"
+/// means an active copy in state `running`: restoring, starting, revoking
+/// and frozen copies do not process.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct StreamsMetrics {
+    /// Task-milliseconds in the measurement window during which a task was
+    /// not processing anywhere, restoration included.
+    pub processing_downtime_ms: u64,
+    /// Task-milliseconds spent restoring an active before it could process.
+    pub restoring_ms: u64,
+    /// Changelog records replayed (actives, warmups and standbys catching up).
+    pub records_restored: u64,
+    /// Warmup replicas started.
+    pub warmups_started: u64,
+    /// Warmups promoted: a warmup copy followed on the same instance by the active.
+    pub warmups_promoted: u64,
+    /// Probing rebalances triggered.
+    pub probing_rebalances: u32,
+    /// When every task was last active and processing on a caught-up
+    /// instance with no warmup left and no rebalance after, for the rest of
+    /// the run; `None` if that never happened.
+    pub caught_up_and_stable_ms: Option<u64>,
+}
+
+impl StreamsMetrics {
+    /// Streams metrics from a trace; `records_restored` is the simulator's
+    /// count (the trace shows restoration as time, not records).
+    pub fn from_trace(trace: &Trace, records_restored: u64) -> StreamsMetrics {
+        let shared = Metrics::from_trace(trace);
+        let from = shared.measured_from_ms;
+        let mut restoring_ms = 0;
+        let mut warmups_started = 0;
+        let mut warmups_promoted = 0;
+        let mut last_unstable = 0u64;
+        // Per (item, lane): its pieces (start, end, state).
+        type Pieces = Vec<(u64, u64, ItemState)>;
+        let mut copies: BTreeMap<(u32, u32), Pieces> = BTreeMap::new();
+        for iv in trace.intervals() {
+            let Some(lane) = iv.worker else { continue };
+            copies
+                .entry((iv.item, lane))
+                .or_default()
+                .push((iv.start_ms, iv.end_ms, iv.state));
+            if iv.state == ItemState::Restoring {
+                let (a, b) = (iv.start_ms.max(from), iv.end_ms);
+                restoring_ms += b.saturating_sub(a);
+            }
+            if iv.state != ItemState::Running && iv.state != ItemState::Standby {
+                last_unstable = last_unstable.max(iv.end_ms.min(trace.end_ms));
+                if iv.end_ms >= trace.end_ms {
+                    last_unstable = u64::MAX;
+                }
+            }
+        }
+        for pieces in copies.values_mut() {
+            pieces.sort_unstable();
+            for (i, &(start, end, state)) in pieces.iter().enumerate() {
+                if state != ItemState::Warmup {
+                    continue;
+                }
+                let continues =
+                    i > 0 && pieces[i - 1].1 == start && pieces[i - 1].2 == ItemState::Warmup;
+                if !continues {
+                    warmups_started += 1;
+                }
+                // A held-back promotion waits as a standby for one round.
+                let mut at = end;
+                for next in &pieces[i + 1..] {
+                    if next.0 != at {
+                        break;
+                    }
+                    match next.2 {
+                        ItemState::Standby => at = next.1,
+                        ItemState::Starting | ItemState::Running | ItemState::Restoring => {
+                            warmups_promoted += 1;
+                            break;
+                        }
+                        _ => break,
+                    }
+                }
+            }
+        }
+        let last_round = trace
+            .rounds
+            .iter()
+            .map(|r| r.completed_ms)
+            .max()
+            .unwrap_or(0);
+        let stable_from = last_unstable.max(last_round);
+        let caught_up_and_stable_ms =
+            (stable_from != u64::MAX && shared.settled_ms.is_some() && stable_from <= trace.end_ms)
+                .then_some(stable_from.max(shared.settled_ms.unwrap_or(0)));
+        StreamsMetrics {
+            processing_downtime_ms: shared.task_ms_not_running,
+            restoring_ms,
+            records_restored,
+            warmups_started,
+            warmups_promoted,
+            probing_rebalances: trace
+                .steps
+                .iter()
+                .filter(|s| s.kind == "probing_rebalance")
+                .count() as u32,
+            caught_up_and_stable_ms,
+        }
+    }
 }
 
 /// Recovery from one scenario event.
@@ -141,6 +252,7 @@ impl Metrics {
             peak_imbalance,
             duplicate_task_ms: per_item.duplicate_ms,
             settled_ms,
+            streams: None,
         }
     }
 }

@@ -25,6 +25,7 @@ static PRESETS: &[Preset] = presets![
     "connect/two-workers-join",
     "connect/rolling-restart",
     "connect/mixed-version-upgrade",
+    "streams/stateful-scale-out",
 ];
 
 /// The preset shown when a link names nothing.

@@ -80,6 +80,29 @@ pub fn metric_rows(result: &RunResult) -> Vec<MetricRow> {
             Unit::Time,
         ),
     ];
+    // Kafka Streams rows, only for Streams runs.
+    if metrics.iter().any(|m| m.streams.is_some()) {
+        type Pick = fn(&crate::metrics::StreamsMetrics) -> Option<u64>;
+        let streams_rows: [(&str, &str, &str, Pick, Unit); 7] = [
+            ("processing_downtime", "Processing downtime", "Task-seconds during which a task processed nowhere, restoration included (restoring is not processing).", |s| Some(s.processing_downtime_ms), Unit::Duration),
+            ("restoring_seconds", "Restoring", "Task-seconds an active spent restoring its state before it could process.", |s| Some(s.restoring_ms), Unit::Duration),
+            ("records_restored", "Records restored", "Changelog records replayed by actives, warmups and standbys.", |s| Some(s.records_restored), Unit::Count),
+            ("warmups_started", "Warmups started", "Warmup replicas HighAvailabilityTaskAssignor started.", |s| Some(s.warmups_started), Unit::Count),
+            ("warmups_promoted", "Warmups promoted", "Warmups that became the active on their instance.", |s| Some(s.warmups_promoted), Unit::Count),
+            ("probing_rebalances", "Probing rebalances", "Rebalances triggered by probing.rebalance.interval.ms.", |s| Some(u64::from(s.probing_rebalances)), Unit::Count),
+            ("caught_up_and_stable", "Caught up and stable at", "When every task was processing on a caught-up instance with no warmup left and no further rebalance.", |s| s.caught_up_and_stable_ms, Unit::Time),
+        ];
+        for (key, label, help, pick, unit) in streams_rows {
+            rows.push(row(
+                key,
+                label,
+                help,
+                &metrics,
+                |m| m.streams.as_ref().and_then(pick),
+                unit,
+            ));
+        }
+    }
     // One recovery row per scenario event (events are the same in every variant).
     let events = metrics.first().map_or(0, |m| m.recovery.len());
     for i in 0..events {
@@ -156,14 +179,14 @@ pub fn format_duration(ms: u64) -> String {
         format!("{ms} ms")
     } else if ms < 60_000 {
         let tenths = ms / 100;
-        if tenths % 10 == 0 {
+        if tenths.is_multiple_of(10) {
             format!("{} s", tenths / 10)
         } else {
             format!("{}.{} s", tenths / 10, tenths % 10)
         }
     } else if ms < 3_600_000 {
         let s = ms / 1000;
-        if s % 60 == 0 {
+        if s.is_multiple_of(60) {
             format!("{} min", s / 60)
         } else {
             format!("{} min {} s", s / 60, s % 60)

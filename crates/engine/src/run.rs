@@ -30,6 +30,9 @@ pub struct VariantRun {
 /// until the slowest one has been quiet for [`SETTLE_MARGIN_MS`] after its last
 /// activity (or one day), so the columns share one time axis.
 pub fn run(scenario: &Scenario) -> RunResult {
+    if scenario.streams.is_some() {
+        return run_streams(scenario);
+    }
     let mut sims: Vec<ConnectSimulation> = scenario
         .compare
         .iter()
@@ -53,6 +56,49 @@ pub fn run(scenario: &Scenario) -> RunResult {
             sim.run_until(end);
             let trace = sim.finish(end);
             let metrics = Metrics::from_trace(&trace);
+            VariantRun {
+                label: trace.label.clone(),
+                trace,
+                metrics,
+            }
+        })
+        .collect();
+    RunResult { variants }
+}
+
+/// The Streams family: same shape, the Streams simulator and its metrics.
+fn run_streams(scenario: &Scenario) -> RunResult {
+    use crate::metrics::StreamsMetrics;
+    use crate::sim::streams::{StreamsSimulation, SETTLE_MARGIN_MS as STREAMS_SETTLE_MS};
+    let mut sims: Vec<StreamsSimulation> = scenario
+        .compare
+        .iter()
+        .map(|v| StreamsSimulation::new(scenario, v))
+        .collect();
+    let end = match scenario.end_ms {
+        Some(end) => end,
+        None => {
+            let last_event = scenario
+                .streams
+                .as_ref()
+                .and_then(|s| s.events.iter().map(|e| e.at_ms).max())
+                .unwrap_or(0);
+            let quiet = sims
+                .iter_mut()
+                .map(|s| s.run_until_quiet(limits::MAX_TIME_MS))
+                .max()
+                .unwrap_or(0);
+            (quiet.max(last_event) + STREAMS_SETTLE_MS).min(limits::MAX_TIME_MS)
+        }
+    };
+    let variants = sims
+        .into_iter()
+        .map(|mut sim| {
+            sim.run_until(end);
+            let restored = sim.records_restored();
+            let trace = sim.finish(end);
+            let mut metrics = Metrics::from_trace(&trace);
+            metrics.streams = Some(StreamsMetrics::from_trace(&trace, restored));
             VariantRun {
                 label: trace.label.clone(),
                 trace,

@@ -10,4 +10,5 @@ pub mod event_queue;
 pub mod group;
 pub mod herder_pool;
 pub mod session_key;
+pub mod streams;
 pub mod timeline;

@@ -43,6 +43,7 @@ mod high_availability;
 mod ids;
 mod java;
 mod model;
+pub mod partition_assignor;
 mod priority_set;
 mod sticky;
 

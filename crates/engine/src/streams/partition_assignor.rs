@@ -1,0 +1,229 @@
+//! The leader's side of `StreamsPartitionAssignor.assign()` around the task
+//! assignor (streams spec §3.3): lags from the subscriptions' offset sums
+//! (step 4), the task assignor (step 5), the cooperative filter that holds
+//! back a task still owned by another consumer (step 8) and the follow-up
+//! schedule (immediate for held-back tasks, probing for the leader's client).
+//!
+//! Granularity: one subscription per client (all its stream threads join
+//! together in the simulator), so the filter compares clients; Kafka
+//! compares consumers, which also holds back a move between two threads of
+//! one client.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{
+    task_lag, AssignmentConfigs, AssignmentError, ClientState, HighAvailabilityTaskAssignor,
+    ProcessId, StickyTaskAssignor, StreamsTaskId, TaskAssignor, LATEST_OFFSET,
+};
+
+/// One client's subscription as the leader decodes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientSubscription {
+    /// Its `ProcessId`.
+    pub process_id: ProcessId,
+    /// Stream threads (capacity).
+    pub capacity: u32,
+    /// Tasks whose partitions it reports owning (`ownedPartitions`; empty
+    /// under EAGER, where everything was revoked before JoinGroup).
+    pub owned: BTreeSet<StreamsTaskId>,
+    /// `taskOffsetSums`: −2 for a RUNNING active, else the offset sum.
+    pub offset_sums: BTreeMap<StreamsTaskId, i64>,
+}
+
+/// Which task assignor the leader runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignorKind {
+    /// `HighAvailabilityTaskAssignor` (2.6+).
+    HighAvailability,
+    /// The legacy `StickyTaskAssignor` (before 2.6).
+    Sticky,
+}
+
+/// The leader's inputs besides the subscriptions.
+#[derive(Clone, Debug)]
+pub struct LeaderContext<'a> {
+    /// Every task.
+    pub all_tasks: &'a BTreeSet<StreamsTaskId>,
+    /// The stateful ones.
+    pub stateful_tasks: &'a BTreeSet<StreamsTaskId>,
+    /// Changelog end-offset sums per stateful task (Admin listOffsets).
+    pub end_offsets: &'a BTreeMap<StreamsTaskId, i64>,
+    /// Assignor configs from the leader's own config.
+    pub configs: AssignmentConfigs,
+    /// The task assignor.
+    pub assignor: AssignorKind,
+    /// False for a pre-2.4 leader: it has no cooperative filter (spec §3.6).
+    pub cooperative_filter: bool,
+    /// The leader's client.
+    pub leader: ProcessId,
+}
+
+/// One client's result.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClientResult {
+    /// Actives to run now.
+    pub active: BTreeSet<StreamsTaskId>,
+    /// Hot standbys (including tasks held back from a previous standby holder).
+    pub standby: BTreeSet<StreamsTaskId>,
+    /// Warmup replicas.
+    pub warmup: BTreeSet<StreamsTaskId>,
+    /// Actives held back because another client still owns them.
+    pub held_back: BTreeSet<StreamsTaskId>,
+    /// `nextRebalanceTime = 0`: rejoin at once.
+    pub immediate_rebalance: bool,
+    /// The probing rebalance: this client rejoins after `probing.rebalance.interval.ms`.
+    pub probing_rebalance: bool,
+}
+
+/// The leader's whole result.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LeaderResult {
+    /// Per client, in the subscriptions' order.
+    pub clients: Vec<ClientResult>,
+    /// The task assignor asked for a probing rebalance.
+    pub probing_rebalance_needed: bool,
+    /// Tasks given to one client while another still owns them (only
+    /// without the cooperative filter): double ownership.
+    pub doubly_owned: BTreeSet<StreamsTaskId>,
+}
+
+/// Runs the leader's assignment over `subscriptions` (distinct process ids).
+pub fn assign(
+    subscriptions: &[ClientSubscription],
+    ctx: &LeaderContext<'_>,
+) -> Result<LeaderResult, AssignmentError> {
+    // Step 4: lags. A client without an offset sum for a task lags by the
+    // whole changelog; a RUNNING active reports LATEST_OFFSET.
+    let clients: Vec<ClientState> = subscriptions
+        .iter()
+        .map(|s| {
+            let mut previous_active: BTreeSet<StreamsTaskId> = s.owned.clone();
+            let mut previous_standby = BTreeSet::new();
+            for (&t, &sum) in &s.offset_sums {
+                if sum == LATEST_OFFSET {
+                    previous_active.insert(t);
+                } else if !s.owned.contains(&t) {
+                    previous_standby.insert(t);
+                }
+            }
+            let lags = ctx.stateful_tasks.iter().map(|&t| {
+                let end = ctx.end_offsets.get(&t).copied().unwrap_or(0);
+                (t, task_lag(s.offset_sums.get(&t).copied(), end))
+            });
+            ClientState::new(s.process_id, s.capacity)
+                .with_previous_active(previous_active)
+                .with_previous_standby(previous_standby)
+                .with_lags(lags)
+        })
+        .collect();
+    // Step 5: the task assignor.
+    let assignment = match ctx.assignor {
+        AssignorKind::HighAvailability => HighAvailabilityTaskAssignor::new().assign(
+            &clients,
+            ctx.all_tasks,
+            ctx.stateful_tasks,
+            &ctx.configs,
+        )?,
+        AssignorKind::Sticky => StickyTaskAssignor::new().assign(
+            &clients,
+            ctx.all_tasks,
+            ctx.stateful_tasks,
+            &ctx.configs,
+        )?,
+    };
+    let mut owner_of: BTreeMap<StreamsTaskId, ProcessId> = BTreeMap::new();
+    for s in subscriptions {
+        for &t in &s.owned {
+            owner_of.insert(t, s.process_id);
+        }
+    }
+    let mut result = LeaderResult {
+        clients: Vec::with_capacity(subscriptions.len()),
+        probing_rebalance_needed: assignment.probing_rebalance_needed,
+        doubly_owned: BTreeSet::new(),
+    };
+    for (s, client) in subscriptions.iter().zip(&clients) {
+        let mut out = ClientResult::default();
+        if let Some(a) = assignment.client(s.process_id) {
+            out.standby = a.standby.clone();
+            out.warmup = a.warmup.clone();
+            for &t in &a.active {
+                let other_owner = owner_of.get(&t).is_some_and(|&o| o != s.process_id);
+                if other_owner && ctx.cooperative_filter {
+                    // Step 8: "removed pending revocation"; a previous standby
+                    // holder keeps the task as a standby meanwhile.
+                    out.held_back.insert(t);
+                    out.immediate_rebalance = true;
+                    if client.previous_standby.contains(&t) && ctx.stateful_tasks.contains(&t) {
+                        out.standby.insert(t);
+                    }
+                } else {
+                    if other_owner {
+                        result.doubly_owned.insert(t);
+                    }
+                    out.active.insert(t);
+                }
+            }
+        }
+        // The probing deadline goes to the leader's client, unless it rejoins
+        // at once anyway (the immediate round re-runs the assignor).
+        out.probing_rebalance = assignment.probing_rebalance_needed
+            && s.process_id == ctx.leader
+            && !out.immediate_rebalance;
+        result.clients.push(out);
+    }
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(p: u32) -> StreamsTaskId {
+        StreamsTaskId::new(0, p)
+    }
+
+    #[test]
+    fn a_task_owned_elsewhere_is_held_back_and_its_standby_kept() {
+        let all: BTreeSet<_> = (0..2).map(t).collect();
+        let ends: BTreeMap<_, _> = all.iter().map(|&x| (x, 1_000)).collect();
+        let p1 = ProcessId::from_position(1);
+        let p2 = ProcessId::from_position(2);
+        // P1 owns both; P2 holds a caught-up standby of 0_1.
+        let subs = vec![
+            ClientSubscription {
+                process_id: p1,
+                capacity: 1,
+                owned: all.clone(),
+                offset_sums: all.iter().map(|&x| (x, LATEST_OFFSET)).collect(),
+            },
+            ClientSubscription {
+                process_id: p2,
+                capacity: 1,
+                owned: BTreeSet::new(),
+                offset_sums: [(t(1), 1_000)].into_iter().collect(),
+            },
+        ];
+        let ctx = LeaderContext {
+            all_tasks: &all,
+            stateful_tasks: &all,
+            end_offsets: &ends,
+            configs: AssignmentConfigs::default(),
+            assignor: AssignorKind::HighAvailability,
+            cooperative_filter: true,
+            leader: p1,
+        };
+        let r = assign(&subs, &ctx).unwrap();
+        assert_eq!(r.clients[0].active, [t(0)].into_iter().collect());
+        assert!(r.clients[1].active.is_empty());
+        assert_eq!(r.clients[1].held_back, [t(1)].into_iter().collect());
+        assert!(r.clients[1].standby.contains(&t(1)));
+        assert!(r.clients[1].immediate_rebalance);
+        let no_filter = LeaderContext {
+            cooperative_filter: false,
+            ..ctx
+        };
+        let r = assign(&subs, &no_filter).unwrap();
+        assert_eq!(r.doubly_owned, [t(1)].into_iter().collect());
+    }
+}
