@@ -12,7 +12,10 @@ pub const WASM_BINDGEN_VERSION: &str = "0.2.130";
 
 /// The workspace root.
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
 }
 
 /// Where the npm packages of the browser tests (playwright-core, binaryen) live.
@@ -23,7 +26,9 @@ pub fn npm_dir() -> PathBuf {
 /// Runs a command, echoing it; an error says which command failed.
 pub fn run(cmd: &mut Command) -> Result<(), String> {
     eprintln!("$ {}", describe(cmd));
-    let status = cmd.status().map_err(|e| format!("cannot start `{}`: {e}", describe(cmd)))?;
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot start `{}`: {e}", describe(cmd)))?;
     if status.success() {
         Ok(())
     } else {
@@ -34,7 +39,9 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
 /// The trimmed stdout of a command, or None when it cannot run or fails.
 pub fn output(cmd: &mut Command) -> Option<String> {
     let out = cmd.output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 fn describe(cmd: &Command) -> String {
@@ -49,7 +56,12 @@ fn describe(cmd: &Command) -> String {
 /// Everything: tools for building the site, and (with `for_tests`) the browser.
 pub fn all(for_tests: bool) -> Result<(), String> {
     wasm_target()?;
-    cargo_tool("trunk", &["--version"], &format!("trunk {TRUNK_VERSION}"), &["trunk", "--version", TRUNK_VERSION, "--locked"])?;
+    cargo_tool(
+        "trunk",
+        &["--version"],
+        &format!("trunk {TRUNK_VERSION}"),
+        &["trunk", "--version", TRUNK_VERSION, "--locked"],
+    )?;
     // `--locked` fails for wasm-bindgen-cli 0.2.130: its lockfile names a
     // webpki-roots release the registry does not serve (web-toolchain.md §7.2).
     cargo_tool(
@@ -67,24 +79,37 @@ pub fn all(for_tests: bool) -> Result<(), String> {
 }
 
 fn wasm_target() -> Result<(), String> {
-    let installed = output(Command::new("rustup").args(["target", "list", "--installed"])).unwrap_or_default();
-    if installed.lines().any(|l| l.trim() == "wasm32-unknown-unknown") {
+    let installed =
+        output(Command::new("rustup").args(["target", "list", "--installed"])).unwrap_or_default();
+    if installed
+        .lines()
+        .any(|l| l.trim() == "wasm32-unknown-unknown")
+    {
         return Ok(());
     }
     run(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))
 }
 
-fn cargo_tool(bin: &str, version_args: &[&str], expected: &str, install: &[&str]) -> Result<(), String> {
+fn cargo_tool(
+    bin: &str,
+    version_args: &[&str],
+    expected: &str,
+    install: &[&str],
+) -> Result<(), String> {
     let found = output(Command::new(bin).args(version_args)).unwrap_or_default();
     if found.starts_with(expected) {
         return Ok(());
     }
-    eprintln!("{bin}: found `{found}`, need `{expected}`; installing (cached in ~/.cargo/bin afterwards)");
+    eprintln!(
+        "{bin}: found `{found}`, need `{expected}`; installing (cached in ~/.cargo/bin afterwards)"
+    );
     run(Command::new("cargo").arg("install").args(install))
 }
 
 fn node() -> Result<(), String> {
-    if output(Command::new("node").arg("--version")).is_some() && output(Command::new("npm").arg("--version")).is_some() {
+    if output(Command::new("node").arg("--version")).is_some()
+        && output(Command::new("npm").arg("--version")).is_some()
+    {
         return Ok(());
     }
     apt_install(&["nodejs", "npm"])
@@ -94,14 +119,19 @@ fn npm_packages() -> Result<(), String> {
     let dir = npm_dir();
     let lock = dir.join("package-lock.json");
     let stamp = dir.join("node_modules/.package-lock.json");
-    let fresh = match (std::fs::metadata(&lock).and_then(|m| m.modified()), std::fs::metadata(&stamp).and_then(|m| m.modified())) {
+    let fresh = match (
+        std::fs::metadata(&lock).and_then(|m| m.modified()),
+        std::fs::metadata(&stamp).and_then(|m| m.modified()),
+    ) {
         (Ok(l), Ok(s)) => s >= l,
         _ => false,
     };
     if fresh && dir.join("node_modules/.bin/wasm-opt").exists() {
         return Ok(());
     }
-    run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&dir))
+    run(Command::new("npm")
+        .args(["ci", "--no-audit", "--no-fund"])
+        .current_dir(&dir))
 }
 
 /// Debian's Chromium and ChromeDriver; the test tools never download a browser.

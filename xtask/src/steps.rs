@@ -38,7 +38,15 @@ pub fn serve() -> Result<(), String> {
     setup::all(false)?;
     run(&mut cargo(&["fetch"]))?;
     eprintln!("Serving the playground at http://127.0.0.1:8080 (Ctrl+C stops it)");
-    run(&mut trunk(&["serve", "--release", "--address", "127.0.0.1", "--port", "8080", "--no-autoreload"]))
+    run(&mut trunk(&[
+        "serve",
+        "--release",
+        "--address",
+        "127.0.0.1",
+        "--port",
+        "8080",
+        "--no-autoreload",
+    ]))
 }
 
 /// `cargo xtask test`: set up, then every check and test, failing fast.
@@ -47,16 +55,39 @@ pub fn test() -> Result<(), String> {
     setup::all(true)?;
     run(&mut cargo(&["fetch"]))?;
     step("format", || run(&mut cargo(&["fmt", "--all", "--check"])))?;
-    step("clippy (native)", || run(&mut cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])))?;
+    step("clippy (native)", || {
+        run(&mut cargo(&[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]))
+    })?;
     step("clippy (wasm32 page)", || {
-        run(&mut cargo(&["clippy", "-p", "rebalance-web", "--target", "wasm32-unknown-unknown", "--", "-D", "warnings"]))
+        run(&mut cargo(&[
+            "clippy",
+            "-p",
+            "rebalance-web",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--",
+            "-D",
+            "warnings",
+        ]))
     })?;
     step("native tests", || run(&mut cargo(&["test", "--workspace"])))?;
     step("conformance vectors", conformance)?;
-    step("release build of the site", || run(&mut trunk(&["build", "--release"])))?;
+    step("release build of the site", || {
+        run(&mut trunk(&["build", "--release"]))
+    })?;
     step("wasm size", report_wasm_size)?;
     step("browser tests (headless Chromium)", browser_tests)?;
-    eprintln!("All checks passed in {:.0} s.", started.elapsed().as_secs_f64());
+    eprintln!(
+        "All checks passed in {:.0} s.",
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 
@@ -64,7 +95,11 @@ fn step(name: &str, f: impl FnOnce() -> Result<(), String>) -> Result<(), String
     eprintln!("\n=== {name}");
     let t = Instant::now();
     let r = f();
-    eprintln!("=== {name}: {} in {:.1} s", if r.is_ok() { "ok" } else { "FAILED" }, t.elapsed().as_secs_f64());
+    eprintln!(
+        "=== {name}: {} in {:.1} s",
+        if r.is_ok() { "ok" } else { "FAILED" },
+        t.elapsed().as_secs_f64()
+    );
     r
 }
 
@@ -94,10 +129,17 @@ fn report_wasm_size() -> Result<(), String> {
         .find(|p| p.extension().is_some_and(|x| x == "wasm"))
         .ok_or("no .wasm in dist/")?;
     let raw = std::fs::metadata(&wasm).map_err(|e| e.to_string())?.len();
-    let gz = setup::output(Command::new("sh").arg("-c").arg(format!("gzip -9 -c '{}' | wc -c", wasm.display())))
-        .and_then(|s| s.parse::<u64>().ok())
-        .ok_or("gzip is needed to measure the .wasm")?;
-    println!("release .wasm: {raw} bytes, {gz} bytes gzip -9 ({})", wasm.file_name().unwrap_or_default().to_string_lossy());
+    let gz = setup::output(
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("gzip -9 -c '{}' | wc -c", wasm.display())),
+    )
+    .and_then(|s| s.parse::<u64>().ok())
+    .ok_or("gzip is needed to measure the .wasm")?;
+    println!(
+        "release .wasm: {raw} bytes, {gz} bytes gzip -9 ({})",
+        wasm.file_name().unwrap_or_default().to_string_lossy()
+    );
     Ok(())
 }
 
@@ -114,6 +156,10 @@ fn browser_tests() -> Result<(), String> {
         return Err(format!("no *.test.mjs in {}", dir.display()));
     }
     let mut cmd = Command::new("node");
-    cmd.arg("--test").arg("--test-concurrency=1").args(&tests).current_dir(&dir).env("DIST_DIR", root().join("dist"));
+    cmd.arg("--test")
+        .arg("--test-concurrency=1")
+        .args(&tests)
+        .current_dir(&dir)
+        .env("DIST_DIR", root().join("dist"));
     run(&mut cmd)
 }
