@@ -529,10 +529,6 @@ struct Track {
     covered: u64,
     /// The first configured window (most items have exactly one).
     window: (u64, u64),
-    /// End and lane of the last worker span seen.
-    prev_end: u64,
-    prev_lane: u32,
-    prev_state: Option<ItemState>,
     is_task: bool,
     /// Ran as a zombie at some point: its copies may overlap.
     suspect: bool,
@@ -547,9 +543,6 @@ fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
         .map(|&t| Track {
             covered: 0,
             window: (0, 0),
-            prev_end: 0,
-            prev_lane: u32::MAX,
-            prev_state: None,
             is_task: t,
             suspect: false,
         })
@@ -619,48 +612,41 @@ fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
             }
         }
     };
-    for s in &trace.spans {
+    let tasks_in = |list: crate::trace::ItemList| {
+        trace
+            .list(list)
+            .iter()
+            .filter(|&&i| track[i as usize].is_task)
+            .count() as u64
+    };
+    let mut running_spans: Vec<usize> = Vec::new();
+    for (k, s) in trace.spans.iter().enumerate() {
         let Some(lane) = s.worker else { continue };
+        // Starts and stops are counted per span: a span that continues an
+        // earlier one (a split or a pause) is not a new start or stop.
+        let counts = s.start_ms >= from && !s.continues;
+        match s.state {
+            ItemState::Starting if counts => out.started += tasks_in(s.items),
+            ItemState::Stopping if counts => out.stopped += tasks_in(s.items),
+            _ => {}
+        }
         let killed = matches!(
             s.state,
             ItemState::Running | ItemState::Starting | ItemState::Zombie | ItemState::Frozen
         ) && s.end_ms >= from
             && exits.contains(&(lane, s.end_ms));
-        let counts = s.start_ms >= from;
-        let running = s.state.is_running();
+        if killed {
+            out.stopped += tasks_in(s.items);
+        }
+        if s.state.is_running() {
+            running_spans.push(k);
+        }
+    }
+    for k in running_spans {
+        let s = &trace.spans[k];
         for &i in trace.list(s.items) {
             let t = &mut track[i as usize];
             if !t.is_task {
-                continue;
-            }
-            // Start and stop counts, skipping pieces that continue a span.
-            let cont = if t.prev_lane == lane && t.prev_end == s.start_ms {
-                t.prev_state
-            } else {
-                None
-            };
-            if counts {
-                match s.state {
-                    ItemState::Starting
-                        if !matches!(cont, Some(ItemState::Starting | ItemState::Frozen)) =>
-                    {
-                        out.started += 1
-                    }
-                    ItemState::Stopping
-                        if !matches!(cont, Some(ItemState::Stopping | ItemState::Frozen)) =>
-                    {
-                        out.stopped += 1
-                    }
-                    _ => {}
-                }
-            }
-            if killed {
-                out.stopped += 1;
-            }
-            t.prev_lane = lane;
-            t.prev_end = s.end_ms;
-            t.prev_state = Some(s.state);
-            if !running {
                 continue;
             }
             if t.suspect {

@@ -129,6 +129,11 @@ pub struct StateSpan {
     pub end_ms: u64,
     /// The items, indices into [`Trace::items`].
     pub items: ItemList,
+    /// True when these items were in this state (or paused) on this lane
+    /// right before: a piece of a longer stretch, split where other items of
+    /// their batch changed. Not a new start or stop.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub continues: bool,
 }
 
 /// `[start_ms, end_ms)` of one state of one item on one worker: a span expanded.
@@ -353,6 +358,7 @@ impl Trace {
             h.u64(s.start_ms);
             h.u64(s.end_ms);
             h.list(s.items);
+            h.u32(u32::from(s.continues));
         }
         h.len(self.configured.len());
         for c in &self.configured {
@@ -487,6 +493,7 @@ mod tests {
                     start_ms: 0,
                     end_ms: 40,
                     items: ItemList { start: 0, len: 2 },
+                    continues: false,
                 },
                 StateSpan {
                     worker: Some(0),
@@ -494,6 +501,7 @@ mod tests {
                     start_ms: 40,
                     end_ms: 100,
                     items: ItemList { start: 1, len: 1 },
+                    continues: true,
                 },
             ],
             ..Trace::default()

@@ -40,6 +40,16 @@ impl ItemPool {
         }
     }
 
+    /// Appends a list from an iterator.
+    pub fn extend(&mut self, items: impl IntoIterator<Item = u32>) -> ItemList {
+        let start = self.items.len() as u32;
+        self.items.extend(items);
+        ItemList {
+            start,
+            len: self.items.len() as u32 - start,
+        }
+    }
+
     /// The items of a list.
     pub fn get(&self, list: ItemList) -> &[u32] {
         &self.items[list.start as usize..(list.start + list.len) as usize]
@@ -70,6 +80,8 @@ struct Batch {
     /// Every item was configured when it joined and none was deconfigured
     /// since: releasing the batch needs no per-item check.
     clean: bool,
+    /// The state of the last span emitted for this batch.
+    last_state: Option<ItemState>,
     pooled: Option<ItemList>,
     token: u32,
     in_use: bool,
@@ -470,6 +482,7 @@ impl Timeline {
                     live,
                     tasks,
                     clean,
+                    last_state: None,
                     pooled,
                     token,
                     in_use: true,
@@ -487,6 +500,7 @@ impl Timeline {
                     live,
                     tasks,
                     clean,
+                    last_state: None,
                     pooled,
                     token: 0,
                     in_use: true,
@@ -563,12 +577,18 @@ impl Timeline {
                 }
             };
             let worker = (lane != UNASSIGNED_LANE).then_some(lane);
+            // Same items, same lane, right after a span of the same state (or
+            // of a pause): a piece of the same stretch, not a new start/stop.
+            let continues = self.batches[batch as usize]
+                .last_state
+                .is_some_and(|s| s == state || s == ItemState::Frozen);
             match self.spans.last_mut() {
                 Some(last)
                     if last.worker == worker
                         && last.state == state
                         && last.start_ms == since
                         && last.end_ms == now
+                        && last.continues == continues
                         && last.items.start + last.items.len == list.start =>
                 {
                     last.items.len += list.len;
@@ -579,8 +599,10 @@ impl Timeline {
                     start_ms: since,
                     end_ms: now,
                     items: list,
+                    continues,
                 }),
             }
+            self.batches[batch as usize].last_state = Some(state);
         }
         self.batches[batch as usize].since = now;
     }

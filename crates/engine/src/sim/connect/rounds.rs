@@ -314,8 +314,7 @@ impl ConnectSimulation {
         // Record the round.
         let mut members = Vec::with_capacity(holdings.len());
         let mut assigned_lists = Vec::with_capacity(holdings.len());
-        let (mut held_after, mut revoked_from, mut assigned_to) =
-            ((0usize, 0usize), Vec::new(), Vec::new());
+        let (mut revoked_from, mut assigned_to) = (Vec::new(), Vec::new());
         let (mut rc, mut rt, mut ac, mut at) = (0usize, 0usize, 0usize, 0usize);
         for (i, (key, _)) in join.members.iter().enumerate() {
             let m = self
@@ -329,10 +328,17 @@ impl ConnectSimulation {
             } else {
                 ItemList::EMPTY
             };
-            let assigned_items = self.items_of(&delta.assigned_connectors, &delta.assigned_tasks);
-            let revoked_items = self.items_of(&delta.revoked_connectors, &delta.revoked_tasks);
-            let assigned = self.pool.push(&assigned_items);
-            let revoked = self.pool.push(&revoked_items);
+            // Straight into the pool, connectors then tasks.
+            let assigned = self.pool.extend(items_iter(
+                &self.work,
+                &delta.assigned_connectors,
+                &delta.assigned_tasks,
+            ));
+            let revoked = self.pool.extend(items_iter(
+                &self.work,
+                &delta.revoked_connectors,
+                &delta.revoked_tasks,
+            ));
             assigned_lists.push(assigned);
             members.push(RoundMember {
                 worker: m.lane,
@@ -341,13 +347,10 @@ impl ConnectSimulation {
                 assigned,
                 revoked,
             });
-            held_after.0 =
-                (held_after.0 + holdings[i].connectors.len() + delta.assigned_connectors.len())
-                    .saturating_sub(delta.revoked_connectors.len());
-            if !revoked_items.is_empty() {
+            if !revoked.is_empty() {
                 revoked_from.push(m.lane);
             }
-            if !assigned_items.is_empty() {
+            if !assigned.is_empty() {
                 assigned_to.push(m.lane);
             }
             rc += delta.revoked_connectors.len();
@@ -975,6 +978,18 @@ struct RoundFacts {
     delay_ms: i32,
     max_delay_ms: u64,
     member_lanes: Vec<u32>,
+}
+
+/// Connectors then tasks, as trace items.
+fn items_iter<'a>(
+    work: &'a WorkRegistry,
+    connectors: &'a [ConnectorId],
+    tasks: &'a [crate::connect::ids::TaskId],
+) -> impl Iterator<Item = u32> + 'a {
+    connectors
+        .iter()
+        .map(|&c| WorkRegistry::connector_item(c))
+        .chain(tasks.iter().map(|&t| work.task_item(t)))
 }
 
 /// `Second`, `Third`, `4th` …
