@@ -14,6 +14,9 @@ pub struct MemberKey {
     hi: u64,
     /// The uuid's last two fields.
     lo: u64,
+    /// Index of the membership in the trace's member table (ties impossible
+    /// in practice; it also makes the key a direct index).
+    pub no: u32,
 }
 
 /// SplitMix64: a tiny deterministic generator.
@@ -37,11 +40,11 @@ pub fn name_ranks(n: u32) -> Vec<u32> {
     ranks
 }
 
-/// The `attempt`-th member id drawn for a worker: (key, id string).
+/// The id of membership number `no` (the trace's member table) of a worker: (key, id string).
 /// `name_rank` is the worker name's rank among every worker name (all are
 /// `worker-<n>`, so comparing ids compares names first, then uuids).
-pub fn member_id(seed: u64, counter: u64, name: &str, name_rank: u32) -> (MemberKey, String) {
-    let a = splitmix64(seed ^ splitmix64(counter.wrapping_add(1)));
+pub fn member_id(seed: u64, no: u32, name: &str, name_rank: u32) -> (MemberKey, String) {
+    let a = splitmix64(seed ^ splitmix64(u64::from(no) + 1));
     let b = splitmix64(a ^ u64::from(name_rank));
     let variant = 0x8000 | ((b >> 48) & 0x3fff);
     let tail = b & 0xffff_ffff_ffff;
@@ -55,6 +58,7 @@ pub fn member_id(seed: u64, counter: u64, name: &str, name_rank: u32) -> (Member
         name_rank,
         hi: a & !0xF000,
         lo: (variant << 48) | tail,
+        no,
     };
     (key, id)
 }
@@ -67,11 +71,11 @@ mod tests {
     fn keys_order_like_strings() {
         let ranks = name_ranks(12);
         let mut pairs: Vec<(MemberKey, String)> = Vec::new();
-        for counter in 0..200u64 {
-            let lane = (counter % 12) as u32;
+        for no in 0..200u32 {
+            let lane = no % 12;
             pairs.push(member_id(
                 7,
-                counter,
+                no,
                 &crate::scenario::worker_name(lane + 1),
                 ranks[lane as usize],
             ));

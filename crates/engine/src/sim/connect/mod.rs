@@ -208,7 +208,8 @@ pub struct ConnectSimulation {
     group: ClassicGroup<MemberKey, ConnectMetadata>,
     name_ranks: Vec<u32>,
     lanes: Vec<Lane>,
-    member_lane: BTreeMap<MemberKey, MemberRef>,
+    /// Where each membership lives, by member number.
+    member_refs: Vec<MemberRef>,
     completed: Option<super::group::CompletedJoin<MemberKey, ConnectMetadata>>,
     silent: BTreeMap<MemberKey, Silent>,
     work: WorkRegistry,
@@ -294,7 +295,7 @@ impl ConnectSimulation {
             )),
             name_ranks: member::name_ranks(workers_ever),
             lanes: Vec::new(),
-            member_lane: BTreeMap::new(),
+            member_refs: Vec::new(),
             completed: None,
             silent: BTreeMap::new(),
             work,
@@ -576,11 +577,16 @@ impl ConnectSimulation {
 
     fn leader_lane(&self) -> Option<u32> {
         let key = self.group.leader()?;
-        self.member_lane.get(key).map(|m| m.lane)
+        self.member_ref(key).map(|m| m.lane)
+    }
+
+    /// Where a member id lives.
+    fn member_ref(&self, key: &MemberKey) -> Option<&MemberRef> {
+        self.member_refs.get(key.no as usize)
     }
 
     fn member_name(&self, key: &MemberKey) -> String {
-        match self.member_lane.get(key) {
+        match self.member_ref(key) {
             Some(m) => self.name(m.lane).to_string(),
             None => "a departed member".to_string(),
         }
@@ -655,13 +661,11 @@ impl ConnectSimulation {
         use explain::duration;
         let who = self.member_name(trigger.member());
         let reason = self
-            .member_lane
-            .get(trigger.member())
+            .member_ref(trigger.member())
             .and_then(|m| self.worker(m.lane, m.inc))
             .and_then(|w| w.rejoin_reason.clone());
         let restarted = self
-            .member_lane
-            .get(trigger.member())
+            .member_ref(trigger.member())
             .is_some_and(|m| self.lanes[m.lane as usize].incarnations > 1);
         let why = |r: Option<worker::RejoinReason>| -> String {
             use worker::RejoinReason::*;
@@ -710,8 +714,7 @@ impl ConnectSimulation {
     }
 
     fn silent_session(&self, key: &MemberKey) -> u64 {
-        self.member_lane
-            .get(key)
+        self.member_ref(key)
             .map(|m| {
                 u64::from(
                     self.lanes[m.lane as usize]

@@ -30,14 +30,7 @@ impl ConnectSimulation {
             .get(lane as usize)
             .copied()
             .unwrap_or(u32::MAX);
-        let mut counter = self.members.len() as u64;
-        loop {
-            let (key, id) = member_id(self.seed, counter, self.name(lane), rank);
-            if !self.member_lane.contains_key(&key) {
-                return (key, id);
-            }
-            counter += 1 << 32;
-        }
+        member_id(self.seed, self.members.len() as u32, self.name(lane), rank)
     }
 
     pub(super) fn on_join_arrives(&mut self, lane: u32, inc: u32, token: u32) {
@@ -60,7 +53,7 @@ impl ConnectSimulation {
                     member_id: id,
                     joined_ms: self.now,
                 });
-                self.member_lane.insert(key, MemberRef { lane, inc, no });
+                self.member_refs.push(MemberRef { lane, inc, no });
                 let id = self.members[no as usize].member_id.clone();
                 let w = self.proc_mut(lane);
                 w.member = Some((key, no));
@@ -96,7 +89,7 @@ impl ConnectSimulation {
         if let Some(Some(new_leader)) = &change.leader_moved {
             let name = self.member_name(new_leader);
             self.note(
-                self.member_lane.get(new_leader).map(|m| m.lane),
+                self.member_ref(new_leader).map(|m| m.lane),
                 "leader_change",
                 format!("The leader left the group; the broker makes {name} leader. Its assignor holds no history of the last rounds (spec §3.9)."),
             );
@@ -119,7 +112,7 @@ impl ConnectSimulation {
             let mut notices: std::collections::BTreeMap<u64, Vec<(u32, u32, u32)>> =
                 std::collections::BTreeMap::new();
             for key in keys {
-                let Some(m) = self.member_lane.get(&key).copied() else {
+                let Some(m) = self.member_ref(&key).copied() else {
                     continue;
                 };
                 let Some(w) = self.worker(m.lane, m.inc) else {
@@ -174,14 +167,14 @@ impl ConnectSimulation {
     fn on_join_completed(&mut self, c: CompletedJoin<MemberKey, ConnectMetadata>) {
         for key in &c.dropped {
             let name = self.member_name(key);
-            let lane = self.member_lane.get(key).map(|m| m.lane);
+            let lane = self.member_ref(key).map(|m| m.lane);
             self.note(
                 lane,
                 "dropped",
                 format!("{name} did not rejoin within rebalance.timeout.ms; the broker drops it from generation {}.", c.generation),
             );
             self.silent.remove(key);
-            if let Some(m) = self.member_lane.get(key).copied() {
+            if let Some(m) = self.member_ref(key).copied() {
                 if self.worker(m.lane, m.inc).is_some() {
                     self.schedule_notice(m.lane);
                 }
@@ -199,7 +192,7 @@ impl ConnectSimulation {
                     },
                 );
             }
-            let Some(m) = self.member_lane.get(key).copied() else {
+            let Some(m) = self.member_ref(key).copied() else {
                 continue;
             };
             let now = self.now;
@@ -210,7 +203,7 @@ impl ConnectSimulation {
                 }
             }
         }
-        let leader = self.member_lane.get(&c.leader).copied();
+        let leader = self.member_ref(&c.leader).copied();
         let generation = c.generation;
         self.completed = Some(c);
         if let Some(m) = leader {
@@ -261,7 +254,7 @@ impl ConnectSimulation {
         // metadata); they are moved out of the workers and back, not copied.
         let mut holdings: Vec<MemberHoldings> = Vec::with_capacity(join.members.len());
         for (key, _) in &join.members {
-            let m = self.member_lane.get(key).copied();
+            let m = self.member_ref(key).copied();
             let mut h = match m {
                 // V0 metadata carries no assignment (spec §1.3).
                 _ if !cooperative => MemberHoldings::default(),
@@ -318,8 +311,7 @@ impl ConnectSimulation {
         let (mut rc, mut rt, mut ac, mut at) = (0usize, 0usize, 0usize, 0usize);
         for (i, (key, _)) in join.members.iter().enumerate() {
             let m = self
-                .member_lane
-                .get(key)
+                .member_ref(key)
                 .copied()
                 .expect("every member has a lane");
             let delta = &output.deltas[i];
@@ -405,7 +397,7 @@ impl ConnectSimulation {
         });
         if cooperative {
             for (h, (key, _)) in holdings.into_iter().zip(&join_keys) {
-                if let Some(m) = self.member_lane.get(key).copied() {
+                if let Some(m) = self.member_ref(key).copied() {
                     if let Some(w) = self.worker_mut(m.lane, m.inc) {
                         w.snapshot = h;
                     }
@@ -464,7 +456,7 @@ impl ConnectSimulation {
             .map(|m| m.worker)
             .collect();
         for (i, key) in p.members.iter().enumerate() {
-            let Some(m) = self.member_lane.get(key).copied() else {
+            let Some(m) = self.member_ref(key).copied() else {
                 continue;
             };
             let Some(w) = self.worker(m.lane, m.inc) else {
@@ -776,7 +768,7 @@ impl ConnectSimulation {
         let modes: Vec<(String, ConnectProtocol)> = members
             .iter()
             .filter_map(|k| {
-                let m = self.member_lane.get(k)?;
+                let m = self.member_ref(k)?;
                 Some((
                     self.name(m.lane).to_string(),
                     self.lanes[m.lane as usize]
