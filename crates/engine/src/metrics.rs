@@ -521,14 +521,20 @@ struct PerItem {
     stopped: u64,
 }
 
+/// A time as 32 bits (runs are at most a day long).
+fn ms32(ms: u64) -> u32 {
+    ms.min(u64::from(u32::MAX)) as u32
+}
+
 /// Everything the per-item pass tracks for one task, in one place so each
 /// visit touches one cache line.
 #[derive(Clone, Copy)]
 struct Track {
-    /// End of the running coverage seen so far.
-    covered: u64,
+    /// End of the running coverage seen so far. Times fit in 32 bits (a run
+    /// lasts at most a day); 12 bytes per task keep 100,000 tasks in cache.
+    covered: u32,
     /// The first configured window (most items have exactly one).
-    window: (u64, u64),
+    window: (u32, u32),
     is_task: bool,
     /// Ran as a zombie at some point: its copies may overlap.
     suspect: bool,
@@ -552,7 +558,7 @@ fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
         for &i in trace.list(c.items) {
             let w = &mut track[i as usize].window;
             if w.0 == w.1 {
-                *w = (c.start_ms, c.end_ms);
+                *w = (ms32(c.start_ms), ms32(c.end_ms));
             } else {
                 more_windows
                     .entry(i)
@@ -599,9 +605,10 @@ fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
     let mut suspect_runs: BTreeMap<u32, Vec<(u64, u64)>> = BTreeMap::new();
     // A stretch [a, b) without a running copy, clipped to the item's
     // configured windows and the measurement window.
-    let gap = |out: &mut PerItem, item: u32, window: (u64, u64), a: u64, b: u64| {
+    let gap = |out: &mut PerItem, item: u32, window: (u32, u32), a: u64, b: u64| {
+        let first = (u64::from(window.0), u64::from(window.1));
         let extra = more_windows.get(&item).map(|v| v.as_slice()).unwrap_or(&[]);
-        for &(ws, we) in std::iter::once(&window).chain(extra) {
+        for &(ws, we) in std::iter::once(&first).chain(extra) {
             let s = a.max(ws).max(from);
             let e = b.min(we).min(end);
             if s < e {
@@ -656,12 +663,13 @@ fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
                     .push((s.start_ms, s.end_ms));
                 continue;
             }
-            if s.start_ms > t.covered {
+            let (start, end_ms) = (ms32(s.start_ms), ms32(s.end_ms));
+            if start > t.covered {
                 let (covered, window) = (t.covered, t.window);
-                gap(&mut out, i, window, covered, s.start_ms);
+                gap(&mut out, i, window, u64::from(covered), s.start_ms);
             }
             let t = &mut track[i as usize];
-            t.covered = t.covered.max(s.end_ms);
+            t.covered = t.covered.max(end_ms);
         }
     }
     for (item, mut runs) in suspect_runs {
@@ -674,7 +682,7 @@ fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
             }
             reach = reach.max(e);
         }
-        track[item as usize].covered = reach;
+        track[item as usize].covered = ms32(reach);
         // Time covered by two or more copies, clipped to the window.
         let mut points: Vec<(u64, i32)> =
             runs.iter().flat_map(|&(s, e)| [(s, 1), (e, -1)]).collect();
@@ -693,8 +701,8 @@ fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
     }
     for i in 0..n as u32 {
         let t = track[i as usize];
-        if t.is_task && t.covered < end {
-            gap(&mut out, i, t.window, t.covered, end);
+        if t.is_task && u64::from(t.covered) < end {
+            gap(&mut out, i, t.window, u64::from(t.covered), end);
         }
     }
     out

@@ -4,18 +4,55 @@
 //!
 //! Time is integer milliseconds. Network and coordinator latency is one
 //! `coordinator_rtt_ms` per request (JoinGroup of a new member takes two: the
-//! MEMBER_ID_REQUIRED round trip). Config-topic records reach every worker
-//! one `coordinator_rtt_ms` after they are written; the leader uses a session
-//! key it wrote at once.
+//! MEMBER_ID_REQUIRED round trip; SyncGroup one; a REST call one each way).
+//! Config-topic records reach every worker one `coordinator_rtt_ms` after they
+//! are written; the leader uses a session key it wrote at once, so a follower
+//! that signs in that window gets a 403.
 //!
 //! Determinism: members are handed to the assignor in ascending member-id
-//! order (Kafka: hash-map order); member ids are
-//! `connect-<worker>-<uuid>`, the uuid drawn from the scenario seed, so the
-//! order is by worker name. No hash map is iterated anywhere.
+//! order (Kafka: hash-map order); member ids are `connect-<worker>-<uuid>`,
+//! the uuid drawn from the scenario seed, so the order is by worker name (as
+//! strings: `worker-10` < `worker-2`). The same order elects a new leader when
+//! the leader leaves. No hash map is iterated anywhere.
 //!
-//! The file is split by job: [`lifecycle`] (processes, pauses, heartbeats),
-//! [`rounds`] (join, assign, sync, apply), [`config`] (config topic, task
-//! configs, KIP-507 forwarding), [`explain`] (wording).
+//! What is modelled, and how:
+//! * Heartbeats are not events: a member learns of a rebalance at its next
+//!   heartbeat tick (`heartbeat.interval.ms` after its last SyncGroup), and a
+//!   silent member (crashed, or frozen by a GC pause) is expired
+//!   `session.timeout.ms` after its last heartbeat. Members whose ticks fall
+//!   together are notified by one event.
+//! * Each worker process owns its assignor object (Kafka's
+//!   `WorkerCoordinator` field): a worker that becomes leader starts with no
+//!   history (spec §3.9), while other fields keep their stale values.
+//! * Stops block the herder: revocations and eager `onJoinPrepare` stop one
+//!   callable per item on 8 threads, each bounded by its timeout (spec §4.2);
+//!   the items show `stopping` until the whole stop returns. Starts do not
+//!   block: every item starts in parallel and runs after its start duration.
+//! * A new connector has tasks only once it runs and generates task configs;
+//!   a follower forwards them to the leader over internal REST, signed under
+//!   `sessioned` (spec §5). A task-count change restarts the connector, which
+//!   then writes new task configs; only that triggers a rebalance (§4.6).
+//! * A GC pause freezes everything on the worker; events due during the
+//!   pause are postponed (ticks to its end, work by what was left of it).
+//!   A worker removed meanwhile resumes as a zombie: its copies run, marked
+//!   `zombie`, until its heartbeat is answered UNKNOWN_MEMBER_ID and it
+//!   rejoins as a new member (eager stops everything first; cooperative
+//!   reports what it runs, and duplicated work is revoked, KAFKA-9841).
+//! * Cooperative → eager downgrade (spec §1.3 note): the first eager
+//!   generation is entered without a revoke-all, and work missing from a
+//!   worker's new full assignment keeps running untracked (`zombie`, a
+//!   `downgrade_orphans` step) — the code reading of `startWork` and
+//!   `onJoinPrepare`, which no Kafka test covers.
+//! * Not modelled: CONFIG_MISMATCH rounds (every member reads the config
+//!   topic in time), the poll-timeout proactive leave, and coordinator
+//!   failover (KAFKA-9184); a member slower than `rebalance.timeout.ms` is
+//!   dropped by the broker and rejoins as a new member.
+//!
+//! The code is split by job: `lifecycle` (processes, pauses, heartbeats),
+//! `rounds` (join, assign, sync, apply), `config` (config topic, task
+//! configs, KIP-507 forwarding), `member` (member ids), `work` (item
+//! numbering and the config topic), `worker` (one process), `explain`
+//! (wording).
 
 mod config;
 mod explain;
