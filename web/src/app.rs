@@ -1,109 +1,278 @@
-//! The page: header, notices, editor, and one timeline column per compared protocol.
+//! The page: header, notices, the gallery or the comparison, the editor,
+//! and the overlays. State lives in three reducers (scenario, playhead,
+//! overlays); effects turn state changes into simulations and address-bar
+//! writes, so data flows one way: scenario → simulator → trace → view.
 
-use engine::link;
-use gloo::events::EventListener;
+use std::rc::Rc;
+
+use engine::layout::LayoutOptions;
 use yew::prelude::*;
 
+use crate::compare_view::CompareView;
 use crate::editor::Editor;
+use crate::embed::{framed, use_height_reports};
+use crate::embed_dialog::EmbedDialog;
+use crate::gallery::Gallery;
+use crate::help_overlay::HelpOverlay;
+use crate::hooks::use_animation_frames;
+use crate::keyboard::Command;
+use crate::listeners::{use_file_drop, use_navigation, use_shortcuts};
 use crate::location;
-use crate::metrics_view::MetricsView;
-use crate::state::{Action, PlaygroundState};
-use crate::timeline::Timeline;
+use crate::playback::{round_stops, PlayAction, Playback};
+use crate::share_bar::ShareBar;
+use crate::sim_client::{SimClient, SimOutcome};
+use crate::state::{Action, History, PlaygroundState, View};
+use crate::ui::{OverlayAction, Overlays};
+
+/// A height that fits the embedded view of a result (the embed reports
+/// its real height once loaded; this is the snippet's starting value).
+fn embed_height(state: &PlaygroundState) -> u32 {
+    let lanes = state.shown.as_ref().map_or(300.0, |s| {
+        s.result
+            .variants
+            .iter()
+            .map(|v| engine::layout::TimelineLayout::new(&v.trace, LayoutOptions::default()).height)
+            .fold(0.0, f64::max)
+    });
+    (lanes + 420.0).min(4_000.0) as u32
+}
 
 /// The playground.
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(|| {
-        let (scenario, notice) = location::scenario_from_fragment(&location::fragment());
-        PlaygroundState::open(scenario, notice)
-    });
+    let embed = use_memo((), |_| location::query_flag("embed"));
+    let embed = *embed;
+    let state = use_reducer(|| PlaygroundState::load(&location::fragment(), embed));
+    let playback = use_reducer(Playback::default);
+    let overlays = use_reducer(Overlays::default);
+    let main_ref = use_node_ref();
 
-    // Keep the address bar a permalink of what is shown. A link that failed to
-    // decode stays in the address bar so the user can see and fix it.
-    use_effect_with(state.scenario.clone(), {
-        let has_error = state.notice.is_some();
-        move |scenario| {
-            if !has_error {
-                location::replace_fragment(&link::encode(scenario));
-            }
-        }
-    });
-
-    // Follow links pasted into the address bar of an open page.
-    {
+    // The simulator (a Web Worker); results come back as actions.
+    let client = {
         let dispatch = state.dispatcher();
-        use_effect_with((), move |_| {
-            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
-                let (scenario, notice) = location::scenario_from_fragment(&location::fragment());
-                dispatch.dispatch(Action::Open(Box::new(scenario), notice));
-            });
-            move || drop(listener)
+        use_memo((), move |_| {
+            SimClient::new(Callback::from(move |o: SimOutcome| {
+                dispatch.dispatch(Action::Simulated(o))
+            }))
+        })
+    };
+    // Each new request (a valid scenario) goes to the simulator.
+    {
+        let client = client.clone();
+        let scenario = state.scenario.clone();
+        use_effect_with(state.request, move |request| {
+            if *request > 0 {
+                client.request(*request, &scenario);
+            }
         });
     }
-
-    let embed = location::query_flag("embed");
-    let on_workers = {
-        let dispatch = state.dispatcher();
-        Callback::from(move |n: u32| dispatch.dispatch(Action::SetWorkers(n)))
-    };
-    let on_tasks = {
-        let dispatch = state.dispatcher();
-        Callback::from(move |n: u32| dispatch.dispatch(Action::SetTasks(n)))
-    };
-    let tasks = state
-        .scenario
-        .connect
-        .connectors
-        .first()
-        .map_or(0, |c| c.tasks);
-
-    html! {
-        <main class={classes!("playground", embed.then_some("embed"))}>
-            <header class="page-header">
-                <h1><span class="brand">{"Rebalance Playground"}</span>
-                    <span class="scenario-title" id="scenario-title">{ &state.scenario.title }</span></h1>
-            </header>
-            if let Some(notice) = &state.notice {
-                <p class="notice" id="notice" role="alert">{ notice }</p>
+    // The address bar follows the scenario: a permalink at all times.
+    use_effect_with(
+        (state.fragment.clone(), state.history),
+        |(fragment, history)| {
+            if *history != History::Keep
+                && !fragment.is_empty()
+                && location::fragment() != *fragment
+            {
+                location::write_fragment(fragment, *history == History::Push);
             }
-            if !state.scenario.description.is_empty() {
-                <p class="description">{ &state.scenario.description }</p>
+        },
+    );
+    // A new result: new axis and round stops; a newly opened scenario
+    // restarts playback (and plays, in an embed asked to autoplay).
+    {
+        let playback = playback.dispatcher();
+        let last_opened = use_mut_ref(|| 0u64);
+        let autoplay = use_memo((), |_| location::query_flag("autoplay"));
+        let opened = state.opened;
+        use_effect_with(state.shown.clone(), move |shown| {
+            if let Some(shown) = shown {
+                let restart = *last_opened.borrow() != opened;
+                *last_opened.borrow_mut() = opened;
+                let end_ms = shown
+                    .result
+                    .variants
+                    .iter()
+                    .map(|v| v.trace.end_ms)
+                    .max()
+                    .unwrap_or(0);
+                playback.dispatch(PlayAction::Load {
+                    end_ms,
+                    rounds: Rc::new(round_stops(&shown.result)),
+                    restart,
+                });
+                if restart && *autoplay {
+                    playback.dispatch(PlayAction::Play);
+                }
             }
-            if !embed {
-                <Editor workers={state.scenario.connect.workers} {tasks} {on_workers} {on_tasks} />
-            }
-            <Legend />
-            <section class="columns">
-                { for state.result.variants.iter().enumerate().map(|(i, run)| html! {
-                    <article class="column" key={run.label.clone()}>
-                        <h2>{ &run.label }</h2>
-                        <MetricsView result={state.result.clone()} index={i} />
-                        <Timeline result={state.result.clone()} index={i} />
-                    </article>
-                }) }
-            </section>
-        </main>
+        });
     }
-}
+    // Playback runs on animation frames.
+    {
+        let dispatch = playback.dispatcher();
+        use_animation_frames(
+            playback.playing,
+            Callback::from(move |ts: f64| dispatch.dispatch(PlayAction::Frame(ts))),
+        );
+    }
+    use_navigation({
+        let dispatch = state.dispatcher();
+        Callback::from(move |f: String| dispatch.dispatch(Action::Navigate(f)))
+    });
+    // Keyboard shortcuts; Escape closes an overlay first, else the round details.
+    {
+        let overlay_open = use_mut_ref(|| false);
+        *overlay_open.borrow_mut() = overlays.any();
+        let (play, ui) = (playback.dispatcher(), overlays.dispatcher());
+        use_shortcuts(Callback::from(move |cmd: Command| match cmd {
+            Command::Play(a) => play.dispatch(a),
+            Command::Help => ui.dispatch(OverlayAction::ToggleHelp),
+            Command::Escape if *overlay_open.borrow() => ui.dispatch(OverlayAction::Close),
+            Command::Escape => play.dispatch(PlayAction::Select(None)),
+        }));
+    }
+    let on_file = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |r| dispatch.dispatch(Action::OpenFile(r)))
+    };
+    use_file_drop(!embed, on_file.clone());
+    use_height_reports(main_ref.clone(), framed());
 
-/// What the colours mean.
-#[component]
-fn Legend() -> Html {
-    let entries = [
-        ("running", "running"),
-        ("starting", "starting"),
-        ("stopping", "stopping"),
-        ("unassigned", "unassigned"),
-        ("frozen", "frozen (GC pause)"),
-        ("zombie", "zombie copy"),
-    ];
+    let on_play = {
+        let dispatch = playback.dispatcher();
+        use_callback((), move |a: PlayAction, _| dispatch.dispatch(a))
+    };
+    let on_help = {
+        let ui = overlays.dispatcher();
+        use_callback((), move |_: (), _| ui.dispatch(OverlayAction::ToggleHelp))
+    };
+    let close_overlays = {
+        let ui = overlays.dispatcher();
+        Callback::from(move |_: ()| ui.dispatch(OverlayAction::Close))
+    };
+    let on_edit = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |e| dispatch.dispatch(Action::Edit(e)))
+    };
+    let on_open_preset = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |id| dispatch.dispatch(Action::OpenPreset(id)))
+    };
+    let show_gallery = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::ShowGallery))
+    };
+    let back_to_compare = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |_: ()| dispatch.dispatch(Action::ShowCompare))
+    };
+    let dismiss = {
+        let dispatch = state.dispatcher();
+        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DismissNotice))
+    };
+    let on_embed = {
+        let ui = overlays.dispatcher();
+        Callback::from(move |_: ()| ui.dispatch(OverlayAction::ShowEmbed))
+    };
+
+    let s = &*state;
+    let simulating = s.simulating();
+    let status = match (&s.shown, simulating) {
+        (_, true) => "simulating…".to_string(),
+        (Some(shown), false) => format!(
+            "simulated in {:.0} ms {}",
+            shown.elapsed_ms,
+            if shown.in_worker {
+                "in a Web Worker"
+            } else {
+                "on the main thread"
+            }
+        ),
+        (None, false) => String::new(),
+    };
+    let can_step = {
+        let p = &*playback;
+        (
+            p.rounds.iter().any(|r| r.at_ms < p.t_ms)
+                || p.selected
+                    .is_some_and(|sel| p.rounds.first() != Some(&sel) && sel.at_ms == p.t_ms),
+            p.rounds
+                .iter()
+                .any(|r| r.at_ms > p.t_ms || (r.at_ms == p.t_ms && p.selected.is_none()))
+                || p.selected
+                    .is_some_and(|sel| p.rounds.last() != Some(&sel) && sel.at_ms == p.t_ms),
+        )
+    };
+    let gallery_shown = s.view == View::Gallery && !embed;
+    let has_scenario = s.request > 0;
+
     html! {
-        <ul class="legend" aria-label="Legend">
-            { for entries.iter().map(|(state, label)| html! {
-                <li><span class={classes!("swatch", *state)}></span>{ *label }</li>
-            }) }
-            <li><span class="swatch round"></span>{"rebalance round"}</li>
-            <li><span class="swatch event"></span>{"scenario event"}</li>
-        </ul>
+        <main ref={main_ref} class={classes!("playground", embed.then_some("embed"))}
+              data-view={if gallery_shown { "gallery" } else { "compare" }}
+              data-request={s.request.to_string()}
+              data-shown={s.shown.as_ref().map(|x| x.id.to_string()).unwrap_or_default()}
+              data-sim-ms={s.shown.as_ref().map(|x| format!("{:.1}", x.elapsed_ms)).unwrap_or_default()}
+              data-in-worker={s.shown.as_ref().map(|x| x.in_worker.to_string()).unwrap_or_default()}>
+            <header class="page-header">
+                <h1>
+                    if embed {
+                        <span class="brand">{"Rebalance Playground"}</span>
+                    } else {
+                        <a class="brand" href="./" onclick={show_gallery.clone().reform(|e: MouseEvent| { e.prevent_default(); e })}>{"Rebalance Playground"}</a>
+                    }
+                    if !gallery_shown {
+                        <span class="scenario-title" id="scenario-title">{ &s.scenario.title }</span>
+                    }
+                </h1>
+                if embed {
+                    <a class="open-full" id="open-in-playground" href={location::permalink(&s.fragment)} target="_blank" rel="noopener">
+                        {"Open in playground ↗"}
+                    </a>
+                } else {
+                    <nav class="toolbar" aria-label="Playground">
+                        <button id="presets-button" class={classes!(gallery_shown.then_some("active"))} onclick={show_gallery}>{"Presets"}</button>
+                        if has_scenario && !gallery_shown {
+                            <ShareBar scenario={s.scenario.clone()} fragment={s.fragment.clone()}
+                                      on_open_file={on_file.clone()} {on_embed} />
+                        }
+                    </nav>
+                }
+            </header>
+            if let Some(notice) = &s.notice {
+                <div class="notice" id="notice" role="alert">
+                    <p>{ notice }</p>
+                    <button class="icon" onclick={dismiss} aria-label="Dismiss">{"×"}</button>
+                </div>
+            }
+            if gallery_shown {
+                <Gallery on_open={on_open_preset} current={s.preset}
+                         on_back={has_scenario.then_some(back_to_compare)} />
+            } else {
+                if !embed && !s.scenario.description.is_empty() {
+                    <p class="description">{ &s.scenario.description }</p>
+                }
+                if !embed {
+                    <Editor scenario={s.scenario.clone()} invalid={s.invalid.clone().map(AttrValue::from)} {on_edit} />
+                }
+                if let Some(failure) = &s.failure {
+                    <p class="notice failure" role="alert">{ failure }</p>
+                }
+                if let Some(shown) = &s.shown {
+                    <CompareView result={shown.result.clone()} stale={simulating}
+                                 t_ms={playback.t_ms} playing={playback.playing} speed={playback.speed}
+                                 {can_step} selected={playback.selected} on_play={on_play}
+                                 on_help={on_help} status={status} />
+                } else if s.failure.is_none() {
+                    <p class="loading" aria-busy="true">{"Simulating…"}</p>
+                }
+            }
+            if overlays.help {
+                <HelpOverlay on_close={close_overlays.clone()} />
+            }
+            if overlays.embed {
+                <EmbedDialog fragment={s.fragment.clone()} title={s.scenario.title.clone()}
+                             height={embed_height(s)} on_close={close_overlays} />
+            }
+        </main>
     }
 }

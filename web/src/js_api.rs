@@ -24,11 +24,26 @@ fn js_sys_json_stringify(value: &JsValue) -> Result<String, JsValue> {
     Ok(json.to_string())
 }
 
-/// Simulates a scenario (object or JSON string); returns `{variants: [{label, trace, metrics}]}`.
+/// Simulates a scenario (object or JSON string); returns
+/// `{variants: [{label, trace, metrics, fingerprint}]}`, where `fingerprint`
+/// is the trace's `Trace::fingerprint` as 16 hex digits (a u64 does not fit
+/// a JS number).
 #[wasm_bindgen]
 pub fn simulate(scenario: JsValue) -> Result<JsValue, JsValue> {
     let scenario = scenario_from_js(scenario)?;
-    to_js(&engine::run::run(&scenario))
+    let result = engine::run::run(&scenario);
+    let mut json = serde_json::to_value(&result).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    if let Some(variants) = json.get_mut("variants").and_then(|v| v.as_array_mut()) {
+        for (v, run) in variants.iter_mut().zip(&result.variants) {
+            if let Some(obj) = v.as_object_mut() {
+                obj.insert(
+                    "fingerprint".to_string(),
+                    format!("{:016x}", run.trace.fingerprint()).into(),
+                );
+            }
+        }
+    }
+    to_js(&json)
 }
 
 /// The link fragment (`s=…`, without `#`) of a scenario.

@@ -1,13 +1,39 @@
 //! Rebalance Playground's page: a Yew (CSR) app over the engine. The engine
-//! does all protocol logic; this crate only turns a trace into pixels, keeps
-//! the address bar a permalink, and exports a small JS API for embedding.
+//! does all protocol logic; this crate runs it in a Web Worker, turns its
+//! traces into pixels, keeps the address bar a permalink, and exports a
+//! small JS API for embedding.
 
 mod app;
+mod column;
+mod compare_view;
+mod config_keys;
+mod edit;
 mod editor;
+mod embed;
+mod embed_dialog;
+mod gallery;
+mod help_overlay;
+mod hooks;
 mod js_api;
+mod keyboard;
+mod legend;
+mod listeners;
 mod location;
-mod metrics_view;
+mod metric_cards;
+mod playback;
+mod round_details;
+mod running_chart;
+mod series;
+mod share;
+mod share_bar;
+mod shared;
+mod sim_client;
+pub mod sim_worker;
 mod state;
 mod timeline;
+mod timeline_body;
+mod transport;
+mod ui;
+mod wire;
 
 pub use app::App;

@@ -1,17 +1,21 @@
-//! The address bar: reading the scenario from the fragment and keeping the
-//! fragment a permalink of what is shown.
+//! The address bar: the fragment holds the scenario (`#s=…` or `#p=…`), the
+//! query holds view options (`?embed=1&autoplay=1`) and never semantics.
 
-use engine::link::{self, LinkTarget};
-use engine::presets;
-use engine::scenario::Scenario;
+use wasm_bindgen::JsValue;
 
 /// The current fragment, without `#`.
 pub fn fragment() -> String {
     let hash = gloo::utils::window().location().hash().unwrap_or_default();
-    hash.strip_prefix('#').unwrap_or(&hash).to_string()
+    let hash = hash.strip_prefix('#').unwrap_or(&hash);
+    // Browsers percent-encode some characters in `location.hash`; links
+    // themselves only use base64url and `/`, so decoding is safe.
+    web_sys::js_sys::decode_uri_component(hash)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| hash.to_string())
 }
 
-/// True when the query string asks for `name=1`.
+/// True when the query string asks for `name=1` (or bare `name`).
 pub fn query_flag(name: &str) -> bool {
     let search = gloo::utils::window()
         .location()
@@ -23,32 +27,39 @@ pub fn query_flag(name: &str) -> bool {
         .any(|kv| kv == format!("{name}=1") || kv == name)
 }
 
-/// The scenario a fragment names, or the default preset and a message saying
-/// why the link could not be used.
-pub fn scenario_from_fragment(fragment: &str) -> (Scenario, Option<String>) {
-    let fallback = || presets::default_preset().scenario();
-    match link::decode(fragment) {
-        Ok(LinkTarget::Scenario(s)) => (*s, None),
-        Ok(LinkTarget::Preset(id)) => match presets::find(&id) {
-            Some(p) => (p.scenario(), None),
-            None => (fallback(), Some(presets::unknown_preset_message(&id))),
-        },
-        Ok(LinkTarget::Empty) => (fallback(), None),
-        Err(e) => (
-            fallback(),
-            Some(format!("{e} Showing the default scenario instead.")),
-        ),
-    }
+/// Writes `#fragment`, replacing the current history entry or adding one.
+pub fn write_fragment(fragment: &str, push: bool) {
+    let window = gloo::utils::window();
+    let Ok(history) = window.history() else {
+        return;
+    };
+    let url = format!("#{fragment}");
+    let _ = if push {
+        history.push_state_with_url(&JsValue::NULL, "", Some(&url))
+    } else {
+        history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+    };
 }
 
-/// Rewrites the fragment without adding a history entry.
-pub fn replace_fragment(fragment: &str) {
-    let window = gloo::utils::window();
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(
-            &wasm_bindgen::JsValue::NULL,
-            "",
-            Some(&format!("#{fragment}")),
-        );
-    }
+/// The page's address without query and fragment (where the playground lives).
+pub fn base_url() -> String {
+    let location = gloo::utils::window().location();
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    format!("{origin}{path}")
+}
+
+/// The full permalink of a fragment, in the playground (not embedded).
+pub fn permalink(fragment: &str) -> String {
+    format!("{}#{fragment}", base_url())
+}
+
+/// The address of the embedded view of a fragment.
+pub fn embed_url(fragment: &str, autoplay: bool) -> String {
+    let query = if autoplay {
+        "?embed=1&autoplay=1"
+    } else {
+        "?embed=1"
+    };
+    format!("{}{query}#{fragment}", base_url())
 }

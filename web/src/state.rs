@@ -1,53 +1,253 @@
-//! The page state: one scenario and its simulated result, changed only by
-//! [`Action`]s (reducer pattern, as in Yew's `function_todomvc`).
+//! The page state: which view, which scenario, its newest simulation, and
+//! what the address bar should say. Changed only by [`Action`]s (reducer
+//! pattern, as in Yew's `function_todomvc`); side effects (simulating,
+//! writing the address bar) happen in effects that watch this state.
 
 use std::rc::Rc;
 
+use engine::link::{self, LinkTarget};
+use engine::presets;
 use engine::run::RunResult;
 use engine::scenario::Scenario;
 use yew::Reducible;
 
-/// What the page shows.
-pub struct PlaygroundState {
-    /// The scenario being shown.
-    pub scenario: Rc<Scenario>,
-    /// Its simulation, one run per compared variant.
-    pub result: Rc<RunResult>,
-    /// A message for the user (a bad link, an edit that was refused).
-    pub notice: Option<String>,
+use crate::edit::Edit;
+use crate::shared::Shared;
+use crate::sim_client::SimOutcome;
+
+/// What fills the page below the header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// The preset gallery (the landing view).
+    Gallery,
+    /// The scenario, simulated, one column per compared protocol.
+    Compare,
 }
 
-/// Everything the user (or the address bar) can do to the state.
+/// How the address bar follows a change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum History {
+    /// Leave the address bar alone (it already says this, or it holds a bad
+    /// link the user should be able to see and fix).
+    Keep,
+    /// Rewrite the current entry (edits).
+    Replace,
+    /// Add an entry (opening a preset or a file), so Back returns.
+    Push,
+}
+
+/// A simulation shown in the page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown {
+    /// The request it answered.
+    pub id: u64,
+    /// The result.
+    pub result: Shared<RunResult>,
+    /// Wall time from request to result.
+    pub elapsed_ms: f64,
+    /// Whether the worker ran it.
+    pub in_worker: bool,
+}
+
+/// What the page shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlaygroundState {
+    /// Gallery or compare view.
+    pub view: View,
+    /// The scenario as edited (it may be invalid; see [`Self::invalid`]).
+    pub scenario: Rc<Scenario>,
+    /// The preset, while the scenario is an unedited preset.
+    pub preset: Option<&'static str>,
+    /// Why the edited scenario cannot be simulated.
+    pub invalid: Option<String>,
+    /// A link or file that could not be opened, said plainly.
+    pub notice: Option<String>,
+    /// The newest simulation request; each valid change gets a new one.
+    pub request: u64,
+    /// The newest simulation result (possibly for an older request).
+    pub shown: Option<Shown>,
+    /// Why the newest simulation failed.
+    pub failure: Option<String>,
+    /// The fragment (without `#`) that is a permalink of the scenario.
+    pub fragment: String,
+    /// How the address bar should follow the newest change.
+    pub history: History,
+    /// Counts scenario opens (not edits), so playback can restart.
+    pub opened: u64,
+    /// Embedded in another page (`?embed=1`): no gallery, no editor.
+    pub embed: bool,
+}
+
+/// Everything the user, the address bar or the simulator can do to the state.
+#[derive(Clone, Debug)]
 pub enum Action {
-    /// Show this scenario; `notice` explains why, if it replaced a bad link.
-    Open(Box<Scenario>, Option<String>),
-    /// Change the number of workers at time 0.
-    SetWorkers(u32),
-    /// Change every connector's task count.
-    SetTasks(u32),
+    /// The address bar changed (load, Back, a pasted link): open what it names.
+    Navigate(String),
+    /// Open a preset from the gallery.
+    OpenPreset(&'static str),
+    /// Open a scenario read from a file, or say why the file is not one.
+    OpenFile(Result<Box<Scenario>, String>),
+    /// Change the scenario.
+    Edit(Edit),
+    /// Show the gallery.
+    ShowGallery,
+    /// Back from the gallery to the scenario.
+    ShowCompare,
+    /// A simulation finished.
+    Simulated(SimOutcome),
+    /// Dismiss the notice.
+    DismissNotice,
 }
 
 impl PlaygroundState {
-    /// Simulates `scenario` and shows it.
-    pub fn open(scenario: Scenario, notice: Option<String>) -> Self {
-        let result = Rc::new(engine::run::run(&scenario));
+    /// The state for a fresh page at `fragment`.
+    pub fn load(fragment: &str, embed: bool) -> Self {
+        let blank = Self {
+            view: View::Gallery,
+            scenario: Rc::new(presets::default_preset().scenario()),
+            preset: Some(presets::default_preset().id),
+            invalid: None,
+            notice: None,
+            request: 0,
+            shown: None,
+            failure: None,
+            fragment: String::new(),
+            history: History::Keep,
+            opened: 0,
+            embed,
+        };
+        blank.navigate(fragment)
+    }
+
+    /// True while the newest valid scenario has no result yet.
+    pub fn simulating(&self) -> bool {
+        self.view == View::Compare
+            && self.invalid.is_none()
+            && self.failure.is_none()
+            && self.shown.as_ref().map(|s| s.id) != Some(self.request)
+    }
+
+    /// Opens a valid scenario: a new simulation request and a fresh playhead.
+    fn open(&self, scenario: Scenario, preset: Option<&'static str>, history: History) -> Self {
+        let fragment = match preset {
+            Some(id) => link::preset_fragment(id),
+            None => link::encode(&scenario),
+        };
         Self {
+            view: View::Compare,
             scenario: Rc::new(scenario),
-            result,
-            notice,
+            preset,
+            invalid: None,
+            notice: None,
+            request: self.request + 1,
+            failure: None,
+            fragment,
+            history,
+            opened: self.opened + 1,
+            ..self.clone()
         }
     }
 
-    /// Applies an edit; an edit that makes the scenario invalid is refused with a notice.
-    fn edited(&self, edit: impl FnOnce(&mut Scenario)) -> Self {
-        let mut scenario = (*self.scenario).clone();
-        edit(&mut scenario);
+    /// The gallery with a message; an embed has no gallery, so it shows the
+    /// default preset under the message instead.
+    fn refuse(&self, message: String) -> Self {
+        let mut next = if self.embed {
+            self.open(
+                presets::default_preset().scenario(),
+                Some(presets::default_preset().id),
+                History::Keep,
+            )
+        } else {
+            Self {
+                view: View::Gallery,
+                history: History::Keep,
+                ..self.clone()
+            }
+        };
+        next.notice = Some(message);
+        next
+    }
+
+    /// Opens what an address-bar fragment names.
+    fn navigate(&self, fragment: &str) -> Self {
+        if !fragment.is_empty() && fragment == self.fragment && self.view == View::Compare {
+            return self.clone();
+        }
+        match link::decode(fragment) {
+            Ok(LinkTarget::Scenario(s)) => {
+                let mut next = self.open(*s, None, History::Keep);
+                // Keep the link as the user has it; it names this scenario.
+                next.fragment = fragment.to_string();
+                next
+            }
+            Ok(LinkTarget::Preset(id)) => match presets::find(&id) {
+                Some(p) => self.open(p.scenario(), Some(p.id), History::Keep),
+                None => self.refuse(presets::unknown_preset_message(&id)),
+            },
+            Ok(LinkTarget::Empty) if self.embed => self.open(
+                presets::default_preset().scenario(),
+                Some(presets::default_preset().id),
+                History::Keep,
+            ),
+            Ok(LinkTarget::Empty) => Self {
+                view: View::Gallery,
+                notice: None,
+                history: History::Keep,
+                ..self.clone()
+            },
+            Err(e) => self.refuse(format!("{e} Pick a scenario from the gallery instead.")),
+        }
+    }
+
+    /// Applies an edit. An invalid result is kept for the editor (with the
+    /// reason) but not simulated; the last good result stays on screen.
+    fn edited(&self, edit: Edit) -> Self {
+        let scenario = edit.apply(&self.scenario);
+        if scenario == *self.scenario {
+            return self.clone();
+        }
         match scenario.validate() {
-            Ok(()) => Self::open(scenario, None),
+            Ok(()) => Self {
+                scenario: Rc::new(scenario.clone()),
+                preset: None,
+                invalid: None,
+                request: self.request + 1,
+                failure: None,
+                fragment: link::encode(&scenario),
+                history: History::Replace,
+                ..self.clone()
+            },
             Err(e) => Self {
-                scenario: self.scenario.clone(),
-                result: self.result.clone(),
-                notice: Some(e.to_string()),
+                scenario: Rc::new(scenario),
+                preset: None,
+                invalid: Some(e.to_string()),
+                history: History::Keep,
+                ..self.clone()
+            },
+        }
+    }
+
+    fn simulated(&self, outcome: SimOutcome) -> Self {
+        if outcome.id != self.request {
+            // Superseded by a newer edit: drop the stale result.
+            return self.clone();
+        }
+        match outcome.result {
+            Ok(result) => Self {
+                shown: Some(Shown {
+                    id: outcome.id,
+                    result: result.into(),
+                    elapsed_ms: outcome.elapsed_ms,
+                    in_worker: outcome.in_worker,
+                }),
+                failure: None,
+                history: History::Keep,
+                ..self.clone()
+            },
+            Err(message) => Self {
+                failure: Some(message),
+                history: History::Keep,
+                ..self.clone()
             },
         }
     }
@@ -57,15 +257,107 @@ impl Reducible for PlaygroundState {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        match action {
-            Action::Open(scenario, notice) => Rc::new(Self::open(*scenario, notice)),
-            Action::SetWorkers(n) if n == self.scenario.connect.workers => self,
-            Action::SetWorkers(n) => Rc::new(self.edited(|s| s.connect.workers = n)),
-            Action::SetTasks(n) => Rc::new(self.edited(|s| {
-                for c in &mut s.connect.connectors {
-                    c.tasks = n;
-                }
-            })),
+        let next = match action {
+            Action::Navigate(fragment) => self.navigate(&fragment),
+            Action::OpenPreset(id) => match presets::find(id) {
+                Some(p) => self.open(p.scenario(), Some(p.id), History::Push),
+                None => self.refuse(presets::unknown_preset_message(id)),
+            },
+            Action::OpenFile(Ok(scenario)) => self.open(*scenario, None, History::Push),
+            Action::OpenFile(Err(message)) => Self {
+                notice: Some(message),
+                history: History::Keep,
+                ..(*self).clone()
+            },
+            Action::Edit(edit) => self.edited(edit),
+            Action::ShowGallery => Self {
+                view: View::Gallery,
+                history: History::Keep,
+                ..(*self).clone()
+            },
+            Action::ShowCompare => Self {
+                view: View::Compare,
+                history: History::Keep,
+                ..(*self).clone()
+            },
+            Action::Simulated(outcome) => self.simulated(outcome),
+            Action::DismissNotice => Self {
+                notice: None,
+                history: History::Keep,
+                ..(*self).clone()
+            },
+        };
+        if next == *self {
+            self
+        } else {
+            Rc::new(next)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(id: u64, result: Rc<RunResult>) -> SimOutcome {
+        SimOutcome {
+            id,
+            result: Ok(result),
+            elapsed_ms: 1.0,
+            in_worker: true,
+        }
+    }
+
+    #[test]
+    fn landing_is_the_gallery_and_presets_open() {
+        let s = Rc::new(PlaygroundState::load("", false));
+        assert_eq!(s.view, View::Gallery);
+        assert_eq!(s.request, 0);
+        let s = s.reduce(Action::OpenPreset("connect/worker-dies"));
+        assert_eq!(s.view, View::Compare);
+        assert_eq!(s.fragment, "p=connect/worker-dies");
+        assert_eq!(s.history, History::Push);
+        assert!(s.simulating());
+    }
+
+    #[test]
+    fn bad_links_show_the_gallery_with_a_message() {
+        for bad in ["s=1.z.%%%", "s=9.z.AAAA", "nonsense", "p=no/such"] {
+            let s = PlaygroundState::load(bad, false);
+            assert_eq!(s.view, View::Gallery, "{bad}");
+            assert!(s.notice.as_deref().is_some_and(|n| n.len() > 30), "{bad}");
+            let e = PlaygroundState::load(bad, true);
+            assert_eq!(e.view, View::Compare, "embeds fall back to the default");
+            assert!(e.notice.is_some());
+        }
+    }
+
+    #[test]
+    fn stale_results_are_dropped() {
+        let s = Rc::new(PlaygroundState::load("p=connect/worker-joins", false));
+        let first = s.request;
+        let s = s.reduce(Action::Edit(Edit::Workers(5)));
+        assert_eq!(s.request, first + 1);
+        assert_eq!(s.history, History::Replace);
+        assert!(s.fragment.starts_with("s=1."));
+        let result = Rc::new(engine::run::run(&s.scenario));
+        let s = s.reduce(Action::Simulated(outcome(first, result.clone())));
+        assert!(s.shown.is_none(), "a superseded result is not shown");
+        let s = s.reduce(Action::Simulated(outcome(first + 1, result)));
+        assert_eq!(s.shown.as_ref().map(|x| x.id), Some(first + 1));
+        assert!(!s.simulating());
+    }
+
+    #[test]
+    fn invalid_edits_are_kept_but_not_simulated() {
+        let s = Rc::new(PlaygroundState::load("p=connect/worker-joins", false));
+        let before = s.request;
+        let s = s.reduce(Action::Edit(Edit::Workers(1_000_000)));
+        assert!(s.invalid.is_some());
+        assert_eq!(s.request, before);
+        assert_eq!(s.scenario.connect.workers, 1_000_000);
+        let s = s.reduce(Action::Edit(Edit::Workers(4)));
+        assert!(s.invalid.is_none());
+        assert_eq!(s.request, before + 1);
     }
 }

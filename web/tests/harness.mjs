@@ -12,6 +12,8 @@ const TYPES = {
 
 export const DIST = resolve(process.env.DIST_DIR ?? new URL('../../dist', import.meta.url).pathname);
 export const SCREENSHOTS = resolve(new URL('./screenshots', import.meta.url).pathname);
+/** The repository root (for the native CLI). */
+export const REPO = resolve(new URL('../..', import.meta.url).pathname);
 
 /** Serves `root` on 127.0.0.1 with an OS-chosen port; resolves to { url, close }. */
 export async function serveStatic(root = DIST, mounts = {}) {
@@ -60,4 +62,22 @@ export async function newPage(browser, viewport = { width: 1280, height: 800 }) 
 export async function screenshot(page, name) {
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Waits until the page shows a simulated timeline. */
+export async function timelineReady(page, timeout = 30000) {
+  await page.waitForSelector('svg.timeline path.bars', { timeout });
+}
+
+/** Unfolds the scenario editor. */
+export async function openEditor(page) {
+  await page.evaluate(() => { document.getElementById('editor').open = true; });
+}
+
+/** Waits until the newest simulation request is the one shown. */
+export async function simulationShown(page, timeout = 60000) {
+  await page.waitForFunction(() => {
+    const m = document.querySelector('main');
+    return m && m.dataset.request !== '0' && m.dataset.shown === m.dataset.request;
+  }, null, { timeout });
 }

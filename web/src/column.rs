@@ -1,0 +1,93 @@
+//! One compared protocol: its label, what is happening under the playhead,
+//! its metric cards, its timeline and, when one of its rounds is selected,
+//! that round's details.
+
+use engine::report::MetricRow;
+use engine::run::RunResult;
+use engine::trace::ItemState;
+use yew::prelude::*;
+
+use crate::metric_cards::MetricCards;
+use crate::round_details::RoundDetails;
+use crate::series::{generation_at, running_tasks, tasks_in, Steps};
+use crate::shared::Shared;
+use crate::timeline::Timeline;
+
+/// Props of [`Column`].
+#[derive(Properties, PartialEq)]
+pub struct ColumnProps {
+    /// The whole result.
+    pub result: Shared<RunResult>,
+    /// Which column.
+    pub index: usize,
+    /// Metric rows of the whole result.
+    pub rows: Shared<Vec<MetricRow>>,
+    /// The shared playhead.
+    pub t_ms: u64,
+    /// The selected round, when it is in this column.
+    pub selected: Option<usize>,
+    /// Move the playhead.
+    pub on_seek: Callback<u64>,
+    /// A round was hovered or tapped: (column, round, tapped).
+    pub on_round: Callback<(usize, usize, bool)>,
+    /// Scrubbing started or ended.
+    pub on_scrub: Callback<bool>,
+    /// Close the round details.
+    pub on_close_round: Callback<()>,
+}
+
+struct Readout {
+    running: Steps,
+    unassigned: Steps,
+    fingerprint: String,
+}
+
+/// A column.
+#[component]
+pub fn Column(props: &ColumnProps) -> Html {
+    let readout = use_memo((props.result.clone(), props.index), |(result, i)| {
+        let trace = &result.variants[*i].trace;
+        Readout {
+            running: running_tasks(trace),
+            unassigned: tasks_in(trace, ItemState::Unassigned),
+            fingerprint: format!("{:016x}", trace.fingerprint()),
+        }
+    });
+    // Stable across renders, so the static timeline does not redraw.
+    let on_round = use_callback(
+        (props.on_round.clone(), props.index),
+        |(round, tapped): (usize, bool), (cb, i)| cb.emit((*i, round, tapped)),
+    );
+    let run = &props.result.variants[props.index];
+    let first_label = props
+        .result
+        .variants
+        .first()
+        .map(|v| v.label.clone())
+        .unwrap_or_default();
+    let t = props.t_ms;
+    let generation =
+        generation_at(&run.trace, t).map_or_else(|| "–".to_string(), |g| g.to_string());
+    html! {
+        <article class="column" data-variant={props.index.to_string()} data-label={run.label.clone()}
+                 data-fingerprint={readout.fingerprint.clone()} data-rounds={run.trace.rounds.len().to_string()}
+                 data-end={run.trace.end_ms.to_string()}>
+            <header class="column-head">
+                <h2><span class={classes!("key", format!("v{}", props.index % 4))}></span>{ &run.label }</h2>
+                <p class="now" aria-label="Under the playhead">
+                    <span>{"running "}<b class="now-running">{ readout.running.at(t) }</b></span>
+                    <span>{"unassigned "}<b>{ readout.unassigned.at(t) }</b></span>
+                    <span>{"generation "}<b>{ generation }</b></span>
+                </p>
+            </header>
+            <MetricCards rows={props.rows.clone()} index={props.index} first_label={first_label} />
+            <Timeline result={props.result.clone()} index={props.index} t_ms={t}
+                      selected={props.selected} on_seek={props.on_seek.clone()}
+                      on_round={on_round} on_scrub={props.on_scrub.clone()} />
+            if let Some(round) = props.selected {
+                <RoundDetails result={props.result.clone()} index={props.index} {round}
+                              on_close={props.on_close_round.clone()} />
+            }
+        </article>
+    }
+}

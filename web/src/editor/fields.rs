@@ -1,0 +1,153 @@
+//! Form fields the editor is built from. Each commits on `change` (Enter,
+//! blur, a spinner click), so one edit means one simulation, not one per
+//! keystroke.
+
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// Milliseconds as seconds for a field: `30`, `2.5`, `0.02`.
+pub fn ms_to_s(ms: u64) -> String {
+    let s = ms as f64 / 1000.0;
+    let text = format!("{s:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Seconds typed into a field, as milliseconds (`None` when not a time).
+pub fn s_to_ms(text: &str) -> Option<u64> {
+    let s: f64 = text.trim().replace(',', ".").parse().ok()?;
+    (s.is_finite() && (0.0..=1e9).contains(&s)).then(|| (s * 1000.0).round() as u64)
+}
+
+/// Props of [`NumberField`].
+#[derive(Properties, PartialEq)]
+pub struct NumberFieldProps {
+    /// Visible label.
+    pub label: AttrValue,
+    /// Element id (tests and `<label for>`).
+    #[prop_or_default]
+    pub id: Option<AttrValue>,
+    /// Current value as text.
+    pub value: AttrValue,
+    /// Unit after the field (`s`, `ms`).
+    #[prop_or_default]
+    pub unit: Option<AttrValue>,
+    /// Placeholder (an inherited value).
+    #[prop_or_default]
+    pub placeholder: Option<AttrValue>,
+    /// `step` attribute.
+    #[prop_or(AttrValue::Static("1"))]
+    pub step: AttrValue,
+    /// The committed text.
+    pub on_change: Callback<String>,
+    /// Extra class.
+    #[prop_or_default]
+    pub class: Classes,
+}
+
+/// A labelled numeric input.
+#[component]
+pub fn NumberField(props: &NumberFieldProps) -> Html {
+    let onchange = props.on_change.reform(|e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        input.value()
+    });
+    html! {
+        <label class={classes!("field", props.class.clone())}>
+            <span class="field-label">{ &props.label }</span>
+            <span class="field-input">
+                <input type="number" min="0" step={props.step.clone()} id={props.id.clone()}
+                       value={props.value.clone()} placeholder={props.placeholder.clone()} {onchange} />
+                if let Some(unit) = &props.unit { <span class="unit">{ unit }</span> }
+            </span>
+        </label>
+    }
+}
+
+/// Props of [`TextField`].
+#[derive(Properties, PartialEq)]
+pub struct TextFieldProps {
+    /// Visible label.
+    pub label: AttrValue,
+    /// Current value.
+    pub value: AttrValue,
+    /// Placeholder.
+    #[prop_or_default]
+    pub placeholder: Option<AttrValue>,
+    /// Suggestions (`<datalist>` id).
+    #[prop_or_default]
+    pub list: Option<AttrValue>,
+    /// The committed text.
+    pub on_change: Callback<String>,
+    /// Extra class.
+    #[prop_or_default]
+    pub class: Classes,
+}
+
+/// A labelled text input.
+#[component]
+pub fn TextField(props: &TextFieldProps) -> Html {
+    let onchange = props.on_change.reform(|e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        input.value()
+    });
+    html! {
+        <label class={classes!("field", props.class.clone())}>
+            <span class="field-label">{ &props.label }</span>
+            <input type="text" value={props.value.clone()} placeholder={props.placeholder.clone()}
+                   list={props.list.clone()} spellcheck="false" {onchange} />
+        </label>
+    }
+}
+
+/// Props of [`SelectField`].
+#[derive(Properties, PartialEq)]
+pub struct SelectFieldProps {
+    /// Visible label.
+    pub label: AttrValue,
+    /// `(value, text)` options.
+    pub options: Vec<(AttrValue, AttrValue)>,
+    /// Selected value.
+    pub value: AttrValue,
+    /// The chosen value.
+    pub on_change: Callback<String>,
+    /// Extra class.
+    #[prop_or_default]
+    pub class: Classes,
+}
+
+/// A labelled select.
+#[component]
+pub fn SelectField(props: &SelectFieldProps) -> Html {
+    let onchange = props.on_change.reform(|e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        select.value()
+    });
+    html! {
+        <label class={classes!("field", props.class.clone())}>
+            <span class="field-label">{ &props.label }</span>
+            <select {onchange}>
+                { for props.options.iter().map(|(v, t)| html! {
+                    <option value={v.clone()} selected={*v == props.value}>{ t }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_round_trip() {
+        assert_eq!(ms_to_s(30_000), "30");
+        assert_eq!(ms_to_s(2_500), "2.5");
+        assert_eq!(ms_to_s(20), "0.02");
+        assert_eq!(ms_to_s(0), "0");
+        assert_eq!(s_to_ms("2.5"), Some(2_500));
+        assert_eq!(s_to_ms("2,5"), Some(2_500));
+        assert_eq!(s_to_ms("-1"), None);
+        assert_eq!(s_to_ms("soon"), None);
+        assert_eq!(s_to_ms("1e400"), None);
+    }
+}

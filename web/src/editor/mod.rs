@@ -1,0 +1,85 @@
+//! The scenario editor: cluster shape, protocol configs under Kafka's
+//! property names, and the timed event script. Every committed change is
+//! one [`Edit`]; the page re-simulates it off the main thread.
+
+mod cluster;
+mod config_matrix;
+mod events;
+pub mod fields;
+
+use std::rc::Rc;
+
+use engine::scenario::Scenario;
+use yew::prelude::*;
+
+use crate::edit::Edit;
+use cluster::ClusterEditor;
+use config_matrix::ConfigMatrix;
+use events::EventsEditor;
+
+/// Props of [`Editor`].
+#[derive(Properties, PartialEq)]
+pub struct EditorProps {
+    /// The scenario as edited.
+    pub scenario: Rc<Scenario>,
+    /// Why it cannot be simulated, if it cannot.
+    pub invalid: Option<AttrValue>,
+    /// An edit.
+    pub on_edit: Callback<Edit>,
+}
+
+/// The editor, folded by default so the comparison stays in view.
+#[component]
+pub fn Editor(props: &EditorProps) -> Html {
+    // A typed value that is not a value at all (e.g. letters in a number)
+    // never reaches the scenario; say so next to the editor.
+    let field_error = use_state_eq(|| None::<String>);
+    let on_error = {
+        let field_error = field_error.clone();
+        Callback::from(move |e: String| field_error.set(Some(e)))
+    };
+    let on_edit = {
+        let (field_error, on_edit) = (field_error.clone(), props.on_edit.clone());
+        Callback::from(move |e: Edit| {
+            field_error.set(None);
+            on_edit.emit(e);
+        })
+    };
+    let s = &props.scenario;
+    let tasks: u64 = s
+        .initial_connectors()
+        .iter()
+        .map(|(_, t)| u64::from(*t))
+        .sum();
+    let summary = format!(
+        "{} workers · {} connectors · {} tasks · {} events · comparing {}",
+        s.connect.workers,
+        s.initial_connectors().len(),
+        tasks,
+        s.events.len(),
+        s.compare
+            .iter()
+            .map(|v| v.label.as_str())
+            .collect::<Vec<_>>()
+            .join(" vs ")
+    );
+    let problem = field_error
+        .as_ref()
+        .map(|e| AttrValue::from(e.clone()))
+        .or_else(|| props.invalid.clone());
+    html! {
+        <details class="editor" id="editor">
+            <summary><span class="editor-title">{"Edit scenario"}</span><span class="editor-summary">{ summary }</span></summary>
+            if let Some(problem) = problem {
+                <p class="edit-error" id="edit-error" role="alert">
+                    {"This change cannot be simulated: "}{ problem }{" The comparison below still shows the last valid scenario."}
+                </p>
+            }
+            <form class="editor-body" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                <ClusterEditor scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()} />
+                <ConfigMatrix scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()} />
+                <EventsEditor scenario={props.scenario.clone()} {on_edit} {on_error} />
+            </form>
+        </details>
+    }
+}

@@ -1,0 +1,114 @@
+//! The preset gallery: the landing view. Each card is a real `#p=<id>`
+//! link (it can be opened in a new tab or copied); a plain click opens the
+//! preset in place.
+
+use engine::presets::{self, Preset};
+use engine::scenario::Scenario;
+use yew::prelude::*;
+
+/// Props of [`Gallery`].
+#[derive(Properties, PartialEq)]
+pub struct GalleryProps {
+    /// Open a preset.
+    pub on_open: Callback<&'static str>,
+    /// The preset currently open, highlighted.
+    pub current: Option<&'static str>,
+    /// Back to the open scenario, when there is one.
+    pub on_back: Option<Callback<()>>,
+}
+
+/// The first sentence of a description: its one-line summary.
+pub fn first_sentence(text: &str) -> &str {
+    let text = text.trim();
+    let mut from = 0;
+    while let Some(i) = text[from..].find(". ") {
+        let end = from + i + 1;
+        // "e.g. " and "i.e. " do not end a sentence.
+        let word = text[..end].rsplit(' ').next().unwrap_or("");
+        if !matches!(word, "e.g." | "i.e." | "vs." | "etc.") {
+            return &text[..end];
+        }
+        from = end;
+    }
+    text
+}
+
+/// A one-line shape of a scenario: `3 workers · 8 tasks · 1 event · eager vs cooperative`.
+pub fn shape(s: &Scenario) -> String {
+    let tasks: u64 = s
+        .initial_connectors()
+        .iter()
+        .map(|(_, t)| u64::from(*t))
+        .sum();
+    let connectors = s.initial_connectors().len();
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let labels: Vec<&str> = s.compare.iter().map(|v| v.label.as_str()).collect();
+    format!(
+        "{} · {} · {} · {} · {}",
+        plural(u64::from(s.connect.workers), "worker", "workers"),
+        plural(connectors as u64, "connector", "connectors"),
+        plural(tasks, "task", "tasks"),
+        plural(s.events.len() as u64, "event", "events"),
+        labels.join(" vs ")
+    )
+}
+
+fn card(p: &'static Preset, current: bool, on_open: &Callback<&'static str>) -> Html {
+    let s = p.scenario();
+    let onclick = {
+        let on_open = on_open.clone();
+        Callback::from(move |e: MouseEvent| {
+            // Let modified clicks (new tab, new window) do what links do.
+            if e.ctrl_key() || e.meta_key() || e.shift_key() || e.button() != 0 {
+                return;
+            }
+            e.prevent_default();
+            on_open.emit(p.id);
+        })
+    };
+    html! {
+        <li class={classes!("preset", current.then_some("current"))} data-preset={p.id}>
+            <a href={format!("#p={}", p.id)} {onclick}>
+                <span class={classes!("family", p.family())}>{ p.family() }</span>
+                <h3>{ &s.title }</h3>
+                <p class="summary">{ first_sentence(&s.description) }</p>
+                <p class="shape">{ shape(&s) }</p>
+            </a>
+        </li>
+    }
+}
+
+/// The gallery.
+#[component]
+pub fn Gallery(props: &GalleryProps) -> Html {
+    html! {
+        <section class="gallery" aria-labelledby="gallery-title">
+            <div class="gallery-head">
+                <h2 id="gallery-title">{"Presets"}</h2>
+                <p class="intro">{"Pick a scenario to see what Kafka's group rebalancing does to a running cluster, eager and incremental cooperative side by side. Every preset is a starting point: edit it, and the link in the address bar follows."}</p>
+                if let Some(back) = &props.on_back {
+                    <button class="back" onclick={back.reform(|_: MouseEvent| ())}>{"← Back to the scenario"}</button>
+                }
+            </div>
+            <ul class="presets">
+                { for presets::all().iter().map(|p| card(p, props.current == Some(p.id), &props.on_open)) }
+            </ul>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_sentences() {
+        assert_eq!(first_sentence("One. Two."), "One.");
+        assert_eq!(first_sentence("Use e.g. this. Then."), "Use e.g. this.");
+        assert_eq!(first_sentence("No full stop"), "No full stop");
+        for p in presets::all() {
+            let s = p.scenario();
+            assert!(!first_sentence(&s.description).is_empty(), "{}", p.id);
+        }
+    }
+}

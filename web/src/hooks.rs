@@ -1,0 +1,97 @@
+//! Small hooks shared by components.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, ResizeObserver};
+use yew::prelude::*;
+
+/// The CSS pixel width of the element behind `node`, following resizes.
+///
+/// Charts draw in their real pixel width (the SVG `viewBox` equals the box),
+/// so text and rows keep their size on a phone and on a wide screen instead
+/// of being scaled. Until the first measurement it is `fallback`.
+#[hook]
+pub fn use_element_width(node: NodeRef, fallback: f64) -> f64 {
+    let width = use_state_eq(|| fallback);
+    {
+        let width = width.clone();
+        use_effect_with(node, move |node| {
+            let element = node.cast::<Element>();
+            let measure = {
+                let width = width.clone();
+                move |el: &Element| {
+                    let w = f64::from(el.client_width());
+                    if w > 0.0 {
+                        width.set(w);
+                    }
+                }
+            };
+            let mut observer = None;
+            let mut closure = None;
+            if let Some(el) = element {
+                measure(&el);
+                let target = el.clone();
+                let cb = Closure::<dyn FnMut(JsValue)>::new(move |_entries: JsValue| {
+                    measure(&target);
+                });
+                if let Ok(ro) = ResizeObserver::new(cb.as_ref().unchecked_ref()) {
+                    ro.observe(&el);
+                    observer = Some(ro);
+                }
+                closure = Some(cb);
+            }
+            move || {
+                if let Some(ro) = observer {
+                    ro.disconnect();
+                }
+                drop(closure);
+            }
+        });
+    }
+    *width
+}
+
+/// Calls `on_frame` with the frame time on every animation frame while
+/// `active`. (One closure re-requests itself; the effect's cleanup stops it.)
+#[hook]
+pub fn use_animation_frames(active: bool, on_frame: Callback<f64>) {
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+    use_effect_with(active, move |active| {
+        type FrameFn = Closure<dyn FnMut(f64)>;
+        let slot: Rc<RefCell<Option<FrameFn>>> = Rc::new(RefCell::new(None));
+        let alive = Rc::new(Cell::new(*active));
+        let request = Rc::new(Cell::new(0));
+        if *active {
+            let (slot2, alive2, request2) = (slot.clone(), alive.clone(), request.clone());
+            *slot.borrow_mut() = Some(Closure::new(move |ts: f64| {
+                if !alive2.get() {
+                    return;
+                }
+                on_frame.emit(ts);
+                if alive2.get() {
+                    if let Some(f) = slot2.borrow().as_ref() {
+                        if let Ok(id) = gloo::utils::window()
+                            .request_animation_frame(f.as_ref().unchecked_ref())
+                        {
+                            request2.set(id);
+                        }
+                    }
+                }
+            }));
+            if let Some(f) = slot.borrow().as_ref() {
+                if let Ok(id) =
+                    gloo::utils::window().request_animation_frame(f.as_ref().unchecked_ref())
+                {
+                    request.set(id);
+                }
+            }
+        }
+        move || {
+            alive.set(false);
+            let _ = gloo::utils::window().cancel_animation_frame(request.get());
+            // Breaks the closure's reference to itself.
+            slot.borrow_mut().take();
+        }
+    });
+}

@@ -1,0 +1,131 @@
+//! Window-level listeners: the address bar (Back, pasted links), keyboard
+//! shortcuts, and scenario files dropped anywhere on the page.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use engine::scenario::Scenario;
+use gloo::events::{EventListener, EventListenerOptions};
+use wasm_bindgen::JsCast;
+use web_sys::{DragEvent, Element, KeyboardEvent};
+use yew::prelude::*;
+
+use crate::keyboard::{command, Command};
+use crate::location;
+use crate::share;
+
+/// Calls `on_navigate` with the fragment whenever history moves (Back,
+/// Forward, an edited address bar).
+#[hook]
+pub fn use_navigation(on_navigate: Callback<String>) {
+    use_effect_with((), move |_| {
+        let window = gloo::utils::window();
+        let fire = {
+            let on_navigate = on_navigate.clone();
+            move |_: &web_sys::Event| on_navigate.emit(location::fragment())
+        };
+        let hash = EventListener::new(&window, "hashchange", fire.clone());
+        let pop = EventListener::new(&window, "popstate", fire);
+        move || drop((hash, pop))
+    });
+}
+
+/// True when a key press belongs to a form field (typing, or a native
+/// button/link activation) rather than to the playground.
+fn belongs_to_field(e: &KeyboardEvent) -> bool {
+    let Some(el) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+        return false;
+    };
+    match el.tag_name().as_str() {
+        "INPUT" | "TEXTAREA" | "SELECT" => true,
+        "BUTTON" | "A" | "SUMMARY" => matches!(e.key().as_str(), " " | "Enter"),
+        _ => el.has_attribute("contenteditable"),
+    }
+}
+
+/// Keyboard shortcuts: each key press that maps to a [`Command`] is handled
+/// (and its default, such as scrolling on Space, prevented).
+#[hook]
+pub fn use_shortcuts(on_command: Callback<Command>) {
+    use_effect_with((), move |_| {
+        let listener = EventListener::new_with_options(
+            &gloo::utils::window(),
+            "keydown",
+            EventListenerOptions::enable_prevent_default(),
+            move |e| {
+                let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                    return;
+                };
+                if e.ctrl_key() || e.meta_key() || e.alt_key() || belongs_to_field(e) {
+                    return;
+                }
+                if let Some(cmd) = command(&e.key(), e.shift_key()) {
+                    e.prevent_default();
+                    on_command.emit(cmd);
+                }
+            },
+        );
+        move || drop(listener)
+    });
+}
+
+/// Scenario files dropped on the page, read and validated.
+#[hook]
+pub fn use_file_drop(enabled: bool, on_file: Callback<Result<Box<Scenario>, String>>) {
+    let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
+    use_effect_with(enabled, move |enabled| {
+        let mut listeners = Vec::new();
+        if *enabled {
+            let window = gloo::utils::window();
+            let carries_files = Rc::new(Cell::new(false));
+            // Dropping needs `dragover` cancelled; only for files, so text
+            // drags into inputs keep working.
+            let over = {
+                let carries_files = carries_files.clone();
+                EventListener::new_with_options(
+                    &window,
+                    "dragover",
+                    EventListenerOptions::enable_prevent_default(),
+                    move |e| {
+                        let Some(e) = e.dyn_ref::<DragEvent>() else {
+                            return;
+                        };
+                        let files = e
+                            .data_transfer()
+                            .map(|d| {
+                                d.types()
+                                    .iter()
+                                    .any(|t| t.as_string().as_deref() == Some("Files"))
+                            })
+                            .unwrap_or(false);
+                        carries_files.set(files);
+                        if files {
+                            e.prevent_default();
+                        }
+                    },
+                )
+            };
+            let drop_listener = EventListener::new_with_options(
+                &window,
+                "drop",
+                EventListenerOptions::enable_prevent_default(),
+                move |e| {
+                    let Some(e) = e.dyn_ref::<DragEvent>() else {
+                        return;
+                    };
+                    let file = e
+                        .data_transfer()
+                        .and_then(|d| d.files())
+                        .and_then(|f| f.get(0));
+                    if let Some(file) = file {
+                        e.prevent_default();
+                        *reader.borrow_mut() = share::read_scenario_file(file, on_file.clone());
+                    }
+                },
+            );
+            listeners.push(over);
+            listeners.push(drop_listener);
+        }
+        move || drop(listeners)
+    });
+}

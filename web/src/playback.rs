@@ -1,0 +1,279 @@
+//! The playhead shared by every column: where it is, whether it plays, and
+//! which rebalance round is selected. A reducer of its own, so that sixty
+//! playhead moves a second do not touch the scenario state.
+
+use std::rc::Rc;
+
+use engine::run::RunResult;
+use yew::Reducible;
+
+/// At speed 1 a whole run plays in this many ms of wall time, whatever
+/// its simulated length (a minute or an hour).
+pub const PLAY_MS: f64 = 20_000.0;
+
+/// Playback speeds offered.
+pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+
+/// A rebalance round in one column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RoundRef {
+    /// When the round started (the first JoinGroup or the member loss).
+    pub at_ms: u64,
+    /// Which column.
+    pub variant: usize,
+    /// Index into that trace's rounds.
+    pub round: usize,
+}
+
+/// Every round of every column in time order: the stops of
+/// "previous/next round".
+pub fn round_stops(result: &RunResult) -> Vec<RoundRef> {
+    let mut stops: Vec<RoundRef> = result
+        .variants
+        .iter()
+        .enumerate()
+        .flat_map(|(variant, run)| {
+            run.trace
+                .rounds
+                .iter()
+                .enumerate()
+                .map(move |(round, r)| RoundRef {
+                    at_ms: r.started_ms,
+                    variant,
+                    round,
+                })
+        })
+        .collect();
+    stops.sort();
+    stops
+}
+
+/// The playhead.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Playback {
+    /// Simulated time under the playhead.
+    pub t_ms: u64,
+    /// Playing or paused.
+    pub playing: bool,
+    /// Speed multiplier (see [`PLAY_MS`]).
+    pub speed: f64,
+    /// End of the shared time axis.
+    pub end_ms: u64,
+    /// Round stops, in time order.
+    pub rounds: Rc<Vec<RoundRef>>,
+    /// The round whose details are shown.
+    pub selected: Option<RoundRef>,
+    /// Wall time of the last animation frame, while playing.
+    last_frame: Option<f64>,
+    /// Sub-millisecond remainder carried between frames, so slow speeds advance.
+    carry: f64,
+}
+
+impl Default for Playback {
+    fn default() -> Self {
+        Self {
+            t_ms: 0,
+            playing: false,
+            speed: 1.0,
+            end_ms: 0,
+            rounds: Rc::new(Vec::new()),
+            selected: None,
+            last_frame: None,
+            carry: 0.0,
+        }
+    }
+}
+
+/// What can happen to the playhead.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayAction {
+    /// A new result: its axis end and round stops; `restart` for a newly
+    /// opened scenario (an edit keeps the playhead where it was).
+    Load {
+        /// End of the time axis.
+        end_ms: u64,
+        /// Round stops.
+        rounds: Rc<Vec<RoundRef>>,
+        /// Back to the start, paused, nothing selected.
+        restart: bool,
+    },
+    /// Move the playhead (scrubbing).
+    Seek(u64),
+    /// Play or pause.
+    Toggle,
+    /// Play (from the start when at the end).
+    Play,
+    /// Pause.
+    Pause,
+    /// An animation frame at this wall time (ms).
+    Frame(f64),
+    /// Change speed.
+    Speed(f64),
+    /// Step to the next (`+1`) or previous (`-1`) rebalance round and select it.
+    Step(i32),
+    /// Select a round (hover or tap) without moving the playhead.
+    Select(Option<RoundRef>),
+    /// Move by a share of the axis (`0.01` = 1 %), pausing.
+    Nudge(f64),
+    /// To the start or the end.
+    Jump(bool),
+}
+
+impl Playback {
+    fn step(&self, dir: i32) -> Option<RoundRef> {
+        let rounds = &self.rounds;
+        let at_selected = self
+            .selected
+            .filter(|s| s.at_ms == self.t_ms)
+            .and_then(|s| rounds.iter().position(|r| *r == s));
+        if dir > 0 {
+            match at_selected {
+                Some(i) => rounds.get(i + 1).copied(),
+                None => rounds.iter().find(|r| r.at_ms >= self.t_ms).copied(),
+            }
+        } else {
+            match at_selected {
+                Some(i) => i.checked_sub(1).and_then(|i| rounds.get(i)).copied(),
+                None => rounds.iter().rev().find(|r| r.at_ms < self.t_ms).copied(),
+            }
+        }
+    }
+}
+
+impl Reducible for Playback {
+    type Action = PlayAction;
+
+    fn reduce(self: Rc<Self>, action: PlayAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            PlayAction::Load {
+                end_ms,
+                rounds,
+                restart,
+            } => {
+                next.end_ms = end_ms;
+                next.rounds = rounds;
+                if restart {
+                    next.t_ms = 0;
+                    next.playing = false;
+                    next.selected = None;
+                } else {
+                    next.t_ms = next.t_ms.min(end_ms);
+                    // A selection survives an edit only if that round still exists.
+                    next.selected = next
+                        .selected
+                        .and_then(|s| next.rounds.iter().find(|r| **r == s).copied());
+                }
+            }
+            PlayAction::Seek(t) => next.t_ms = t.min(next.end_ms),
+            PlayAction::Toggle if next.playing => next.playing = false,
+            PlayAction::Toggle | PlayAction::Play => {
+                if next.t_ms >= next.end_ms {
+                    next.t_ms = 0;
+                }
+                next.playing = next.end_ms > 0;
+                next.last_frame = None;
+                next.carry = 0.0;
+            }
+            PlayAction::Pause => next.playing = false,
+            PlayAction::Frame(now) => {
+                if !next.playing {
+                    return self;
+                }
+                if let Some(last) = next.last_frame {
+                    // A background tab sends no frames; cap the catch-up.
+                    let dt = (now - last).clamp(0.0, 100.0);
+                    let advance = dt * next.end_ms as f64 / PLAY_MS * next.speed + next.carry;
+                    let whole = advance.floor();
+                    next.carry = advance - whole;
+                    next.t_ms = (next.t_ms + whole as u64).min(next.end_ms);
+                    if next.t_ms >= next.end_ms {
+                        next.playing = false;
+                    }
+                }
+                next.last_frame = Some(now);
+            }
+            PlayAction::Speed(s) => next.speed = s,
+            PlayAction::Step(dir) => {
+                if let Some(r) = self.step(dir) {
+                    next.t_ms = r.at_ms.min(next.end_ms);
+                    next.selected = Some(r);
+                }
+                next.playing = false;
+            }
+            PlayAction::Select(r) => next.selected = r,
+            PlayAction::Nudge(share) => {
+                let delta = (share.abs() * next.end_ms as f64).round().max(1.0) as u64;
+                next.t_ms = if share < 0.0 {
+                    next.t_ms.saturating_sub(delta)
+                } else {
+                    (next.t_ms + delta).min(next.end_ms)
+                };
+                next.playing = false;
+            }
+            PlayAction::Jump(to_end) => {
+                next.t_ms = if to_end { next.end_ms } else { 0 };
+                next.playing = false;
+            }
+        }
+        if !next.playing {
+            next.last_frame = None;
+        }
+        if next == *self {
+            self
+        } else {
+            Rc::new(next)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loaded() -> Rc<Playback> {
+        let result = engine::run::run(&engine::presets::default_preset().scenario());
+        let end_ms = result.variants[0].trace.end_ms;
+        Rc::new(Playback::default()).reduce(PlayAction::Load {
+            end_ms,
+            rounds: Rc::new(round_stops(&result)),
+            restart: true,
+        })
+    }
+
+    #[test]
+    fn stepping_visits_every_round_in_time_order() {
+        let mut p = loaded();
+        let n = p.rounds.len();
+        assert!(n >= 2, "the default preset rebalances in both columns");
+        let mut seen = Vec::new();
+        for _ in 0..n + 2 {
+            p = p.reduce(PlayAction::Step(1));
+            seen.extend(p.selected);
+            assert_eq!(Some(p.t_ms), p.selected.map(|s| s.at_ms));
+        }
+        seen.dedup();
+        assert_eq!(seen, *p.rounds);
+        for _ in 0..n - 1 {
+            p = p.reduce(PlayAction::Step(-1));
+        }
+        assert_eq!(p.selected, p.rounds.first().copied());
+    }
+
+    #[test]
+    fn playing_advances_and_stops_at_the_end() {
+        let mut p = loaded().reduce(PlayAction::Play);
+        assert!(p.playing);
+        let mut now = 0.0;
+        for _ in 0..2_000 {
+            now += 16.0;
+            p = p.reduce(PlayAction::Frame(now));
+        }
+        assert_eq!(p.t_ms, p.end_ms);
+        assert!(!p.playing);
+        // Play at the end starts over.
+        let p = p.reduce(PlayAction::Toggle);
+        assert_eq!(p.t_ms, 0);
+        assert!(p.playing);
+    }
+}

@@ -1,0 +1,121 @@
+//! What one rebalance round did: per member, what it owned at JoinGroup and
+//! what SyncGroup assigned and revoked, the delay, and the engine's one-line
+//! explanation. Everything here is read from the trace as recorded.
+
+use engine::report::format_duration;
+use engine::run::RunResult;
+use engine::trace::{ItemList, Trace};
+use yew::prelude::*;
+
+use crate::shared::Shared;
+
+/// Props of [`RoundDetails`].
+#[derive(Properties, PartialEq)]
+pub struct RoundDetailsProps {
+    /// The whole result.
+    pub result: Shared<RunResult>,
+    /// Which column.
+    pub index: usize,
+    /// Which round of that column's trace.
+    pub round: usize,
+    /// Close the panel.
+    pub on_close: Callback<()>,
+}
+
+/// How many item labels a cell lists before "+N more".
+const SHOWN_ITEMS: usize = 8;
+
+fn items_cell(trace: &Trace, list: ItemList, empty: &str) -> Html {
+    let items = trace.list(list);
+    if items.is_empty() {
+        return html! { <td class="none">{ empty.to_string() }</td> };
+    }
+    let names: Vec<&str> = items
+        .iter()
+        .take(SHOWN_ITEMS)
+        .filter_map(|&i| trace.items.get(i as usize).map(|it| it.label.as_str()))
+        .collect();
+    let more = items.len().saturating_sub(SHOWN_ITEMS);
+    html! {
+        <td data-count={items.len().to_string()}>
+            <b>{ items.len() }</b>{": "}{ names.join(", ") }
+            if more > 0 { <span class="more">{ format!(" +{more} more") }</span> }
+        </td>
+    }
+}
+
+/// The details panel.
+#[component]
+pub fn RoundDetails(props: &RoundDetailsProps) -> Html {
+    let Some(run) = props.result.variants.get(props.index) else {
+        return html! {};
+    };
+    let trace = &run.trace;
+    let Some(round) = trace.rounds.get(props.round) else {
+        return html! {};
+    };
+    let worker = |w: u32| {
+        trace
+            .workers
+            .get(w as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("worker #{w}"))
+    };
+    let close = props.on_close.reform(|_: MouseEvent| ());
+    let delay = if round.delay_ms > 0 {
+        format!(
+            "{} ({} ms): work held back before reassigning (scheduled.rebalance.max.delay.ms)",
+            format_duration(round.delay_ms as u64),
+            round.delay_ms
+        )
+    } else {
+        "0 ms".to_string()
+    };
+    html! {
+        <section class="round-details" data-variant={props.index.to_string()} data-round={props.round.to_string()}
+                 data-generation={round.generation.to_string()} aria-live="polite">
+            <header>
+                <h3>{ format!("{}: generation {}", run.label, round.generation) }</h3>
+                <button class="icon" onclick={close} aria-label="Close round details" title="Close (Esc)">{"×"}</button>
+            </header>
+            <p class="explanation">{ &round.explanation }</p>
+            <dl class="round-facts">
+                <div><dt>{"JoinGroup from"}</dt><dd>{ format_duration(round.started_ms) }</dd></div>
+                <div><dt>{"joined"}</dt><dd>{ format!("+{}", format_duration(round.joined_ms.saturating_sub(round.started_ms))) }</dd></div>
+                <div><dt>{"SyncGroup"}</dt><dd>{
+                    if round.delivered {
+                        format!("+{}", format_duration(round.completed_ms.saturating_sub(round.started_ms)))
+                    } else {
+                        "never answered: the group restarted the rebalance".to_string()
+                    }
+                }</dd></div>
+                <div><dt>{"protocol"}</dt><dd>{ &round.protocol }</dd></div>
+                <div><dt>{"leader"}</dt><dd>{ worker(round.leader) }</dd></div>
+                <div><dt>{"delay"}</dt><dd class="delay">{ delay }</dd></div>
+            </dl>
+            <div class="table-scroll">
+                <table class="members">
+                    <thead><tr>
+                        <th scope="col">{"member"}</th>
+                        <th scope="col">{"owned at JoinGroup"}</th>
+                        <th scope="col">{"SyncGroup assigned"}</th>
+                        <th scope="col">{"SyncGroup revoked"}</th>
+                    </tr></thead>
+                    <tbody>
+                        { for round.members.iter().map(|m| {
+                            let member_id = trace.members.get(m.member as usize).map(|i| i.member_id.clone()).unwrap_or_default();
+                            html! {
+                                <tr>
+                                    <th scope="row">{ worker(m.worker) }<span class="member-id" title={member_id.clone()}>{ member_id }</span></th>
+                                    { items_cell(trace, m.owned, if round.protocol == "default" { "— (eager: JoinGroup carries no ownership)" } else { "nothing" }) }
+                                    { items_cell(trace, m.assigned, "nothing") }
+                                    { items_cell(trace, m.revoked, "nothing") }
+                                </tr>
+                            }
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}

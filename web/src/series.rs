@@ -1,0 +1,138 @@
+//! Counts over time, derived from trace spans for charts and readouts.
+//!
+//! Presentation, not protocol logic: the engine decided every state; this
+//! only adds up how many tasks were in one, as a step function.
+
+use engine::trace::{ItemKind, ItemState, Trace};
+
+/// A step function: `(t, value)` points, each value holding from its `t`
+/// until the next point's. The first point is at 0.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Steps {
+    /// Points in strictly increasing time.
+    pub points: Vec<(u64, u32)>,
+}
+
+impl Steps {
+    /// Builds the step function from `(t, delta)` changes.
+    fn from_deltas(mut deltas: Vec<(u64, i64)>) -> Self {
+        deltas.sort_by_key(|d| d.0);
+        let mut points: Vec<(u64, u32)> = vec![(0, 0)];
+        let mut value: i64 = 0;
+        for (t, d) in deltas {
+            value += d;
+            let v = value.max(0) as u32;
+            match points.last_mut() {
+                Some(last) if last.0 == t => last.1 = v,
+                _ => points.push((t, v)),
+            }
+        }
+        // Drop points that do not change the value.
+        points.dedup_by(|b, a| a.1 == b.1);
+        Steps { points }
+    }
+
+    /// The value at `t`.
+    pub fn at(&self, t: u64) -> u32 {
+        match self.points.binary_search_by_key(&t, |p| p.0) {
+            Ok(i) => self.points[i].1,
+            Err(0) => 0,
+            Err(i) => self.points[i - 1].1,
+        }
+    }
+
+    /// The largest value.
+    pub fn max(&self) -> u32 {
+        self.points.iter().map(|p| p.1).max().unwrap_or(0)
+    }
+}
+
+fn task_count(trace: &Trace, items: &[u32]) -> i64 {
+    items
+        .iter()
+        .filter(|&&i| {
+            trace
+                .items
+                .get(i as usize)
+                .is_some_and(|it| it.kind == ItemKind::Task)
+        })
+        .count() as i64
+}
+
+/// Tasks in `state` (on any lane) over time.
+pub fn tasks_in(trace: &Trace, state: ItemState) -> Steps {
+    let mut deltas = Vec::new();
+    for span in trace.spans.iter().filter(|s| s.state == state) {
+        let n = task_count(trace, trace.list(span.items));
+        if n > 0 && span.end_ms > span.start_ms {
+            deltas.push((span.start_ms, n));
+            deltas.push((span.end_ms, -n));
+        }
+    }
+    Steps::from_deltas(deltas)
+}
+
+/// Running tasks over time (a zombie copy is not counted: it is a second
+/// copy Kafka no longer tracks, shown in its own colour).
+pub fn running_tasks(trace: &Trace) -> Steps {
+    tasks_in(trace, ItemState::Running)
+}
+
+/// Configured tasks over time (what "all running" means).
+pub fn configured_tasks(trace: &Trace) -> Steps {
+    let mut deltas = Vec::new();
+    for span in &trace.configured {
+        let n = task_count(trace, trace.list(span.items));
+        if n > 0 && span.end_ms > span.start_ms {
+            deltas.push((span.start_ms, n));
+            deltas.push((span.end_ms, -n));
+        }
+    }
+    Steps::from_deltas(deltas)
+}
+
+/// The generation in force at `t`: the newest delivered round completed by then.
+pub fn generation_at(trace: &Trace, t: u64) -> Option<i32> {
+    trace
+        .rounds
+        .iter()
+        .filter(|r| r.delivered && r.completed_ms <= t)
+        .map(|r| r.generation)
+        .next_back()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn running_tasks_match_the_trace_at_every_change() {
+        let result = engine::run::run(&engine::presets::default_preset().scenario());
+        for run in &result.variants {
+            let trace = &run.trace;
+            let steps = running_tasks(trace);
+            assert!(steps.max() > 0);
+            for &(t, v) in &steps.points {
+                let direct = trace
+                    .intervals()
+                    .filter(|iv| {
+                        iv.state == ItemState::Running && iv.start_ms <= t && t < iv.end_ms
+                    })
+                    .filter(|iv| trace.items[iv.item as usize].kind == ItemKind::Task)
+                    .count() as u32;
+                assert_eq!(v, direct, "{} at {t}", run.label);
+            }
+            assert!(configured_tasks(trace).max() >= steps.max());
+        }
+    }
+
+    #[test]
+    fn steps_look_up_by_time() {
+        let s = Steps::from_deltas(vec![(10, 3), (20, -1), (20, -2), (30, 5)]);
+        assert_eq!(s.points, vec![(0, 0), (10, 3), (20, 0), (30, 5)]);
+        assert_eq!(s.at(5), 0);
+        assert_eq!(s.at(10), 3);
+        assert_eq!(s.at(25), 0);
+        assert_eq!(s.at(99), 5);
+    }
+}

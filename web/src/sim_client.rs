@@ -1,0 +1,301 @@
+//! The page side of the simulator: sends each scenario to the Web Worker
+//! ([`crate::sim_worker`]) and hands back the newest result.
+//!
+//! * A request that arrives while the worker is busy with an older one
+//!   supersedes it: the busy worker is terminated (its result would be
+//!   stale anyway) and a fresh one starts on the new scenario.
+//! * Results of superseded requests are dropped, here and in the reducer.
+//! * Where no worker can run (opened from `file://`, a missing worker file, a
+//!   strict CSP), the simulation runs on the main thread after the page has
+//!   drawn its "simulating" state.
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+use engine::run::RunResult;
+use engine::scenario::Scenario;
+use gloo::timers::callback::Timeout;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::js_sys::{Object, Reflect};
+use web_sys::{ErrorEvent, MessageEvent, Worker};
+use yew::Callback;
+
+use crate::wire;
+
+/// Where Trunk puts the worker's loader shim, relative to the page (so the
+/// site works from any sub-path).
+pub const WORKER_URL: &str = "./rebalance-worker_loader.js";
+
+/// A finished simulation.
+#[derive(Clone, Debug)]
+pub struct SimOutcome {
+    /// The request it answers.
+    pub id: u64,
+    /// The result, or why there is none.
+    pub result: Result<Rc<RunResult>, String>,
+    /// Wall time from request to result, ms.
+    pub elapsed_ms: f64,
+    /// True when the worker ran it; false for the main-thread fallback.
+    pub in_worker: bool,
+}
+
+/// Handle to the simulator; cheap to clone.
+#[derive(Clone)]
+pub struct SimClient(Rc<RefCell<Inner>>);
+
+impl PartialEq for SimClient {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+struct Inner {
+    worker: Option<Spawned>,
+    ready: bool,
+    running: Option<u64>,
+    queued: Option<(u64, String)>,
+    latest: u64,
+    started_at: f64,
+    main_thread: bool,
+    fallback: Option<Timeout>,
+    on_done: Callback<SimOutcome>,
+}
+
+/// A live worker and the closures it calls; dropping it terminates the worker.
+struct Spawned {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+impl Drop for Spawned {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+/// What to do once the `RefCell` borrow is released: emitting while
+/// borrowed could re-enter [`SimClient::request`] through Yew's scheduler.
+enum After {
+    Nothing,
+    Emit(SimOutcome),
+    RunOnMainThread,
+}
+
+impl SimClient {
+    /// A client that reports every fresh result to `on_done`.
+    pub fn new(on_done: Callback<SimOutcome>) -> Self {
+        SimClient(Rc::new(RefCell::new(Inner {
+            worker: None,
+            ready: false,
+            running: None,
+            queued: None,
+            latest: 0,
+            started_at: 0.0,
+            main_thread: false,
+            fallback: None,
+            on_done,
+        })))
+    }
+
+    /// Simulates `scenario` as request `id`, superseding every earlier request.
+    pub fn request(&self, id: u64, scenario: &Scenario) {
+        let json = scenario.to_json();
+        let run_here = {
+            let mut inner = self.0.borrow_mut();
+            inner.latest = id;
+            inner.started_at = now();
+            inner.queued = Some((id, json));
+            if inner.running.is_some() {
+                // Busy with a stale scenario: stop it rather than wait for it.
+                inner.worker = None;
+                inner.ready = false;
+                inner.running = None;
+            }
+            if !inner.main_thread && inner.worker.is_none() {
+                match spawn(Rc::downgrade(&self.0)) {
+                    Some(w) => inner.worker = Some(w),
+                    None => inner.main_thread = true,
+                }
+            }
+            if inner.main_thread {
+                true
+            } else {
+                post_queued(&mut inner);
+                false
+            }
+        };
+        if run_here {
+            self.run_on_main_thread();
+        }
+    }
+
+    /// Runs the queued request on the main thread, after the page has painted.
+    fn run_on_main_thread(&self) {
+        let weak = Rc::downgrade(&self.0);
+        let timeout = Timeout::new(0, move || {
+            let Some(rc) = weak.upgrade() else { return };
+            let (job, on_done, started) = {
+                let mut inner = rc.borrow_mut();
+                (inner.queued.take(), inner.on_done.clone(), inner.started_at)
+            };
+            let Some((id, json)) = job else { return };
+            let result = Scenario::from_json(&json)
+                .map(|s| Rc::new(engine::run::run(&s)))
+                .map_err(|e| e.to_string());
+            on_done.emit(SimOutcome {
+                id,
+                result,
+                elapsed_ms: now() - started,
+                in_worker: false,
+            });
+        });
+        self.0.borrow_mut().fallback = Some(timeout);
+    }
+
+    fn on_message(&self, data: JsValue) {
+        let kind = get_string(&data, "kind");
+        let id = Reflect::get(&data, &"id".into())
+            .ok()
+            .and_then(|v| v.as_f64())
+            .map(|v| v as u64);
+        let after = {
+            let mut inner = self.0.borrow_mut();
+            match kind.as_deref() {
+                Some("ready") => {
+                    inner.ready = true;
+                    post_queued(&mut inner);
+                    After::Nothing
+                }
+                Some("result") | Some("error") => {
+                    inner.running = None;
+                    let fresh = id == Some(inner.latest);
+                    let elapsed_ms = now() - inner.started_at;
+                    post_queued(&mut inner);
+                    if !fresh {
+                        After::Nothing
+                    } else {
+                        let result = if kind.as_deref() == Some("result") {
+                            get_string(&data, "result")
+                                .ok_or_else(|| "The simulator sent no result.".to_string())
+                                .and_then(|text| wire::decode(&text))
+                                .map(Rc::new)
+                        } else {
+                            Err(get_string(&data, "error")
+                                .unwrap_or_else(|| "The simulator failed.".to_string()))
+                        };
+                        After::Emit(SimOutcome {
+                            id: inner.latest,
+                            result,
+                            elapsed_ms,
+                            in_worker: true,
+                        })
+                    }
+                }
+                _ => After::Nothing,
+            }
+        };
+        self.finish(after);
+    }
+
+    fn on_error(&self, message: String) {
+        let after = {
+            let mut inner = self.0.borrow_mut();
+            let was_ready = inner.ready;
+            let running = inner.running.take();
+            inner.worker = None;
+            inner.ready = false;
+            if !was_ready {
+                // It never started (no worker file, no WebAssembly in workers …):
+                // simulate here from now on.
+                gloo::console::warn!(format!(
+                    "Simulating on the main thread; the worker did not start: {message}"
+                ));
+                inner.main_thread = true;
+                After::RunOnMainThread
+            } else if running == Some(inner.latest) {
+                After::Emit(SimOutcome {
+                    id: inner.latest,
+                    result: Err(format!("The simulator stopped unexpectedly: {message}")),
+                    elapsed_ms: now() - inner.started_at,
+                    in_worker: true,
+                })
+            } else {
+                After::Nothing
+            }
+        };
+        self.finish(after);
+    }
+
+    fn finish(&self, after: After) {
+        match after {
+            After::Nothing => {}
+            After::Emit(outcome) => {
+                let on_done = self.0.borrow().on_done.clone();
+                on_done.emit(outcome);
+            }
+            After::RunOnMainThread => self.run_on_main_thread(),
+        }
+    }
+}
+
+fn post_queued(inner: &mut Inner) {
+    if !inner.ready || inner.running.is_some() {
+        return;
+    }
+    let (Some(worker), Some((id, json))) = (&inner.worker, inner.queued.take()) else {
+        return;
+    };
+    let msg = Object::new();
+    let _ = Reflect::set(&msg, &"id".into(), &(id as f64).into());
+    let _ = Reflect::set(&msg, &"scenario".into(), &json.into());
+    if worker.worker.post_message(&msg).is_ok() {
+        inner.running = Some(id);
+    }
+}
+
+fn spawn(weak: Weak<RefCell<Inner>>) -> Option<Spawned> {
+    let worker = Worker::new(WORKER_URL).ok()?;
+    let on_message = {
+        let weak = weak.clone();
+        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            if let Some(rc) = weak.upgrade() {
+                SimClient(rc).on_message(e.data());
+            }
+        })
+    };
+    let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
+        // Handled here: keep the browser from logging it as an uncaught error.
+        e.prevent_default();
+        if let Some(rc) = weak.upgrade() {
+            let message = e.message();
+            let message = if message.is_empty() {
+                "the worker script could not be loaded".to_string()
+            } else {
+                message
+            };
+            SimClient(rc).on_error(message);
+        }
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    Some(Spawned {
+        worker,
+        _on_message: on_message,
+        _on_error: on_error,
+    })
+}
+
+fn get_string(obj: &JsValue, key: &str) -> Option<String> {
+    Reflect::get(obj, &key.into())
+        .ok()
+        .and_then(|v| v.as_string())
+}
+
+/// Milliseconds from the page's time origin.
+pub fn now() -> f64 {
+    gloo::utils::window()
+        .performance()
+        .map_or_else(web_sys::js_sys::Date::now, |p| p.now())
+}

@@ -1,0 +1,105 @@
+// Budget: release .wasm size, time to the first drawn timeline, and time to
+// re-simulate and redraw after an edit (largest preset, and a big cluster),
+// with the main thread kept responsive meanwhile. Numbers are printed and
+// written to web/tests/results/budget.json (git-ignored).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openEditor, DIST } from './harness.mjs';
+
+let server;
+let browser;
+const budget = {};
+before(async () => { server = await serveStatic(); browser = await launchBrowser(); });
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  const dir = new URL('./results', import.meta.url).pathname;
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'budget.json'), JSON.stringify(budget, null, 2) + '\n');
+  console.log('# budget', JSON.stringify(budget));
+});
+
+test('release .wasm sizes (gzip -9)', async () => {
+  for (const f of await readdir(DIST)) {
+    if (!f.endsWith('.wasm')) continue;
+    const raw = await readFile(join(DIST, f));
+    const key = f.startsWith('rebalance-worker') ? 'worker_wasm' : 'page_wasm';
+    budget[key] = { file: f, bytes: raw.length, gzip_bytes: gzipSync(raw, { level: 9 }).length };
+  }
+  assert.ok(budget.page_wasm && budget.worker_wasm);
+  // A loose ceiling that catches an accidental debug build or a doubled engine.
+  assert.ok(budget.page_wasm.gzip_bytes < 1_200_000, JSON.stringify(budget.page_wasm));
+});
+
+test('navigation to the first drawn timeline (default preset)', async () => {
+  const samples = [];
+  for (let i = 0; i < 3; i++) {
+    const page = await newPage(browser);
+    await page.addInitScript(() => {
+      new MutationObserver((_, obs) => {
+        if (document.querySelector('svg.timeline path.bars')) {
+          window.__firstTimeline = performance.now();
+          obs.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(server.url + '#p=connect/worker-joins');
+    await timelineReady(page);
+    samples.push(await page.evaluate(() => window.__firstTimeline));
+    await page.close();
+  }
+  samples.sort((a, b) => a - b);
+  budget.first_timeline_ms = { median: Math.round(samples[1]), samples: samples.map(Math.round) };
+  assert.ok(samples[1] < 5000, samples.join(','));
+});
+
+/** Edits the worker count and measures until the new result is drawn,
+ *  sampling the main thread's frame gaps meanwhile. */
+async function measureEdit(page, workers) {
+  await openEditor(page);
+  await page.evaluate(() => {
+    window.__gaps = [];
+    let last = performance.now();
+    const tick = (t) => { window.__gaps.push(t - last); last = t; if (!window.__stopGaps) requestAnimationFrame(tick); };
+    window.__stopGaps = false;
+    requestAnimationFrame(tick);
+  });
+  const before = await page.locator('main').getAttribute('data-request');
+  await page.fill('#workers', String(workers));
+  const t0 = await page.evaluate(() => performance.now());
+  await page.press('#workers', 'Enter');
+  await page.waitForFunction((r) => document.querySelector('main').dataset.request !== r, before);
+  await simulationShown(page, 120000);
+  const done = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now()))));
+  const out = await page.evaluate(() => { window.__stopGaps = true; return { gaps: window.__gaps, sim: +document.querySelector('main').dataset.simMs }; });
+  return { total_ms: Math.round(done - t0), simulate_ms: Math.round(out.sim), longest_frame_gap_ms: Math.round(Math.max(...out.gaps)) };
+}
+
+test('re-simulate and redraw after an edit: the largest preset', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=connect/rolling-restart');
+  await timelineReady(page);
+  const workers = +(await page.evaluate(() => document.querySelector('main') && window.wasmBindings.decodeLink(location.hash).connect.workers));
+  budget.edit_rolling_restart = await measureEdit(page, workers + 1);
+  assert.ok(budget.edit_rolling_restart.total_ms < 5000, JSON.stringify(budget.edit_rolling_restart));
+  assert.deepEqual(page.errors, []);
+});
+
+test('re-simulate and redraw after an edit: 100 workers × 10,000 tasks', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url);
+  await page.waitForFunction(() => window.wasmBindings?.encodeLink);
+  const fragment = await page.evaluate(() => window.wasmBindings.encodeLink({
+    version: 1, title: '100 workers, 10,000 tasks', seed: 1,
+    connect: { workers: 100, connectors: [{ name: 'c', tasks: 100, count: 100 }] },
+    events: [{ at_ms: 30000, type: 'worker_join' }, { at_ms: 60000, type: 'worker_crash', worker: 'worker-3' }],
+  }));
+  await page.goto(server.url + '#' + fragment);
+  await timelineReady(page, 120000);
+  budget.edit_100x10000 = await measureEdit(page, 101);
+  assert.ok(budget.edit_100x10000.total_ms < 30000, JSON.stringify(budget.edit_100x10000));
+  assert.deepEqual(page.errors, []);
+});
