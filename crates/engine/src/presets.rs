@@ -25,7 +25,13 @@ static PRESETS: &[Preset] = presets![
     "connect/two-workers-join",
     "connect/rolling-restart",
     "connect/mixed-version-upgrade",
+    "streams/slow-handler",
+    "streams/rolling-restart-static",
+    "streams/upgrade-from-2-3",
     "streams/stateful-scale-out",
+    "streams/warmup-convergence",
+    "streams/stateless-restart",
+    "streams/scale-from-zero",
 ];
 
 /// The preset shown when a link names nothing.

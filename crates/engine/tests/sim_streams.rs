@@ -2,13 +2,52 @@
 //! guarantees on seeded random scenarios (streams spec §1–§5).
 
 use engine::presets;
-use engine::run::{run, RunResult};
+use engine::run::{run, RunResult, VariantRun};
 use engine::scenario::Scenario;
+use engine::trace::{ItemState, Trace};
 
 fn preset(id: &str) -> RunResult {
     run(&presets::find(id)
         .unwrap_or_else(|| panic!("no preset {id}"))
         .scenario())
+}
+
+fn scenario(json: &str) -> Scenario {
+    Scenario::from_json(json).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn variant<'a>(r: &'a RunResult, label: &str) -> &'a VariantRun {
+    r.variants
+        .iter()
+        .find(|v| v.label == label)
+        .unwrap_or_else(|| panic!("no variant {label}"))
+}
+
+/// Per task, its intervals in `states` on worker lanes: (start, end, lane).
+fn copies(t: &Trace, states: &[ItemState]) -> Vec<Vec<(u64, u64, u32)>> {
+    let mut by_item = vec![Vec::new(); t.items.len()];
+    for iv in t.intervals() {
+        if let Some(w) = iv.worker {
+            if states.contains(&iv.state) {
+                by_item[iv.item as usize].push((iv.start_ms, iv.end_ms, w));
+            }
+        }
+    }
+    for v in &mut by_item {
+        v.sort_unstable();
+    }
+    by_item
+}
+
+/// True when `[from, to)` is covered by the task's running pieces on `lane`.
+fn runs_throughout(pieces: &[(u64, u64, u32)], lane: u32, from: u64, to: u64) -> bool {
+    let mut reach = from;
+    for &(s, e, l) in pieces {
+        if l == lane && s <= reach && e > reach {
+            reach = e;
+        }
+    }
+    reach >= to
 }
 
 #[test]
@@ -25,7 +64,394 @@ fn show() {
     }
 }
 
-#[allow(dead_code)]
-fn scenario(json: &str) -> Scenario {
-    Scenario::from_json(json).unwrap_or_else(|e| panic!("{e}"))
+const ROLLING: &str = r#"{"version":1,"title":"rolling","seed":1,
+  "streams":{"instances":4,"subtopologies":[{"partitions":12,"stateful":true,"changelog_records":100000,"changelog_records_per_sec":50}]},
+  "compare":[{"label":"eager","config":{"upgrade.from":"2.3"}},{"label":"cooperative + warmups"}],
+  "events":[{"at_ms":30000,"type":"rolling_restart","downtime_ms":20000,"interval_ms":120000}]}"#;
+
+/// For each restart of instance X: the tasks on the other instances that are
+/// still on the same instance 60 s later, and whether they ran throughout.
+fn unmoved_tasks_kept_running(v: &VariantRun) -> (usize, usize) {
+    let t = &v.trace;
+    let running = copies(t, &[ItemState::Running]);
+    let (mut kept, mut paused) = (0, 0);
+    for e in t.events.iter().filter(|e| e.label.contains("restarts")) {
+        let Some(x) = e.worker else { continue };
+        let (from, to) = (e.at_ms, e.at_ms + 60_000);
+        for pieces in &running {
+            for lane in 0..t.workers.len() as u32 {
+                if lane == x {
+                    continue;
+                }
+                let at = |ms: u64| {
+                    pieces
+                        .iter()
+                        .any(|&(s, e, l)| l == lane && s <= ms && ms < e)
+                };
+                if at(from) && at(to) {
+                    if runs_throughout(pieces, lane, from, to) {
+                        kept += 1;
+                    } else {
+                        paused += 1;
+                    }
+                }
+            }
+        }
+    }
+    (kept, paused)
+}
+
+#[test]
+fn rolling_restart_cooperative_with_warmups_keeps_processing_the_tasks_that_do_not_move() {
+    let r = run(&scenario(ROLLING));
+    let (kept, paused) = unmoved_tasks_kept_running(variant(&r, "cooperative + warmups"));
+    assert!(kept > 0);
+    assert_eq!(
+        paused, 0,
+        "cooperative paused {paused} tasks that stayed put"
+    );
+    let (_, eager_paused) = unmoved_tasks_kept_running(variant(&r, "eager"));
+    assert!(eager_paused > 0, "eager stops tasks that stay put too");
+}
+
+#[test]
+fn eager_stops_everything() {
+    let r = preset("streams/stateful-scale-out");
+    let eager = variant(&r, "eager");
+    let t = &eager.trace;
+    assert_eq!(eager.metrics.tasks_stopped, t.items.len() as u64);
+    // Some instant after the join at which no task processes anywhere.
+    let running = copies(t, &[ItemState::Running]);
+    let join = t.events[0].at_ms;
+    let stops: Vec<u64> = t
+        .intervals()
+        .filter(|iv| iv.state == ItemState::Stopping && iv.start_ms >= join)
+        .map(|iv| iv.end_ms)
+        .collect();
+    let last_stop = *stops.iter().max().expect("eager stops tasks");
+    let any_running = running
+        .iter()
+        .any(|p| p.iter().any(|&(s, e, _)| s <= last_stop && last_stop < e));
+    assert!(
+        !any_running,
+        "something was still processing at {last_stop}"
+    );
+    let coop = variant(&r, "cooperative");
+    assert!(coop.metrics.tasks_stopped < eager.metrics.tasks_stopped);
+}
+
+fn scale_out(seed: u64, assignor: &str) -> Scenario {
+    scenario(&format!(
+        r#"{{"version":1,"seed":{seed},
+  "streams":{{"instances":3,"subtopologies":[{{"partitions":12,"stateful":true,"changelog_records":10000}}],
+    "config":{{"acceptable.recovery.lag":9223372036854775807{assignor}}}}},
+  "compare":[{{"label":"cooperative"}}],
+  "events":[{{"at_ms":30000,"type":"instance_join"}}]}}"#
+    ))
+}
+
+/// Tasks that instance-4 runs at the end, and tasks stopped in all.
+fn scale_out_moves(s: &Scenario) -> (usize, u64) {
+    let r = run(s);
+    let v = &r.variants[0];
+    let t = &v.trace;
+    let lane = t.worker_index("instance-4").expect("instance-4 joined");
+    let on_new = copies(t, &[ItemState::Running])
+        .iter()
+        .filter(|p| p.iter().any(|&(_, e, l)| l == lane && e >= t.end_ms))
+        .count();
+    (on_new, v.metrics.tasks_stopped)
+}
+
+#[test]
+fn scaling_out_by_one_moves_only_enough_tasks_to_balance() {
+    // The legacy StickyTaskAssignor moves exactly the new instance's share.
+    for seed in 1..=10 {
+        let s = scale_out(
+            seed,
+            r#","internal.task.assignor.class":"StickyTaskAssignor""#,
+        );
+        assert_eq!(scale_out_moves(&s), (3, 3), "seed {seed}");
+    }
+    // HighAvailabilityTaskAssignor ignores history when everyone is caught up:
+    // it deals round-robin over clients in ProcessId order (spec §0.3), so
+    // the new instance still gets its share but 9 of the 12 tasks move.
+    for seed in 1..=10 {
+        assert_eq!(scale_out_moves(&scale_out(seed, "")), (3, 9), "seed {seed}");
+    }
+    // With the default acceptable.recovery.lag the newcomer is not caught up:
+    // no active moves at once, warmups start instead (spec §4.1 step 4).
+    let r = preset("streams/stateful-scale-out");
+    let warm = variant(&r, "cooperative + warmups");
+    let m = warm.metrics.streams.as_ref().unwrap();
+    assert!(m.warmups_started > 0 && m.probing_rebalances > 0, "{m:?}");
+    assert!(
+        warm.metrics
+            .longest_task_outage
+            .as_ref()
+            .unwrap()
+            .duration_ms
+            < 5_000
+    );
+}
+
+#[test]
+fn a_moved_stateful_task_restores_for_lag_over_restore_rate() {
+    let s = scenario(
+        r#"{"version":1,"seed":1,
+  "streams":{"instances":1,"subtopologies":[{"partitions":2,"stateful":true,"changelog_records":100000}],
+    "config":{"acceptable.recovery.lag":9223372036854775807},
+    "timings":{"restore_records_per_sec":10000}},
+  "compare":[{"label":"cooperative"}],
+  "events":[{"at_ms":30000,"type":"instance_join"}]}"#,
+    );
+    let r = run(&s);
+    let t = &r.variants[0].trace;
+    let lane = t.worker_index("instance-2").unwrap();
+    let restores: Vec<u64> = t
+        .intervals()
+        .filter(|iv| iv.worker == Some(lane) && iv.state == ItemState::Restoring)
+        .map(|iv| iv.end_ms - iv.start_ms)
+        .collect();
+    // 100,000 records of lag at 10,000 records/s.
+    assert_eq!(restores, vec![10_000]);
+    let m = r.variants[0].metrics.streams.as_ref().unwrap();
+    assert!(m.records_restored >= 100_000);
+}
+
+#[test]
+fn a_static_member_back_within_the_session_timeout_gets_its_tasks_without_a_rebalance() {
+    let r = preset("streams/rolling-restart-static");
+    let statics = variant(&r, "static");
+    assert_eq!(statics.metrics.rebalance_rounds, 0);
+    assert!(statics
+        .trace
+        .steps
+        .iter()
+        .any(|s| s.kind == "static_rejoin"));
+    let dynamic = variant(&r, "cooperative, dynamic");
+    assert!(dynamic.metrics.rebalance_rounds > 0);
+}
+
+#[test]
+fn an_upgrade_from_2_4_needs_no_upgrade_from_and_one_bounce() {
+    let s = scenario(
+        r#"{"version":1,"seed":3,
+  "streams":{"instances":3,"kafka_version":"2.4","subtopologies":[{"partitions":6,"stateful":true,"changelog_records":1000}]},
+  "compare":[{"label":"one bounce"}],
+  "events":[{"at_ms":30000,"type":"rolling_restart","downtime_ms":20000,"interval_ms":60000,"kafka_version":"3.8","reverse_order":true}]}"#,
+    );
+    let r = run(&s);
+    let t = &r.variants[0].trace;
+    assert!(t.rounds.iter().all(|r| r.protocol == "cooperative"));
+    assert!(!t.steps.iter().any(|s| s.kind == "double_ownership"));
+    let old = preset("streams/upgrade-from-2-3");
+    let unsafe_run = variant(&old, "no upgrade.from");
+    assert!(unsafe_run
+        .trace
+        .steps
+        .iter()
+        .any(|s| s.kind == "double_ownership"));
+    let safe = variant(&old, "upgrade.from=2.3, two bounces");
+    assert!(!safe
+        .trace
+        .steps
+        .iter()
+        .any(|s| s.kind == "double_ownership"));
+    assert_eq!(
+        safe.trace.rounds.last().map(|r| r.protocol.as_str()),
+        Some("cooperative")
+    );
+}
+
+#[test]
+fn a_frozen_member_that_resumes_after_its_session_runs_as_a_zombie_and_says_so() {
+    let s = scenario(
+        r#"{"version":1,"seed":2,
+  "streams":{"instances":3,"subtopologies":[{"partitions":6,"stateful":true,"changelog_records":1000}]},
+  "compare":[{"label":"cooperative"}],
+  "events":[{"at_ms":30000,"type":"gc_pause","instance":"instance-2","duration_ms":60000}]}"#,
+    );
+    let r = run(&s);
+    let v = &r.variants[0];
+    assert!(v.trace.spans.iter().any(|s| s.state == ItemState::Zombie));
+    assert!(v.trace.steps.iter().any(|s| s.kind == "zombie"));
+    assert!(v.metrics.duplicate_task_ms > 0);
+}
+
+#[test]
+fn the_same_scenario_twice_gives_the_same_trace() {
+    for json in [ROLLING] {
+        let (a, b) = (run(&scenario(json)), run(&scenario(json)));
+        for (x, y) in a.variants.iter().zip(&b.variants) {
+            assert_eq!(x.trace.fingerprint(), y.trace.fingerprint());
+            assert_eq!(x.metrics, y.metrics);
+        }
+    }
+}
+
+/// SplitMix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn random_scenario(seed: u64) -> String {
+    let mut rng = Rng(seed);
+    let instances = 1 + rng.below(4);
+    let threads = 1 + rng.below(2);
+    let standbys = rng.below(2);
+    let eos = if rng.below(3) == 0 {
+        r#","processing.guarantee":"exactly_once_v2""#
+    } else {
+        ""
+    };
+    let mut events = Vec::new();
+    let mut ever = instances;
+    let mut t = 20_000u64;
+    for _ in 0..1 + rng.below(4) {
+        t += 5_000 + rng.below(90_000);
+        let who = format!("instance-{}", 1 + rng.below(ever));
+        let e = match rng.below(7) {
+            0 => {
+                ever += 1;
+                r#""type":"instance_join""#.to_string()
+            }
+            1 => format!(r#""type":"instance_crash","instance":"{who}""#),
+            2 => format!(
+                r#""type":"instance_restart","instance":"{who}","downtime_ms":{},"crash":{}"#,
+                1_000 + rng.below(60_000),
+                rng.below(2) == 0
+            ),
+            3 => format!(
+                r#""type":"gc_pause","instance":"{who}","duration_ms":{}"#,
+                1_000 + rng.below(60_000)
+            ),
+            4 => format!(
+                r#""type":"slow_processing","instance":"{who}","duration_ms":{}"#,
+                1_000 + rng.below(90_000)
+            ),
+            5 => format!(
+                r#""type":"rolling_restart","downtime_ms":{},"interval_ms":{}"#,
+                1_000 + rng.below(30_000),
+                10_000 + rng.below(60_000)
+            ),
+            _ => format!(r#""type":"instance_stop","instance":"{who}""#),
+        };
+        events.push(format!(r#"{{"at_ms":{t},{e}}}"#));
+    }
+    // Keep at least one instance: a late join.
+    events.push(format!(
+        r#"{{"at_ms":{},"type":"instance_join"}}"#,
+        t + 10_000
+    ));
+    format!(
+        r#"{{"version":1,"seed":{seed},
+  "streams":{{"instances":{instances},"subtopologies":[{{"partitions":{},"stateful":true,"changelog_records":{},"changelog_records_per_sec":20}},{{"partitions":{}}}],
+    "config":{{"num.stream.threads":{threads},"num.standby.replicas":{standbys},"max.poll.interval.ms":60000,"probing.rebalance.interval.ms":60000{eos}}}}},
+  "compare":[{{"label":"eager","config":{{"upgrade.from":"2.3"}}}},{{"label":"cooperative"}},{{"label":"static","config":{{"group.instance.id":"app"}}}}],
+  "events":[{}]}}"#,
+        1 + rng.below(8),
+        rng.below(200_000),
+        1 + rng.below(6),
+        events.join(",")
+    )
+}
+
+/// No task is active (starting, restoring, running, revoking) on two
+/// instances at once; frozen and zombie copies of a removed member aside.
+fn check_single_active(t: &Trace, at: &str) {
+    let active = copies(
+        t,
+        &[
+            ItemState::Starting,
+            ItemState::Restoring,
+            ItemState::Running,
+            ItemState::Stopping,
+        ],
+    );
+    for (item, pieces) in active.iter().enumerate() {
+        for (i, a) in pieces.iter().enumerate() {
+            for b in &pieces[i + 1..] {
+                if b.0 >= a.1 {
+                    break;
+                }
+                assert_eq!(
+                    a.2, b.2,
+                    "{at}: task {} active on two instances at {}",
+                    t.items[item].label, b.0
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn random_scenarios_keep_kafkas_guarantees() {
+    for seed in 1..=120u64 {
+        let json = random_scenario(seed);
+        let s = scenario(&json);
+        let r = run(&s);
+        for v in &r.variants {
+            let at = format!("seed {seed} / {}", v.label);
+            check_single_active(&v.trace, &at);
+            // After convergence every task runs, once, on a caught-up instance.
+            let t = &v.trace;
+            let end = copies(
+                t,
+                &[ItemState::Running, ItemState::Restoring, ItemState::Warmup],
+            );
+            for (item, pieces) in end.iter().enumerate() {
+                let at_end: Vec<_> = pieces.iter().filter(|p| p.1 >= t.end_ms).collect();
+                let running: Vec<_> = t
+                    .intervals()
+                    .filter(|iv| {
+                        iv.item == item as u32
+                            && iv.state == ItemState::Running
+                            && iv.end_ms >= t.end_ms
+                            && iv.worker.is_some()
+                    })
+                    .collect();
+                assert_eq!(
+                    running.len(),
+                    1,
+                    "{at}: task {} at the end: {at_end:?}\n{json}",
+                    t.items[item].label
+                );
+            }
+            assert!(
+                !t.intervals().any(|iv| iv.end_ms >= t.end_ms
+                    && matches!(iv.state, ItemState::Restoring | ItemState::Warmup)),
+                "{at}: restoring or warming up at the end\n{json}"
+            );
+        }
+        let again = run(&s);
+        for (x, y) in r.variants.iter().zip(&again.variants) {
+            assert_eq!(x.trace.fingerprint(), y.trace.fingerprint(), "seed {seed}");
+        }
+    }
+}
+
+#[test]
+#[ignore]
+fn debug_json() {
+    let json = std::fs::read_to_string("/tmp/s.json").unwrap();
+    let r = run(&scenario(&json));
+    println!("{}", engine::trace_text::render_result(&r));
+    for v in &r.variants {
+        println!("{:?}", v.metrics);
+        for s in &v.trace.steps {
+            println!("  {:>8} {:<18} {}", s.at_ms, s.kind, s.explanation);
+        }
+    }
 }

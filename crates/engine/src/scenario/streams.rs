@@ -30,6 +30,11 @@ pub struct StreamsApp {
     /// The topology: each subtopology has one task per input partition,
     /// `<subtopology>_<partition>`.
     pub subtopologies: Vec<SubtopologySpec>,
+    /// A new application: the instances at time 0 have no local state. By
+    /// default the application was already running: each instance starts
+    /// with the checkpointed state of its tasks in the steady layout.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub cold_start: bool,
     /// Application-wide configuration (Kafka property names).
     #[serde(default, skip_serializing_if = "is_default")]
     pub config: StreamsConfig,
@@ -344,6 +349,26 @@ impl StreamsConfig {
     }
 }
 
+impl StreamsConfig {
+    /// `self` without the keys named in `keys` (Kafka property names).
+    pub fn without(&self, keys: &[String]) -> StreamsConfig {
+        let mut value = serde_json::to_value(self).unwrap_or_default();
+        if let Some(map) = value.as_object_mut() {
+            for k in keys {
+                map.remove(k);
+            }
+        }
+        serde_json::from_value(value).unwrap_or_else(|_| self.clone())
+    }
+
+    /// True when `key` is a Streams config key this playground knows.
+    pub fn is_known_key(key: &str) -> bool {
+        let mut map = serde_json::Map::new();
+        map.insert(key.to_string(), serde_json::Value::Null);
+        serde_json::from_value::<StreamsConfig>(serde_json::Value::Object(map)).is_ok()
+    }
+}
+
 impl ResolvedStreamsConfig {
     /// The rebalance protocol this member runs (spec §2.1, §3.6): EAGER when
     /// its code predates 2.4 or `upgrade.from` names 2.3 or older.
@@ -436,6 +461,9 @@ pub enum StreamsEvent {
         /// Config keys it comes back with.
         #[serde(default, skip_serializing_if = "is_default")]
         config: StreamsConfig,
+        /// Config keys they no longer set (the second bounce of an upgrade removes `upgrade.from`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        remove_config: Vec<String>,
     },
     /// Every instance running at `at_ms` restarted in name order, one every
     /// `interval_ms`, each down for `downtime_ms` (a Kubernetes rollout).
@@ -447,12 +475,18 @@ pub enum StreamsEvent {
         /// Restart only the first this many (default: all).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         limit: Option<u32>,
+        /// Highest-numbered instance first, as a Kubernetes StatefulSet rolls its pods.
+        #[serde(default, skip_serializing_if = "is_false")]
+        reverse_order: bool,
         /// The version they come back with (a rolling upgrade).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         kafka_version: Option<KafkaVersion>,
         /// Config keys they come back with.
         #[serde(default, skip_serializing_if = "is_default")]
         config: StreamsConfig,
+        /// Config keys they no longer set (the second bounce of an upgrade removes `upgrade.from`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        remove_config: Vec<String>,
     },
     /// The JVM freezes (a long GC pause): no heartbeats, no processing.
     GcPause {
@@ -610,6 +644,23 @@ pub(crate) fn validate_config(
         super::check_name(&field("group.instance.id"), id)?;
     }
     Ok(())
+}
+
+fn check_keys(keys: &[String], at: &str) -> Result<(), ScenarioError> {
+    match keys.iter().find(|k| !StreamsConfig::is_known_key(k)) {
+        Some(k) => Err(ScenarioError::invalid(
+            format!("{at}.remove_config"),
+            format!(
+                "names `{}`, which is not a Streams config key",
+                k.chars().take(80).collect::<String>()
+            ),
+        )),
+        None if keys.len() > 32 => Err(ScenarioError::invalid(
+            format!("{at}.remove_config"),
+            "lists more than 32 keys",
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Checks the application and its events; errors name the field and why.
@@ -771,7 +822,10 @@ pub(crate) fn validate(
                 limit,
                 kafka_version,
                 config,
+                remove_config,
+                ..
             } => {
+                check_keys(remove_config, &at)?;
                 day("downtime_ms", *downtime_ms)?;
                 day("interval_ms", *interval_ms)?;
                 let n = limit.map_or(instances_ever, |l| u64::from(l).min(instances_ever));

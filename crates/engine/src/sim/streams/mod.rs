@@ -35,7 +35,9 @@ use crate::sim::group::{
 };
 use crate::sim::timeline::{ItemPool, Timeline};
 use crate::streams::partition_assignor::{self, AssignorKind, ClientSubscription, LeaderContext};
-use crate::streams::{AssignmentConfigs, ProcessId, StreamsTaskId, LATEST_OFFSET};
+use crate::streams::{
+    AssignmentConfigs, ProcessId, StreamsTaskId, LATEST_OFFSET, UNKNOWN_OFFSET_SUM,
+};
 use crate::trace::{
     EventMarker, ItemKind, ItemState, MemberInfo, ProtocolStep, RebalanceRound, RoundMember, Trace,
     WorkItem, WorkerSpan, WorkerState,
@@ -44,11 +46,29 @@ use crate::trace::{
 /// Quiet time after the last activity before a run without `end_ms` stops.
 pub const SETTLE_MARGIN_MS: u64 = 30_000;
 /// Events one run may process before it stops (a runaway scenario).
-const MAX_EVENTS: u64 = 5_000_000;
+const MAX_EVENTS: u64 = 2_000_000;
 
 /// A group member: (lane, incarnation); static members keep incarnation 0
 /// across restarts, as their `group.instance.id` does.
 type MemberKey = (u32, u32);
+
+/// The latest `SubscriptionInfo` version a Kafka Streams release supports
+/// (spec §3.2: v7 came with 2.6, v11 is HEAD's). Earlier steps are
+/// approximate; only their order matters for version probing (spec §3.6).
+fn latest_metadata_version(v: KafkaVersion) -> u32 {
+    match (v.major, v.minor) {
+        (0, _) | (1, _) => 2,
+        (2, 0) => 3,
+        (2, 1) | (2, 2) => 4,
+        (2, 3) => 5,
+        (2, 4) | (2, 5) => 6,
+        (2, 6) => 7,
+        (2, 7) => 8,
+        (2, _) => 9,
+        (3, 0..=3) => 10,
+        _ => 11,
+    }
+}
 
 /// A member's JoinGroup metadata (the Streams subscription, spec §3.2).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,6 +77,9 @@ struct Subscription {
     capacity: u32,
     cooperative: bool,
     version: KafkaVersion,
+    /// The metadata version it sent, and the latest it supports.
+    used_metadata: u32,
+    latest_metadata: u32,
     owned: Vec<u32>,
     offset_sums: Vec<(u32, i64)>,
     /// `uniqueField`: makes every JoinGroup's metadata differ.
@@ -186,7 +209,18 @@ struct Lane {
     local: BTreeMap<u32, LocalState>,
     proc: Option<Process>,
     incarnations: u32,
-    restart: Option<(u64, KafkaVersion, StreamsConfig)>,
+    restart: Option<Restart>,
+    /// The metadata version version probing settled on (`None`: its latest).
+    used_metadata: Option<u32>,
+}
+
+/// A planned comeback: after `downtime_ms`, with this version and config.
+#[derive(Clone, Debug)]
+struct Restart {
+    downtime_ms: u64,
+    version: KafkaVersion,
+    config: StreamsConfig,
+    remove_config: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -196,6 +230,8 @@ struct Assigned {
     warmup: BTreeSet<u32>,
     immediate: bool,
     probing_at: Option<u64>,
+    /// Version probing: the metadata version to use from now on.
+    metadata_version: Option<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -330,7 +366,64 @@ impl StreamsSimulation {
             let lane = sim.add_lane(app.version(), &StreamsConfig::default());
             sim.queue.schedule(0, Ev::ProcessStart { lane });
         }
+        if !app.cold_start {
+            sim.seed_steady_state();
+        }
         sim
+    }
+
+    /// An application that was already running: every initial instance has
+    /// checkpoints, at the changelog end at time 0, for the tasks and standbys
+    /// the leader's assignor gives it from scratch (the steady layout), so
+    /// the first rebalance finds everyone caught up.
+    fn seed_steady_state(&mut self) {
+        let Some(first) = self.lanes.first() else {
+            return;
+        };
+        let cfg = first.config.clone();
+        let subs: Vec<ClientSubscription> = self
+            .lanes
+            .iter()
+            .map(|l| ClientSubscription {
+                process_id: l.process_id,
+                capacity: l.config.num_stream_threads,
+                owned: BTreeSet::new(),
+                offset_sums: BTreeMap::new(),
+            })
+            .collect();
+        let end_offsets: BTreeMap<StreamsTaskId, i64> = self
+            .stateful_tasks
+            .iter()
+            .map(|&t| (t, self.logs[self.task_index(t) as usize].end(0) as i64))
+            .collect();
+        let ctx = LeaderContext {
+            all_tasks: &self.all_tasks,
+            stateful_tasks: &self.stateful_tasks,
+            end_offsets: &end_offsets,
+            configs: AssignmentConfigs {
+                acceptable_recovery_lag: i64::MAX,
+                max_warmup_replicas: cfg.max_warmup_replicas,
+                num_standby_replicas: cfg.num_standby_replicas,
+                probing_rebalance_interval_ms: cfg.probing_rebalance_interval_ms,
+            },
+            assignor: AssignorKind::HighAvailability,
+            cooperative_filter: true,
+            leader: first.process_id,
+        };
+        let Ok(layout) = partition_assignor::assign(&subs, &ctx) else {
+            return;
+        };
+        for (lane, client) in layout.clients.iter().enumerate() {
+            for t in client.active.iter().chain(&client.standby) {
+                let idx = self.task_index(*t);
+                if self.stateful[idx as usize] {
+                    let offset = self.logs[idx as usize].end(0);
+                    self.lanes[lane]
+                        .local
+                        .insert(idx, LocalState::Idle { offset, since: 0 });
+                }
+            }
+        }
     }
 
     /// Records replayed from changelogs so far (actives, warmups, standbys).
@@ -421,6 +514,14 @@ impl StreamsSimulation {
         });
     }
 
+    /// What started the rebalance in progress, for the round's explanation;
+    /// a later trigger during the same join phase does not replace it.
+    fn set_cause(&mut self, cause: String) {
+        if self.group.state() != GroupState::PreparingRebalance || self.cause.is_empty() {
+            self.cause = cause;
+        }
+    }
+
     fn name(&self, lane: u32) -> String {
         self.lanes[lane as usize].name.clone()
     }
@@ -476,6 +577,7 @@ impl StreamsSimulation {
             proc: None,
             incarnations: 0,
             restart: None,
+            used_metadata: None,
         });
         self.open_worker_spans.push(None);
         self.timeline.ensure_lanes(self.lanes.len());
@@ -639,11 +741,17 @@ impl StreamsSimulation {
                 crash,
                 kafka_version,
                 config,
+                remove_config,
                 ..
             } => {
                 let lane = lane.expect("checked above");
                 let version = kafka_version.unwrap_or(self.lanes[lane as usize].version);
-                self.lanes[lane as usize].restart = Some((downtime_ms, version, config));
+                self.lanes[lane as usize].restart = Some(Restart {
+                    downtime_ms,
+                    version,
+                    config,
+                    remove_config,
+                });
                 if crash {
                     self.crash(lane);
                 } else {
@@ -654,12 +762,17 @@ impl StreamsSimulation {
                 downtime_ms,
                 interval_ms,
                 limit,
+                reverse_order,
                 kafka_version,
                 config,
+                remove_config,
             } => {
-                let alive: Vec<u32> = (0..self.lanes.len() as u32)
+                let mut alive: Vec<u32> = (0..self.lanes.len() as u32)
                     .filter(|&l| self.lanes[l as usize].proc.is_some())
                     .collect();
+                if reverse_order {
+                    alive.reverse();
+                }
                 let n = limit.map_or(alive.len(), |l| (l as usize).min(alive.len()));
                 for (k, &l) in alive.iter().take(n).enumerate() {
                     let at = self.now + k as u64 * interval_ms;
@@ -671,6 +784,7 @@ impl StreamsSimulation {
                             crash: false,
                             kafka_version,
                             config: config.clone(),
+                            remove_config: remove_config.clone(),
                         },
                         Some(format!("rolling restart {}/{n}", k + 1)),
                     ));
@@ -793,12 +907,13 @@ impl StreamsSimulation {
                 self.go_silent(key);
             }
         }
-        if let Some((downtime, version, config)) = self.lanes[lane as usize].restart.take() {
+        if let Some(r) = self.lanes[lane as usize].restart.take() {
             let l = &mut self.lanes[lane as usize];
-            l.version = version;
-            l.raw_config = l.raw_config.merged(&config);
-            l.config = l.raw_config.resolve(version);
-            self.schedule(now + downtime, Ev::ProcessStart { lane });
+            l.version = r.version;
+            l.used_metadata = None;
+            l.raw_config = l.raw_config.merged(&r.config).without(&r.remove_config);
+            l.config = l.raw_config.resolve(r.version);
+            self.schedule(now + r.downtime_ms, Ev::ProcessStart { lane });
         }
     }
 
@@ -824,7 +939,7 @@ impl StreamsSimulation {
                 format_duration(session)
             ),
         );
-        self.cause = format!("{name}'s session expired");
+        self.set_cause(format!("{name}'s session expired"));
         if let Some(p) = self.lanes[key.0 as usize].proc.as_mut() {
             if p.member == Some(key) {
                 p.out_of_group = true;
@@ -976,7 +1091,7 @@ impl StreamsSimulation {
                 "poll_timeout",
                 format!("{name} has not polled for max.poll.interval.ms ({}): its heartbeat thread sends LeaveGroup, a rebalance starts at once (spec §1.2).", format_duration(max_poll)),
             );
-            self.cause = format!("{name} exceeded max.poll.interval.ms");
+            self.set_cause(format!("{name} exceeded max.poll.interval.ms"));
             let change = self.group.remove(&key, RemovalReason::LeaveGroup, self.now);
             self.apply_change(change);
         }
@@ -1047,7 +1162,7 @@ impl StreamsSimulation {
         let cleanup = l.config.state_cleanup_delay_ms;
         let now = self.now;
         let rate = u64::from(self.timings.restore_records_per_sec);
-        let offset_sums = l
+        let offset_sums: Vec<(u32, i64)> = l
             .local
             .iter()
             .filter(|(_, s)| !s.cleaned(cleanup, now))
@@ -1064,11 +1179,35 @@ impl StreamsSimulation {
                 (t, sum)
             })
             .collect();
+        let latest = latest_metadata_version(l.version);
+        let used = l.used_metadata.unwrap_or(latest).min(latest);
+        // Before v7 a subscription carried task sets, which the leader maps to
+        // LATEST_OFFSET (previous actives) and UNKNOWN_OFFSET_SUM (spec §3.2).
+        let offset_sums = if used < 7 {
+            offset_sums
+                .into_iter()
+                .map(|(t, _sum): (u32, i64)| {
+                    let active = p.is_some_and(|p| p.active.contains_key(&t));
+                    (
+                        t,
+                        if active {
+                            LATEST_OFFSET
+                        } else {
+                            UNKNOWN_OFFSET_SUM
+                        },
+                    )
+                })
+                .collect()
+        } else {
+            offset_sums
+        };
         Subscription {
             process_id: l.process_id,
             capacity: l.config.num_stream_threads,
             cooperative,
             version: l.version,
+            used_metadata: used,
+            latest_metadata: latest,
             owned,
             offset_sums,
             unique: self.unique,
@@ -1100,7 +1239,9 @@ impl StreamsSimulation {
         let metadata = self.subscription(lane);
         let timeout = self.lanes[lane as usize].config.max_poll_interval_ms;
         let name = self.name(lane);
-        let response = if statics {
+        // Only a new process (unknown member id) takes the static replacement
+        // path; a known static member rejoins like any other (spec §1.4).
+        let response = if statics && !known {
             self.group.rejoin_static(key, metadata, timeout, self.now)
         } else {
             self.group.join(key, !known, metadata, timeout, self.now)
@@ -1147,8 +1288,8 @@ impl StreamsSimulation {
                 );
             }
             JoinResponse::Accepted(change) => {
-                if change.started.is_some() {
-                    self.cause = match change.started.as_ref().map(|s| &s.trigger) {
+                if change.started.is_some() && self.cause.is_empty() {
+                    let cause = match change.started.as_ref().map(|s| &s.trigger) {
                         Some(RebalanceTrigger::FirstMember(_)) => {
                             "the first instance joined".into()
                         }
@@ -1164,6 +1305,7 @@ impl StreamsSimulation {
                         }
                         _ => self.cause.clone(),
                     };
+                    self.cause = cause;
                 }
                 self.apply_change(change);
             }
@@ -1424,6 +1566,23 @@ impl StreamsSimulation {
                 return;
             }
         };
+        // Version probing (spec §3.6): the leader encodes at the lowest used
+        // version with the commonly supported one; a member that sent more
+        // downgrades and rejoins at once, and once every member supports
+        // more, the others upgrade and rejoin at once.
+        let common = done
+            .members
+            .iter()
+            .map(|(_, m)| m.latest_metadata)
+            .min()
+            .unwrap_or(0);
+        // Everyone converges on the highest version all members support.
+        let probing_versions: Vec<(MemberKey, u32, u32)> = done
+            .members
+            .iter()
+            .filter(|(_, m)| m.used_metadata != common)
+            .map(|(k, m)| (*k, m.used_metadata, common))
+            .collect();
         let mut assignments: BTreeMap<MemberKey, Assigned> = BTreeMap::new();
         let mut round_members = Vec::new();
         let (mut moved, mut held, mut warm, mut standby) = (0usize, 0usize, 0usize, 0usize);
@@ -1445,15 +1604,21 @@ impl StreamsSimulation {
                 probing_at: res
                     .probing_rebalance
                     .then_some(now + leader_cfg.probing_rebalance_interval_ms),
+                metadata_version: None,
             };
             for (n, key) in keys.iter().enumerate() {
                 // The whole client's assignment goes to its first consumer here
                 // (one member per instance).
-                let a = if n == 0 {
+                let mut a = if n == 0 {
                     assigned.clone()
                 } else {
                     Assigned::default()
                 };
+                if let Some(&(_, _, to)) = probing_versions.iter().find(|p| p.0 == *key) {
+                    a.metadata_version = Some(to);
+                    a.immediate = true;
+                    a.probing_at = None;
+                }
                 let revoked: Vec<u32> = owned.difference(&a.active).copied().collect();
                 let added: Vec<u32> = a.active.difference(&owned).copied().collect();
                 let member = self.member_index.get(key).copied().unwrap_or(0);
@@ -1501,6 +1666,21 @@ impl StreamsSimulation {
             explanation.push_str(&format!(
                 "; probing rebalance in {}",
                 format_duration(leader_cfg.probing_rebalance_interval_ms)
+            ));
+        }
+        for &(key, from, to) in &probing_versions {
+            let name = self.name(key.0);
+            let what = if to < from { "downgrades" } else { "upgrades" };
+            self.note(
+                Some(key.0),
+                "version_probing",
+                format!("Version probing: {name} sent subscription v{from}; the group's common version is v{to}, so it {what} and rejoins at once (spec §3.6)."),
+            );
+        }
+        if !probing_versions.is_empty() {
+            explanation.push_str(&format!(
+                "; version probing: {} members rejoin with another metadata version",
+                probing_versions.len()
             ));
         }
         if !result.doubly_owned.is_empty() {
@@ -1640,6 +1820,9 @@ impl StreamsSimulation {
             }
         }
         let rejoin = a.immediate;
+        if let Some(v) = a.metadata_version {
+            self.lanes[lane as usize].used_metadata = Some(v);
+        }
         if !revoked.is_empty() && cooperative {
             let name = self.name(lane);
             let labels = self.labels(&revoked.iter().copied().collect());
@@ -1908,7 +2091,7 @@ impl StreamsSimulation {
             "probing_rebalance",
             format!("{name} (the leader's client) triggers the probing rebalance, probing.rebalance.interval.ms ({}) after the assignment that asked for it: warmups within acceptable.recovery.lag are promoted (spec §0.6).", format_duration(interval)),
         );
-        self.cause = "probing rebalance".to_string();
+        self.set_cause("probing rebalance".to_string());
         self.begin_rejoin(lane, inc);
     }
 }
