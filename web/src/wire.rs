@@ -62,6 +62,8 @@ struct WireMetrics {
     peak_imbalance: u32,
     duplicate_task_ms: u64,
     settled_ms: Option<u64>,
+    #[serde(default)]
+    streams: Option<engine::metrics::StreamsMetrics>,
 }
 
 impl From<WireMetrics> for Metrics {
@@ -77,6 +79,7 @@ impl From<WireMetrics> for Metrics {
             peak_imbalance: w.peak_imbalance,
             duplicate_task_ms: w.duplicate_task_ms,
             settled_ms: w.settled_ms,
+            streams: w.streams,
         }
     }
 }
