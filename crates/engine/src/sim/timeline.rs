@@ -82,6 +82,9 @@ struct Batch {
     clean: bool,
     /// The state of the last span emitted for this batch.
     last_state: Option<ItemState>,
+    /// Some slots hold items that left without a tombstone (an unassigned
+    /// batch consumed by `place`): compaction checks refs instead.
+    lazy: bool,
     pooled: Option<ItemList>,
     token: u32,
     in_use: bool,
@@ -230,7 +233,24 @@ impl Timeline {
                 self.copy_ref(item, UNASSIGNED_LANE)
             };
             if let Some(r) = unassigned {
-                self.take_out(item, r, pool);
+                if self.extra.is_empty() && self.primary[item as usize] == r {
+                    // Leave the slot in the unassigned batch: settle() drops it
+                    // by checking refs, sparing a scattered write per item.
+                    self.close_span(r.batch, pool);
+                    self.primary[item as usize] = NO_COPY;
+                    let task = self.is_task[item as usize];
+                    let b = &mut self.batches[r.batch as usize];
+                    b.live -= 1;
+                    b.tasks -= u32::from(task);
+                    b.pooled = None;
+                    b.lazy = true;
+                    if !b.dirty {
+                        b.dirty = true;
+                        self.dirty.push(r.batch);
+                    }
+                } else {
+                    self.take_out(item, r, pool);
+                }
             }
             debug_assert!(
                 self.copy_ref(item, lane).is_none() || lane == UNASSIGNED_LANE,
@@ -480,6 +500,7 @@ impl Timeline {
                     tasks,
                     clean,
                     last_state: None,
+                    lazy: false,
                     pooled,
                     token,
                     in_use: true,
@@ -498,6 +519,7 @@ impl Timeline {
                     tasks,
                     clean,
                     last_state: None,
+                    lazy: false,
                     pooled,
                     token: 0,
                     in_use: true,
@@ -651,10 +673,15 @@ impl Timeline {
             self.free_batch(batch);
             return;
         }
+        let lazy = std::mem::replace(&mut b.lazy, false);
         let items = std::mem::take(&mut b.items);
         let mut kept = Vec::with_capacity(b.live as usize);
         for (old, item) in items.into_iter().enumerate() {
-            if item == TOMBSTONE {
+            let here = CopyRef {
+                batch,
+                pos: old as u32,
+            };
+            if item == TOMBSTONE || (lazy && !self.refs(item).any(|r| r == here)) {
                 continue;
             }
             let new = kept.len() as u32;

@@ -737,6 +737,10 @@ impl ConnectSimulation {
             ItemState::Running
         };
         self.timeline.set_state(batch, state, &mut self.pool);
+        // Task batches (nearly all) have nothing more to do.
+        if self.timeline.batch_kinds(batch).0 == 0 {
+            return;
+        }
         let connectors: Vec<u32> = self
             .timeline
             .batch_items(batch)
