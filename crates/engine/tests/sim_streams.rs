@@ -455,3 +455,18 @@ fn debug_json() {
         }
     }
 }
+
+#[test]
+#[ignore = "prints fingerprints, to compare two builds"]
+fn fingerprints() {
+    for p in presets::all().iter().filter(|p| p.family() == "streams") {
+        for v in run(&p.scenario()).variants {
+            println!("{} {} {:x}", p.id, v.label, v.trace.fingerprint());
+        }
+    }
+    for seed in 1..=120u64 {
+        for v in run(&scenario(&random_scenario(seed))).variants {
+            println!("{seed} {} {:x}", v.label, v.trace.fingerprint());
+        }
+    }
+}

@@ -46,7 +46,8 @@ pub struct LeaderContext<'a> {
     pub all_tasks: &'a BTreeSet<StreamsTaskId>,
     /// The stateful ones.
     pub stateful_tasks: &'a BTreeSet<StreamsTaskId>,
-    /// Changelog end-offset sums per stateful task (Admin listOffsets).
+    /// Changelog end-offset sums per stateful task (Admin listOffsets); a
+    /// stateful task without one has an empty changelog.
     pub end_offsets: &'a BTreeMap<StreamsTaskId, i64>,
     /// Assignor configs from the leader's own config.
     pub configs: AssignmentConfigs,
@@ -93,7 +94,37 @@ pub fn assign(
     ctx: &LeaderContext<'_>,
 ) -> Result<LeaderResult, AssignmentError> {
     // Step 4: lags. A client without an offset sum for a task lags by the
-    // whole changelog; a RUNNING active reports LATEST_OFFSET.
+    // whole changelog (endOffsetSum); a RUNNING active reports LATEST_OFFSET.
+    //
+    // The assignors read a missing lag as Long.MAX_VALUE and skip such
+    // entries (HighAvailabilityTaskAssignor's lag index is sparse), so a
+    // client without state is left out where that gives the same answer:
+    // when the task's changelog is longer than acceptable.recovery.lag (no
+    // one is caught up without state either way) and every client with state
+    // lags strictly less than the whole changelog (so the order by lag,
+    // ties by ProcessId, is the same with endOffsetSum or MAX). Otherwise
+    // every client gets its lag. This keeps a round over hundreds of clients
+    // and tens of thousands of tasks proportional to the state that exists.
+    let end_of = |t: &StreamsTaskId| ctx.end_offsets.get(t).copied().unwrap_or(0);
+    let mut dense: BTreeSet<StreamsTaskId> = ctx
+        .end_offsets
+        .iter()
+        .filter(|&(_, &end)| end <= ctx.configs.acceptable_recovery_lag)
+        .map(|(&t, _)| t)
+        .collect();
+    dense.extend(
+        ctx.stateful_tasks
+            .iter()
+            .filter(|t| !ctx.end_offsets.contains_key(t)),
+    );
+    for s in subscriptions {
+        for (&t, &sum) in &s.offset_sums {
+            let end = end_of(&t);
+            if task_lag(Some(sum), end) >= end {
+                dense.insert(t);
+            }
+        }
+    }
     let clients: Vec<ClientState> = subscriptions
         .iter()
         .map(|s| {
@@ -106,14 +137,20 @@ pub fn assign(
                     previous_standby.insert(t);
                 }
             }
-            let lags = ctx.stateful_tasks.iter().map(|&t| {
-                let end = ctx.end_offsets.get(&t).copied().unwrap_or(0);
-                (t, task_lag(s.offset_sums.get(&t).copied(), end))
-            });
-            ClientState::new(s.process_id, s.capacity)
+            let mut lags: BTreeMap<StreamsTaskId, i64> = s
+                .offset_sums
+                .iter()
+                .filter(|(t, _)| ctx.stateful_tasks.contains(t))
+                .map(|(&t, &sum)| (t, task_lag(Some(sum), end_of(&t))))
+                .collect();
+            for &t in &dense {
+                lags.entry(t).or_insert_with(|| task_lag(None, end_of(&t)));
+            }
+            let mut client = ClientState::new(s.process_id, s.capacity)
                 .with_previous_active(previous_active)
-                .with_previous_standby(previous_standby)
-                .with_lags(lags)
+                .with_previous_standby(previous_standby);
+            client.lags = lags;
+            client
         })
         .collect();
     // Step 5: the task assignor.
