@@ -11,7 +11,7 @@ use crate::metric_cards::MetricCards;
 use crate::round_details::RoundDetails;
 use crate::series::{generation_at, running_tasks, tasks_in, Steps};
 use crate::shared::Shared;
-use crate::timeline::Timeline;
+use crate::timeline::{LaneMode, Timeline};
 
 /// Props of [`Column`].
 #[derive(Properties, PartialEq)]
@@ -34,6 +34,10 @@ pub struct ColumnProps {
     pub on_scrub: Callback<bool>,
     /// Close the round details.
     pub on_close_round: Callback<()>,
+    /// How the timeline draws its lanes.
+    pub mode: LaneMode,
+    /// A summary group was clicked.
+    pub on_drill: Callback<usize>,
 }
 
 struct Readout {
@@ -47,11 +51,11 @@ struct Readout {
 pub fn Column(props: &ColumnProps) -> Html {
     let readout = use_memo((props.result.clone(), props.index), |(result, i)| {
         let trace = &result.variants[*i].trace;
-        Readout {
+        crate::profile::timed("column readout", || Readout {
             running: running_tasks(trace),
             unassigned: tasks_in(trace, ItemState::Unassigned),
             fingerprint: format!("{:016x}", trace.fingerprint()),
-        }
+        })
     });
     // Stable across renders, so the static timeline does not redraw.
     let on_round = use_callback(
@@ -83,7 +87,8 @@ pub fn Column(props: &ColumnProps) -> Html {
             <MetricCards rows={props.rows.clone()} index={props.index} first_label={first_label} />
             <Timeline result={props.result.clone()} index={props.index} t_ms={t}
                       selected={props.selected} on_seek={props.on_seek.clone()}
-                      on_round={on_round} on_scrub={props.on_scrub.clone()} />
+                      on_round={on_round} on_scrub={props.on_scrub.clone()}
+                      mode={props.mode.clone()} on_drill={props.on_drill.clone()} />
             if let Some(round) = props.selected {
                 <RoundDetails result={props.result.clone()} index={props.index} {round}
                               on_close={props.on_close_round.clone()} />

@@ -10,6 +10,9 @@ use crate::legend::Legend;
 use crate::playback::{PlayAction, RoundRef};
 use crate::running_chart::RunningChart;
 use crate::shared::Shared;
+use crate::summary::Members;
+use crate::summary::{group_size, needs_summary};
+use crate::timeline::{group_members, LaneMode};
 use crate::transport::Transport;
 
 /// Props of [`CompareView`].
@@ -40,7 +43,9 @@ pub struct CompareViewProps {
 /// The comparison view.
 #[component]
 pub fn CompareView(props: &CompareViewProps) -> Html {
-    let rows = use_memo(props.result.clone(), |r| Shared::new(metric_rows(r)));
+    let rows = use_memo(props.result.clone(), |r| {
+        Shared::new(crate::profile::timed("metric rows", || metric_rows(r)))
+    });
     let rows: Shared<_> = (*rows).clone();
     let end_ms = props
         .result
@@ -82,6 +87,58 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     let on_close_round = use_callback(props.on_play.clone(), |_: (), on_play| {
         on_play.emit(PlayAction::Select(None))
     });
+    // Big runs: groups of workers, summarised, with drill-down (shared by
+    // every column, so they keep showing the same workers).
+    let big = use_memo(props.result.clone(), |r| {
+        crate::profile::timed("needs summary", || {
+            r.variants.iter().any(|v| needs_summary(&v.trace))
+        })
+    });
+    let drill = use_state_eq(|| None::<usize>);
+    let workers = props
+        .result
+        .variants
+        .iter()
+        .map(|v| v.trace.workers.len())
+        .max()
+        .unwrap_or(0);
+    let size = group_size(workers);
+    let groups = workers.div_ceil(size) + 1;
+    let mode = match (*big, *drill) {
+        (false, _) => LaneMode::Detail,
+        (true, Some(group)) if group < groups => LaneMode::Drill { size, group },
+        (true, _) => LaneMode::Summary { size },
+    };
+    let on_drill = {
+        let drill = drill.clone();
+        use_callback((), move |g: usize, _| drill.set(Some(g)))
+    };
+    let set_drill = |g: Option<usize>| {
+        let drill = drill.clone();
+        Callback::from(move |_: MouseEvent| drill.set(g))
+    };
+    let mode_bar = match &mode {
+        LaneMode::Detail => html! {},
+        LaneMode::Summary { size } => html! {
+            <p class="mode-bar" id="mode-bar" data-mode="summary">
+                { format!("{workers} workers: each lane is a group of up to {size}, showing how many tasks were in each state over time. Click a group to see its workers.") }
+            </p>
+        },
+        LaneMode::Drill { size, group } => {
+            let label = match group_members(workers, *size, *group) {
+                Members::Workers(r) => format!("worker-{} … worker-{}", r.start + 1, r.end),
+                Members::Unassigned => "unassigned work".to_string(),
+            };
+            html! {
+                <p class="mode-bar" id="mode-bar" data-mode="drill">
+                    <button id="all-groups" onclick={set_drill(None)}>{"← All groups"}</button>
+                    <button onclick={set_drill(group.checked_sub(1))} disabled={*group == 0} aria-label="Previous group">{"‹"}</button>
+                    <span>{ format!("Showing {label} (group {} of {groups})", group + 1) }</span>
+                    <button onclick={set_drill(Some(group + 1))} disabled={group + 1 >= groups} aria-label="Next group">{"›"}</button>
+                </p>
+            }
+        }
+    };
     html! {
         <section class={classes!("compare", props.stale.then_some("stale"))} aria-busy={props.stale.to_string()}>
             <Transport t_ms={props.t_ms} {end_ms} playing={props.playing} speed={props.speed}
@@ -91,13 +148,15 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                 <Legend result={props.result.clone()} />
                 <span class="sim-status" id="sim-status">{ &props.status }</span>
             </div>
+            { mode_bar }
             <div class="columns" style={format!("--columns: {}", props.result.variants.len())}>
                 { for props.result.variants.iter().enumerate().map(|(i, run)| html! {
                     <Column key={format!("{i}-{}", run.label)} result={props.result.clone()} index={i} rows={rows.clone()}
                             t_ms={props.t_ms}
                             selected={props.selected.filter(|s| s.variant == i).map(|s| s.round)}
                             on_seek={on_seek.clone()} on_round={on_round.clone()} on_scrub={on_scrub.clone()}
-                            on_close_round={on_close_round.clone()} />
+                            on_close_round={on_close_round.clone()}
+                            mode={mode.clone()} on_drill={on_drill.clone()} />
                 }) }
             </div>
         </section>

@@ -3,7 +3,9 @@
 //! the engine's own `Scenario::validate`, so the page never accepts a
 //! scenario a link could not carry.
 
-use engine::scenario::{ConnectConfig, ConnectorSpec, Scenario, TimedEvent, Timings, Variant};
+use engine::scenario::{
+    ConnectConfig, ConnectorSpec, Scenario, StreamsScenario, TimedEvent, Timings, Variant,
+};
 
 /// One change to the scenario.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +28,8 @@ pub enum Edit {
     Seed(u64),
     /// When the simulation stops (`None`: after the last event has settled).
     EndMs(Option<u64>),
+    /// The Streams application and its events (a Streams scenario).
+    Streams(Box<StreamsScenario>),
 }
 
 impl Edit {
@@ -42,6 +46,7 @@ impl Edit {
             Edit::Events(e) => s.events = e,
             Edit::Seed(seed) => s.seed = seed,
             Edit::EndMs(end) => s.end_ms = end,
+            Edit::Streams(st) => s.streams = Some(*st),
         }
         s
     }

@@ -33,24 +33,48 @@ pub fn first_sentence(text: &str) -> &str {
     text
 }
 
-/// A one-line shape of a scenario: `3 workers · 8 tasks · 1 event · eager vs cooperative`.
+/// A one-line shape of a scenario:
+/// `3 workers · 2 connectors · 8 tasks · 1 event · eager vs cooperative`.
 pub fn shape(s: &Scenario) -> String {
-    let tasks: u64 = s
-        .initial_connectors()
-        .iter()
-        .map(|(_, t)| u64::from(*t))
-        .sum();
-    let connectors = s.initial_connectors().len();
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let labels: Vec<&str> = s.compare.iter().map(|v| v.label.as_str()).collect();
-    format!(
-        "{} · {} · {} · {} · {}",
-        plural(u64::from(s.connect.workers), "worker", "workers"),
-        plural(connectors as u64, "connector", "connectors"),
-        plural(tasks, "task", "tasks"),
-        plural(s.events.len() as u64, "event", "events"),
-        labels.join(" vs ")
-    )
+    let cluster = match &s.streams {
+        Some(st) => {
+            let tasks: u64 = st
+                .app
+                .subtopologies
+                .iter()
+                .map(|t| u64::from(t.partitions) * u64::from(t.count.unwrap_or(1)))
+                .sum();
+            let stateful = st.app.subtopologies.iter().any(|t| t.stateful);
+            format!(
+                "{} · {}{} · {}",
+                plural(u64::from(st.app.instances), "instance", "instances"),
+                plural(tasks, "task", "tasks"),
+                if stateful { " (stateful)" } else { "" },
+                plural(st.events.len() as u64, "event", "events"),
+            )
+        }
+        None => {
+            let tasks: u64 = s
+                .initial_connectors()
+                .iter()
+                .map(|(_, t)| u64::from(*t))
+                .sum();
+            format!(
+                "{} · {} · {} · {}",
+                plural(u64::from(s.connect.workers), "worker", "workers"),
+                plural(
+                    s.initial_connectors().len() as u64,
+                    "connector",
+                    "connectors"
+                ),
+                plural(tasks, "task", "tasks"),
+                plural(s.events.len() as u64, "event", "events"),
+            )
+        }
+    };
+    format!("{cluster} · {}", labels.join(" vs "))
 }
 
 fn card(p: &'static Preset, current: bool, on_open: &Callback<&'static str>) -> Html {

@@ -1,13 +1,16 @@
 //! A small JS API for docs tooling: `simulate`, `encodeLink`, `decodeLink`.
+//! Integers stay exact: those beyond 2^53 travel as `BigInt` (see
+//! [`crate::js_value`]).
 
 use engine::link::{self, LinkTarget};
 use engine::scenario::Scenario;
 use wasm_bindgen::prelude::*;
 
+use crate::js_value;
+
 fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from_str(&e.to_string()))
+    let json = serde_json::to_value(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    Ok(js_value::to_js(&json))
 }
 
 fn scenario_from_js(scenario: JsValue) -> Result<Scenario, JsValue> {
@@ -19,8 +22,7 @@ fn js_sys_json_stringify(value: &JsValue) -> Result<String, JsValue> {
     if let Some(s) = value.as_string() {
         return Ok(s);
     }
-    let json: serde_json::Value = serde_wasm_bindgen::from_value(value.clone())
-        .map_err(|e| JsValue::from_str(&e.to_string()))?;
+    let json = js_value::from_js(value).map_err(|e| JsValue::from_str(&e))?;
     Ok(json.to_string())
 }
 

@@ -179,7 +179,9 @@ impl SimClient {
                         let result = if kind.as_deref() == Some("result") {
                             get_string(&data, "result")
                                 .ok_or_else(|| "The simulator sent no result.".to_string())
-                                .and_then(|text| wire::decode(&text))
+                                .and_then(|text| {
+                                    crate::profile::timed("decode result", || wire::decode(&text))
+                                })
                                 .map(Rc::new)
                         } else {
                             Err(get_string(&data, "error")

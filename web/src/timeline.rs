@@ -1,21 +1,45 @@
-//! One column's timeline: the static drawing ([`TimelineBody`]) under a live
-//! overlay (playhead, the not-yet-played part veiled, the selected round).
+//! One column's timeline: the static drawing under a live overlay
+//! (playhead, the not-yet-played part veiled, the selected round).
 //! Dragging anywhere on it scrubs the shared playhead.
 //!
-//! Geometry comes from the engine's `TimelineLayout`, shared with the CLI's
-//! SVG export, laid out at the element's real pixel width.
+//! Three ways to draw the lanes, chosen by [`LaneMode`]: every worker with a
+//! row per connector and task (geometry from the engine's `TimelineLayout`,
+//! shared with the CLI's SVG export), groups of workers summarised as tasks
+//! by state over time, or one group drilled into.
 
 use std::cell::Cell;
 use std::rc::Rc;
 
 use engine::layout::{LayoutOptions, TimelineLayout};
 use engine::run::RunResult;
+use engine::trace::Trace;
 use web_sys::Element;
 use yew::prelude::*;
 
 use crate::hooks::use_element_width;
 use crate::shared::Shared;
+use crate::summary::{sub_trace, summarize, Group, Members};
+use crate::summary_body::{lanes_bottom, SummaryBody};
 use crate::timeline_body::TimelineBody;
+
+/// How a column draws its lanes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LaneMode {
+    /// Every worker, a row per connector and task.
+    Detail,
+    /// Workers in groups of `size`, tasks by state over time.
+    Summary {
+        /// Workers per group.
+        size: usize,
+    },
+    /// The workers of group `group` (of `size`) in detail.
+    Drill {
+        /// Workers per group.
+        size: usize,
+        /// Which group (the one after the last worker group is unassigned work).
+        group: usize,
+    },
+}
 
 /// Props of [`Timeline`].
 #[derive(Properties, PartialEq)]
@@ -24,6 +48,8 @@ pub struct TimelineProps {
     pub result: Shared<RunResult>,
     /// Which column.
     pub index: usize,
+    /// How to draw the lanes.
+    pub mode: LaneMode,
     /// The shared playhead.
     pub t_ms: u64,
     /// The selected round, if it is in this column.
@@ -34,16 +60,89 @@ pub struct TimelineProps {
     pub on_round: Callback<(usize, bool)>,
     /// Scrubbing started (`true`) or ended.
     pub on_scrub: Callback<bool>,
+    /// A summary group was clicked.
+    pub on_drill: Callback<usize>,
 }
 
 /// Layout options for a width: narrower labels on a phone.
 pub fn options_for(width: f64) -> LayoutOptions {
     LayoutOptions {
         width: width.max(240.0),
-        label_width: if width < 520.0 { 70.0 } else { 86.0 },
+        label_width: if width < 520.0 { 78.0 } else { 86.0 },
         // Two rows of event labels above the lanes.
         top: 34.0,
         ..LayoutOptions::default()
+    }
+}
+
+/// The members of group `group` of `size` in a trace with `workers` workers.
+pub fn group_members(workers: usize, size: usize, group: usize) -> Members {
+    let start = group * size;
+    if start >= workers {
+        Members::Unassigned
+    } else {
+        Members::Workers(start as u32..((group + 1) * size).min(workers) as u32)
+    }
+}
+
+/// What the static part draws, computed once per result, width and mode.
+enum Drawing {
+    Lanes {
+        layout: Shared<TimelineLayout>,
+        lanes: Option<Shared<Trace>>,
+    },
+    Groups {
+        axis: Shared<TimelineLayout>,
+        groups: Shared<Vec<Group>>,
+    },
+}
+
+impl Drawing {
+    /// The layout whose x axis and top the overlay uses, and the lanes' bottom.
+    fn frame(&self) -> (&TimelineLayout, f64, f64) {
+        match self {
+            Drawing::Lanes { layout, .. } => (layout, layout.lanes_bottom(), layout.height),
+            Drawing::Groups { axis, groups } => {
+                let bottom = lanes_bottom(axis.options.top, groups.len());
+                (axis, bottom, bottom + 20.0)
+            }
+        }
+    }
+}
+
+fn draw(trace: &Trace, mode: &LaneMode, width: f64) -> Drawing {
+    let options = options_for(width);
+    match mode {
+        LaneMode::Detail => Drawing::Lanes {
+            layout: Shared::new(crate::profile::timed("layout", || {
+                TimelineLayout::new(trace, options)
+            })),
+            lanes: None,
+        },
+        LaneMode::Drill { size, group } => {
+            let sub = sub_trace(trace, &group_members(trace.workers.len(), *size, *group));
+            // Keep a drilled group readable: fewer rows per lane when it has many workers.
+            let lanes = sub.workers.len().max(1);
+            let options = LayoutOptions {
+                max_rows_per_lane: (480 / lanes).clamp(4, options.max_rows_per_lane),
+                ..options
+            };
+            Drawing::Lanes {
+                layout: Shared::new(TimelineLayout::new(&sub, options)),
+                lanes: Some(Shared::new(sub)),
+            }
+        }
+        LaneMode::Summary { size } => {
+            // The axis only: a layout of a trace without lanes.
+            let bare = Trace {
+                end_ms: trace.end_ms,
+                ..Trace::default()
+            };
+            Drawing::Groups {
+                axis: Shared::new(TimelineLayout::new(&bare, options)),
+                groups: Shared::new(crate::profile::timed("summary", || summarize(trace, *size))),
+            }
+        }
     }
 }
 
@@ -51,21 +150,25 @@ pub fn options_for(width: f64) -> LayoutOptions {
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let node = use_node_ref();
-    let width = use_element_width(node.clone(), 600.0).round();
-    let layout = {
-        let result = props.result.clone();
-        let index = props.index;
-        use_memo((result, index, width as u64), move |(result, index, _)| {
-            Shared::new(TimelineLayout::new(
-                &result.variants[*index].trace,
-                options_for(width),
-            ))
-        })
+    // 0 until measured: nothing is laid out at a guessed width.
+    let width = use_element_width(node.clone(), 0.0).round();
+    let drawing = {
+        let (result, index, mode) = (props.result.clone(), props.index, props.mode.clone());
+        use_memo(
+            (result, index, width as u64, mode),
+            move |(result, index, _, mode)| {
+                (width > 0.0).then(|| draw(&result.variants[*index].trace, mode, width))
+            },
+        )
     };
-    let layout: Shared<TimelineLayout> = (*layout).clone();
-    let lay = &*layout;
+    let svg_ref = use_node_ref();
+    let dragging = use_mut_ref(|| Cell::new(false));
+    let drawing_rc = drawing.clone();
+    let Some(drawing) = drawing.as_ref() else {
+        return html! { <div class="timeline-wrap pending" ref={node}></div> };
+    };
+    let (lay, bottom, height) = drawing.frame();
     let o = lay.options;
-    let bottom = lay.lanes_bottom();
     let trace = &props.result.variants[props.index].trace;
     let x_now = lay.x(props.t_ms);
     let x_end = lay.x(trace.end_ms);
@@ -73,18 +176,17 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // Scrubbing: pointer capture keeps the drag going outside the element.
     // (Yew delegates events from its root, so `current_target` is not the
     // SVG; measure through a node ref instead.)
-    let svg_ref = use_node_ref();
-    let dragging = use_mut_ref(|| Cell::new(false));
     let time_at = {
-        let (layout, svg_ref) = (layout.clone(), svg_ref.clone());
+        let (memo, svg_ref) = (drawing_rc.clone(), svg_ref.clone());
         move |e: &PointerEvent| -> Option<u64> {
             let el: Element = svg_ref.cast()?;
             let rect = el.get_bounding_client_rect();
+            let (lay, _, _) = memo.as_ref().as_ref()?.frame();
             if rect.width() <= 0.0 {
                 return None;
             }
-            let x = (f64::from(e.client_x()) - rect.left()) * layout.options.width / rect.width();
-            Some(layout.time_at(x))
+            let x = (f64::from(e.client_x()) - rect.left()) * lay.options.width / rect.width();
+            Some(lay.time_at(x))
         }
     };
     let time_at = Rc::new(time_at);
@@ -133,17 +235,26 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let selected = props
         .selected
         .and_then(|i| trace.rounds.get(i).map(|r| (i, r)));
+    let body = match drawing {
+        Drawing::Lanes { layout, lanes } => html! {
+            <TimelineBody result={props.result.clone()} index={props.index} lanes={lanes.clone()}
+                          layout={layout.clone()} on_round={props.on_round.clone()} />
+        },
+        Drawing::Groups { axis, groups } => html! {
+            <SummaryBody result={props.result.clone()} index={props.index} groups={groups.clone()}
+                         axis={axis.clone()} on_round={props.on_round.clone()} on_drill={props.on_drill.clone()} />
+        },
+    };
 
     html! {
         <div class="timeline-wrap" ref={node}>
             <svg ref={svg_ref} class="timeline" xmlns="http://www.w3.org/2000/svg"
-                 width={format!("{:.0}", o.width)} height={format!("{:.0}", lay.height)}
-                 viewBox={format!("0 0 {:.0} {:.0}", o.width, lay.height)}
+                 width={format!("{:.0}", o.width)} height={format!("{height:.0}")}
+                 viewBox={format!("0 0 {:.0} {height:.0}", o.width)}
                  role="img" aria-label={format!("Timeline of {}: a lane per worker, bars per connector and task", trace.label)}
                  onpointerdown={on_down} onpointermove={on_move}
                  onpointerup={on_up.clone()} onpointercancel={on_up}>
-                <TimelineBody result={props.result.clone()} index={props.index}
-                              layout={layout.clone()} on_round={props.on_round.clone()} />
+                { body }
                 <g class="overlay">
                     if x_now < x_end - 0.5 {
                         <rect class="veil" x={format!("{x_now:.1}")} y={format!("{:.0}", o.top)}

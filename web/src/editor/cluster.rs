@@ -83,6 +83,8 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
         html! { <NumberField label={label} value={value.to_string()} unit="ms" {on_change} /> }
     };
     let t = &s.connect.timings;
+    // A Streams scenario has no Connect cluster; its application is edited below.
+    let streams = s.streams.is_some();
     let on_title = props.on_edit.reform(Edit::Title);
     let on_workers = {
         let (on_edit, on_error) = (props.on_edit.clone(), props.on_error.clone());
@@ -114,14 +116,17 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
 
     html! {
         <fieldset class="cluster">
-            <legend>{"Cluster"}</legend>
+            <legend>{"Scenario"}</legend>
             <div class="row">
                 <TextField label="Title" value={s.title.clone()} on_change={on_title} class="wide" />
-                <NumberField label="Workers at start" id="workers" value={s.connect.workers.to_string()} on_change={on_workers} />
+                if !streams {
+                    <NumberField label="Workers at start" id="workers" value={s.connect.workers.to_string()} on_change={on_workers} />
+                }
                 <NumberField label="Run length" value={s.end_ms.map(ms_to_s).unwrap_or_default()} unit="s"
                              placeholder="auto" step="any" on_change={on_end} />
                 <NumberField label="Seed" value={s.seed.to_string()} on_change={on_seed} />
             </div>
+            if !streams {
             <table class="connectors">
                 <thead><tr>
                     <th scope="col">{"connector"}</th>
@@ -173,6 +178,7 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
                     { timing("coordinator round trip", t.coordinator_rtt_ms, |t, v| t.coordinator_rtt_ms = v) }
                 </div>
             </details>
+            }
         </fieldset>
     }
 }

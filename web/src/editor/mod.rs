@@ -6,6 +6,7 @@ mod cluster;
 mod config_matrix;
 mod events;
 pub mod fields;
+mod streams;
 
 use std::rc::Rc;
 
@@ -16,6 +17,7 @@ use crate::edit::Edit;
 use cluster::ClusterEditor;
 use config_matrix::ConfigMatrix;
 use events::EventsEditor;
+use streams::StreamsEditor;
 
 /// Props of [`Editor`].
 #[derive(Properties, PartialEq)]
@@ -77,8 +79,12 @@ pub fn Editor(props: &EditorProps) -> Html {
             }
             <form class="editor-body" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                 <ClusterEditor scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()} />
-                <ConfigMatrix scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()} />
-                <EventsEditor scenario={props.scenario.clone()} {on_edit} {on_error} />
+                if s.streams.is_some() {
+                    <StreamsEditor scenario={props.scenario.clone()} {on_edit} {on_error} />
+                } else {
+                    <ConfigMatrix scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()} />
+                    <EventsEditor scenario={props.scenario.clone()} {on_edit} {on_error} />
+                }
             </form>
         </details>
     }

@@ -1,0 +1,133 @@
+//! What every timeline draws over its lanes, detailed or summarised: the
+//! time axis, scenario events (labelled) and rebalance rounds (hover or tap
+//! for details).
+
+use engine::layout::{axis_label, TimelineLayout};
+use engine::report::format_duration;
+use engine::trace::Trace;
+use yew::prelude::*;
+
+/// Event labels on two rows above the lanes, each placed where it does not
+/// overlap the previous label on its row; a label that fits nowhere is left
+/// to the marker's tooltip. Returns `(x, row, anchored at its end)`.
+pub fn place_labels(xs: &[(f64, usize)], width: f64) -> Vec<Option<(f64, usize, bool)>> {
+    const CHAR_W: f64 = 5.6;
+    let mut row_end = [f64::MIN; 2];
+    xs.iter()
+        .map(|&(x, chars)| {
+            let w = chars as f64 * CHAR_W;
+            // Right-align labels that would run off the right edge.
+            let (x0, x1, end_anchor) = if x + 4.0 + w > width {
+                (x - 4.0 - w, x - 4.0, true)
+            } else {
+                (x + 4.0, x + 4.0 + w, false)
+            };
+            let row = row_end.iter().position(|&e| x0 > e + 6.0)?;
+            row_end[row] = x1;
+            Some((if end_anchor { x - 4.0 } else { x + 4.0 }, row, end_anchor))
+        })
+        .collect()
+}
+
+/// Axis ticks, event markers and round markers of `trace`, positioned by
+/// `lay` (whose x axis they share), from the layout's top down to `bottom`.
+pub fn markers(
+    trace: &Trace,
+    lay: &TimelineLayout,
+    bottom: f64,
+    on_round: &Callback<(usize, bool)>,
+) -> Html {
+    let o = lay.options;
+    let right = lay.x(trace.end_ms);
+    let ticks = lay.ticks().into_iter().map(|ms| {
+        let x = lay.x(ms);
+        let anchor = if ms == 0 {
+            "start"
+        } else if x > o.width - 30.0 {
+            "end"
+        } else {
+            "middle"
+        };
+        html! {
+            <g class="tick">
+                <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={format!("{:.0}", o.top)} y2={format!("{bottom:.0}")} />
+                <text x={format!("{x:.1}")} y={format!("{:.0}", bottom + 14.0)} text-anchor={anchor}>{ axis_label(ms) }</text>
+            </g>
+        }
+    });
+
+    let rounds = trace.rounds.iter().enumerate().map(|(i, round)| {
+        let x = lay.x(round.started_ms);
+        let hover = on_round.reform(move |_: MouseEvent| (i, false));
+        let tap = on_round.reform(move |_: MouseEvent| (i, true));
+        html! {
+            <g class={classes!("round", (!round.delivered).then_some("undelivered"))}
+               data-round={i.to_string()} data-generation={round.generation.to_string()}
+               data-at={round.started_ms.to_string()}>
+                <line class="round-marker" x1={format!("{x:.1}")} x2={format!("{x:.1}")}
+                      y1={format!("{:.0}", o.top)} y2={format!("{bottom:.0}")} />
+                <path class="round-tick" d={format!("M{x:.1} {bottom:.0}l-4 6h8z")} />
+                // A wide, invisible target: the marker itself is one pixel.
+                <rect class="round-hit" x={format!("{:.1}", x - 5.0)} y={format!("{:.0}", o.top)}
+                      width="10" height={format!("{:.0}", bottom - o.top + 6.0)}
+                      onmouseenter={hover} onclick={tap}
+                      onpointerdown={Callback::from(|e: PointerEvent| e.stop_propagation())}>
+                    <title>{ format!("generation {} at {}: {}", round.generation, format_duration(round.started_ms), round.explanation) }</title>
+                </rect>
+            </g>
+        }
+    });
+
+    let event_xs: Vec<(f64, usize)> = trace
+        .events
+        .iter()
+        .map(|e| (lay.x(e.at_ms), e.label.chars().count()))
+        .collect();
+    let placed = place_labels(&event_xs, o.width);
+    let events = trace.events.iter().zip(placed).map(|(ev, place)| {
+        let x = lay.x(ev.at_ms);
+        html! {
+            <g class={classes!("event-marker", (!ev.applied).then_some("skipped"))} data-at={ev.at_ms.to_string()}>
+                <line class="event-line" x1={format!("{x:.1}")} x2={format!("{x:.1}")}
+                      y1={format!("{:.0}", o.top)} y2={format!("{bottom:.0}")} />
+                <path d={format!("M{x:.1} {:.0}l-4.5 -8h9z", o.top - 1.0)}>
+                    <title>{ format!("{} at {}{}", ev.label, format_duration(ev.at_ms), if ev.applied { "" } else { " (could not apply)" }) }</title>
+                </path>
+                if let Some((lx, row, end)) = place {
+                    <text class="event-label" x={format!("{lx:.1}")} y={format!("{:.0}", 12.0 + 12.0 * row as f64)}
+                          text-anchor={if end { "end" } else { "start" }}>{ &ev.label }</text>
+                }
+            </g>
+        }
+    });
+
+    html! {
+        <>
+            <g class="ticks">{ for ticks }</g>
+            <rect class="axis-end" x={format!("{right:.1}")} y={format!("{:.0}", o.top)} width="1" height={format!("{:.0}", (bottom - o.top).max(0.0))} />
+            <g class="events">{ for events }</g>
+            <g class="rounds">{ for rounds }</g>
+        </>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_never_overlap_on_a_row() {
+        let xs: Vec<(f64, usize)> = (0..20).map(|i| (100.0 + i as f64 * 20.0, 12)).collect();
+        let placed = place_labels(&xs, 960.0);
+        assert!(placed[0].is_some());
+        let mut rows: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+        for p in placed.iter().flatten() {
+            rows[p.1].push(p.0);
+        }
+        for row in rows {
+            for w in row.windows(2) {
+                assert!(w[1] - w[0] >= 12.0 * 5.6, "{w:?}");
+            }
+        }
+    }
+}
