@@ -8,6 +8,10 @@ use crate::connect::assignment::{apply_delta, ConfiguredWork, MemberHoldings, Ro
 use crate::connect::ids::ConnectorNames;
 use crate::connect::incremental_cooperative_assignor::IncrementalCooperativeAssignor;
 use crate::scenario::Scenario;
+use crate::streams::{
+    AssignmentConfigs, ClientState, HighAvailabilityTaskAssignor, ProcessId, StreamsTaskId,
+    TaskAssignor, LATEST_OFFSET,
+};
 
 /// A workload ready to run: call it once per timed run.
 pub type PreparedWorkload = Box<dyn FnMut() -> u64>;
@@ -30,6 +34,14 @@ pub const WORKLOADS: &[(&str, &str)] = &[
         "connect-rolling-restart-100w-10000t",
         "the whole scenario, eager and cooperative: rolling restart of 100 workers running 10,000 tasks",
     ),
+    (
+        "streams-ha-round-200i-20000t",
+        "one HighAvailabilityTaskAssignor round: 200 Streams instances x 8 threads, 20,000 tasks (half stateful), one standby, one new instance without state joins",
+    ),
+    (
+        "streams-scaleout-1h",
+        "a whole Streams scenario over one hour: 100 instances x 4 threads, 10,000 tasks (half stateful, one standby), 10 instances join; warmups and probing rebalances until the end",
+    ),
 ];
 
 /// Builds a workload's inputs; `None` for an unknown name.
@@ -39,6 +51,8 @@ pub fn prepare(name: &str) -> Option<PreparedWorkload> {
         "connect-first-round-1000w-100000t" => Some(first_round()),
         "connect-scenario-1000w-100000t" => Some(scenario_run(large_scenario())),
         "connect-rolling-restart-100w-10000t" => Some(scenario_run(rolling_restart_scenario())),
+        "streams-ha-round-200i-20000t" => Some(streams_ha_round()),
+        "streams-scaleout-1h" => Some(scenario_run(streams_scaleout_scenario())),
         _ => None,
     }
 }
@@ -139,6 +153,86 @@ pub fn rolling_restart_scenario() -> Scenario {
     .expect("the built-in rolling-restart scenario is valid")
 }
 
+/// A fixed but random-looking `ProcessId` (SplitMix64), as real Streams
+/// clients have random UUIDs (the setup of `benches/streams_assignor.rs`).
+fn streams_process_id(i: u64) -> ProcessId {
+    let mix = |mut z: u64| {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let seed = (i + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    ProcessId::new(mix(seed) as i64, mix(seed ^ 0x5555) as i64)
+}
+
+/// 200 clients × 8 threads in the steady layout of 20 subtopologies × 1,000
+/// partitions (the first 10 stateful), one standby each, hot standbys a few
+/// commits behind; one new client without state joins.
+fn streams_ha_round() -> PreparedWorkload {
+    let configs = AssignmentConfigs {
+        num_standby_replicas: 1,
+        ..AssignmentConfigs::default()
+    };
+    let all: std::collections::BTreeSet<StreamsTaskId> = (0..20)
+        .flat_map(|s| (0..1_000).map(move |p| StreamsTaskId::new(s, p)))
+        .collect();
+    let stateful: std::collections::BTreeSet<StreamsTaskId> =
+        all.iter().copied().filter(|t| t.subtopology < 10).collect();
+    let assignor = HighAvailabilityTaskAssignor::new();
+    let fresh: Vec<ClientState> = (0..200)
+        .map(|i| ClientState::new(streams_process_id(i), 8))
+        .collect();
+    let mut clients: Vec<ClientState> = match assignor.assign(&fresh, &all, &stateful, &configs) {
+        Ok(layout) => layout
+            .clients
+            .iter()
+            .map(|c| {
+                let lags = c
+                    .active
+                    .iter()
+                    .filter(|t| stateful.contains(t))
+                    .map(|&t| (t, LATEST_OFFSET))
+                    .chain(c.standby.iter().map(|&t| (t, 120)));
+                ClientState::new(c.process_id, 8)
+                    .with_previous_active(c.active.iter().copied())
+                    .with_previous_standby(c.standby.iter().copied())
+                    .with_lags(lags)
+            })
+            .collect(),
+        Err(_) => fresh,
+    };
+    clients.push(ClientState::new(streams_process_id(200), 8));
+    Box::new(move || {
+        assignor
+            .assign(&clients, &all, &stateful, &configs)
+            .map_or(0, |r| {
+                r.clients
+                    .iter()
+                    .map(|c| (c.active.len() + c.standby.len() + c.warmup.len()) as u64)
+                    .sum::<u64>()
+                    + u64::from(r.probing_rebalance_needed)
+            })
+    })
+}
+
+/// 100 Streams instances × 4 threads running 10,000 tasks (10 stateful and
+/// 10 stateless subtopologies × 500 partitions, one standby); 10 instances
+/// join after a minute and HighAvailabilityTaskAssignor warms them up,
+/// probing every 10 minutes, for an hour. Described by counts and rules.
+pub fn streams_scaleout_scenario() -> Scenario {
+    Scenario::from_json(
+        r#"{"version":1,"title":"Streams scale-out over one hour, 100 instances x 10,000 tasks","seed":1,
+            "streams":{"instances":100,"subtopologies":[
+               {"partitions":500,"stateful":true,"changelog_records":200000,"changelog_records_per_sec":20,"count":10},
+               {"partitions":500,"count":10}],
+               "config":{"num.stream.threads":4,"num.standby.replicas":1}},
+            "compare":[{"label":"cooperative + warmups"}],
+            "events":[{"at_ms":60000,"type":"instance_join","count":10}],
+            "end_ms":3600000}"#,
+    )
+    .expect("the built-in Streams scale-out scenario is valid")
+}
+
 fn scenario_run(scenario: Scenario) -> PreparedWorkload {
     Box::new(move || {
         let result = crate::run::run(&scenario);
@@ -161,6 +255,7 @@ mod tests {
         }
         assert!(prepare("nope").is_none());
         large_scenario().validate().unwrap();
+        streams_scaleout_scenario().validate().unwrap();
         rolling_restart_scenario().validate().unwrap();
     }
 }
