@@ -371,7 +371,19 @@ impl ConnectSimulation {
             max_delay_ms: u64::from(max_delay),
             member_lanes: member_lanes.clone(),
         };
-        let explanation = format!("{}. {}", sentence(&cause.text), self.explain_round(&facts));
+        // Several workers can join in one join phase; name them all.
+        let mut cause_text = cause.text.clone();
+        if !self.previous_round_lanes.is_empty() {
+            let fresh: Vec<&str> = member_lanes
+                .iter()
+                .filter(|l| !self.previous_round_lanes.contains(l))
+                .map(|&l| self.name(l))
+                .collect();
+            if fresh.len() > 1 {
+                cause_text.push_str(&format!("; new in this round: {}", names(&fresh)));
+            }
+        }
+        let explanation = format!("{}. {}", sentence(&cause_text), self.explain_round(&facts));
         let join_keys = join.members.clone();
         self.rounds.push(RebalanceRound {
             generation,
