@@ -71,41 +71,52 @@ fn seconds(ms: u64) -> String {
 }
 
 /// Item labels, sorted, with runs of one connector's consecutive tasks folded
-/// (`src-0..3`), so big spans stay one readable line.
+/// (`src-0..3`), and Kafka Streams tasks of one subtopology likewise
+/// (`0_0..3`), so big spans stay one readable line.
 fn item_labels(trace: &Trace, items: &[u32]) -> String {
-    // (connector, task index or None for the connector itself), in Kafka's order.
-    let mut keyed: Vec<(&str, Option<u32>)> = items
+    // (group, task index or None for a connector, separator), in Kafka's order.
+    let mut keyed: Vec<(&str, Option<u32>, char)> = items
         .iter()
         .map(|&item| {
             let it = &trace.items[item as usize];
             match it.kind {
-                ItemKind::Task => it
-                    .label
-                    .rsplit_once('-')
-                    .and_then(|(c, i)| Some((c, Some(i.parse::<u32>().ok()?))))
-                    .unwrap_or((it.label.as_str(), None)),
-                ItemKind::Connector => (it.label.as_str(), None),
+                ItemKind::Task => streams_task(&it.label)
+                    .map(|(s, p)| (s, Some(p), '_'))
+                    .or_else(|| {
+                        it.label
+                            .rsplit_once('-')
+                            .and_then(|(c, i)| Some((c, Some(i.parse::<u32>().ok()?), '-')))
+                    })
+                    .unwrap_or((it.label.as_str(), None, '-')),
+                ItemKind::Connector => (it.label.as_str(), None, '-'),
             }
         })
         .collect();
-    keyed.sort_unstable();
+    // Subtopologies sort numerically, connectors by name.
+    keyed.sort_unstable_by(|a, b| {
+        let num =
+            |k: &(&str, Option<u32>, char)| (k.2 == '_').then(|| k.0.parse::<u32>().ok()).flatten();
+        (num(a), a.0, a.1).cmp(&(num(b), b.0, b.1))
+    });
     let mut parts: Vec<String> = Vec::new();
-    let mut run: Option<(&str, u32, u32)> = None; // (connector, first, last)
-    let flush = |run: &mut Option<(&str, u32, u32)>, parts: &mut Vec<String>| {
-        if let Some((c, a, b)) = run.take() {
+    let mut run: Option<(&str, u32, u32, char)> = None; // (group, first, last, separator)
+    let flush = |run: &mut Option<(&str, u32, u32, char)>, parts: &mut Vec<String>| {
+        if let Some((c, a, b, sep)) = run.take() {
             parts.push(if a == b {
-                format!("{c}-{a}")
+                format!("{c}{sep}{a}")
             } else {
-                format!("{c}-{a}..{b}")
+                format!("{c}{sep}{a}..{b}")
             });
         }
     };
-    for (name, task) in keyed {
+    for (name, task, sep) in keyed {
         match (task, &mut run) {
-            (Some(i), Some((rc, _, last))) if *rc == name && *last + 1 == i => *last = i,
+            (Some(i), Some((rc, _, last, rs))) if *rc == name && *rs == sep && *last + 1 == i => {
+                *last = i
+            }
             (Some(i), _) => {
                 flush(&mut run, &mut parts);
-                run = Some((name, i, i));
+                run = Some((name, i, i, sep));
             }
             (None, _) => {
                 flush(&mut run, &mut parts);
@@ -115,4 +126,13 @@ fn item_labels(trace: &Trace, items: &[u32]) -> String {
     }
     flush(&mut run, &mut parts);
     parts.join(" ")
+}
+
+/// A Kafka Streams task id `<subtopology>_<partition>`: (subtopology, partition).
+fn streams_task(label: &str) -> Option<(&str, u32)> {
+    let (s, p) = label.split_once('_')?;
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((s, p.parse().ok()?))
 }
