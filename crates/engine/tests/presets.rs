@@ -260,3 +260,141 @@ fn mixed_version_upgrade_one_eager_worker_keeps_the_cluster_eager() {
         );
     }
 }
+
+// --- Kafka Streams presets ---------------------------------------------------
+
+fn streams_metrics<'a>(result: &'a RunResult, label: &str) -> &'a engine::metrics::StreamsMetrics {
+    variant(result, label)
+        .metrics
+        .streams
+        .as_ref()
+        .unwrap_or_else(|| panic!("{label}: no Streams metrics"))
+}
+
+fn has_step(result: &RunResult, label: &str, kind: &str) -> bool {
+    variant(result, label)
+        .trace
+        .steps
+        .iter()
+        .any(|s| s.kind == kind)
+}
+
+#[test]
+fn streams_slow_handler_leaves_at_the_poll_timeout_and_eager_stops_everyone() {
+    let r = preset_result("streams/slow-handler");
+    for label in ["eager", "cooperative"] {
+        assert!(has_step(&r, label, "poll_timeout"), "{label}");
+        // The blocked thread's tasks stall for max.poll.interval.ms (60 s)
+        // before anyone else may take them.
+        assert!(longest_outage_ms(&r, label) >= 60_000, "{label}");
+    }
+    assert!(tasks_stopped(&r, "cooperative") < tasks_stopped(&r, "eager"));
+}
+
+#[test]
+fn streams_rolling_restart_static_members_return_without_a_rebalance() {
+    let r = preset_result("streams/rolling-restart-static");
+    let statics = variant(&r, "static");
+    assert_eq!(statics.metrics.rebalance_rounds, 0);
+    assert!(longest_outage_ms(&r, "static") < 45_000);
+    // Dynamic: no LeaveGroup on close, so the new member's join phase waits
+    // for the old member's 45 s session.
+    for label in ["eager, dynamic", "cooperative, dynamic"] {
+        assert!(longest_outage_ms(&r, label) >= 45_000, "{label}");
+    }
+    let down = |label: &str| variant(&r, label).metrics.task_ms_not_running;
+    assert!(down("cooperative, dynamic") < down("eager, dynamic"));
+    assert!(down("static") < down("cooperative, dynamic"));
+}
+
+#[test]
+fn streams_upgrade_from_2_3_without_upgrade_from_risks_double_ownership() {
+    let r = preset_result("streams/upgrade-from-2-3");
+    assert!(has_step(&r, "no upgrade.from", "double_ownership"));
+    assert!(!has_step(
+        &r,
+        "upgrade.from=2.3, two bounces",
+        "double_ownership"
+    ));
+    for label in ["no upgrade.from", "upgrade.from=2.3, two bounces"] {
+        let rounds = &variant(&r, label).trace.rounds;
+        assert_eq!(
+            rounds.last().map(|x| x.protocol.as_str()),
+            Some("cooperative"),
+            "{label}"
+        );
+        assert!(has_step(&r, label, "version_probing"), "{label}");
+    }
+    // With upgrade.from the group stays eager until the second bounce.
+    let safe = &variant(&r, "upgrade.from=2.3, two bounces").trace;
+    assert!(safe
+        .rounds
+        .iter()
+        .filter(|x| x.completed_ms < 240_000)
+        .all(|x| x.protocol == "eager"));
+}
+
+#[test]
+fn streams_stateful_scale_out_warmups_keep_processing() {
+    let r = preset_result("streams/stateful-scale-out");
+    assert_eq!(tasks_stopped(&r, "eager"), 12);
+    // HATA deals round-robin, ignoring history (spec §0.3): 9 of 12 move.
+    assert_eq!(tasks_stopped(&r, "cooperative"), 9);
+    let warm = streams_metrics(&r, "cooperative + warmups");
+    assert!(warm.warmups_started > 0 && warm.warmups_promoted > 0);
+    assert!(warm.probing_rebalances > 0);
+    assert!(longest_outage_ms(&r, "cooperative + warmups") < 5_000);
+    assert!(streams_metrics(&r, "cooperative").restoring_ms > 60_000);
+}
+
+#[test]
+fn streams_warmup_convergence_migrates_max_warmup_replicas_per_probing_interval() {
+    let r = preset_result("streams/warmup-convergence");
+    let defaults = streams_metrics(&r, "defaults (2 per 10 min)");
+    let four = streams_metrics(&r, "max.warmup.replicas=4");
+    let fast = streams_metrics(&r, "probing every 1 min");
+    // 6 tasks move to the two new instances, 2 per probing interval.
+    assert_eq!(defaults.warmups_promoted, 6);
+    assert_eq!(defaults.probing_rebalances, 3);
+    assert!(four.probing_rebalances < defaults.probing_rebalances);
+    let stable = |m: &engine::metrics::StreamsMetrics| m.caught_up_and_stable_ms.unwrap();
+    assert!(stable(fast) < stable(four) && stable(four) < stable(defaults));
+    assert!(stable(defaults) >= 3 * 600_000);
+}
+
+#[test]
+fn streams_stateless_restart_waits_for_the_session_timeout() {
+    let r = preset_result("streams/stateless-restart");
+    let o45 = longest_outage_ms(&r, "session.timeout.ms=45000");
+    let o10 = longest_outage_ms(&r, "session.timeout.ms=10000");
+    assert!((45_000..50_000).contains(&o45), "{o45}");
+    assert!((10_000..15_000).contains(&o10), "{o10}");
+    assert!(longest_outage_ms(&r, "static") < 10_000);
+    assert_eq!(variant(&r, "static").metrics.rebalance_rounds, 0);
+    assert!(!has_step(&r, "session.timeout.ms=45000", "leave_group"));
+}
+
+#[test]
+fn streams_scale_from_zero_the_first_instance_takes_everything() {
+    let r = preset_result("streams/scale-from-zero");
+    for v in &r.variants {
+        let t = &v.trace;
+        let first = t.worker_index("instance-1").unwrap();
+        let running_before_join = t
+            .spans
+            .iter()
+            .filter(|s| {
+                s.worker == Some(first)
+                    && s.state == ItemState::Running
+                    && s.end_ms >= 60_000
+                    && s.start_ms < 60_000
+            })
+            .map(|s| s.items.len)
+            .sum::<u32>();
+        assert_eq!(running_before_join, 8, "{}", v.label);
+    }
+    let warm = streams_metrics(&r, "cooperative + warmups");
+    assert!(warm.warmups_started > 0);
+    assert!(longest_outage_ms(&r, "cooperative + warmups") < 5_000);
+    assert!(longest_outage_ms(&r, "eager") > 10_000);
+}
