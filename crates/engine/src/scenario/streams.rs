@@ -806,9 +806,11 @@ pub(crate) fn validate(
                 downtime_ms,
                 kafka_version,
                 config,
+                remove_config,
                 ..
             } => {
                 known(instance, instances_ever)?;
+                check_keys(remove_config, &at)?;
                 day("downtime_ms", *downtime_ms)?;
                 validate_config(
                     &app.config.merged(config),

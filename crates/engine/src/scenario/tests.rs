@@ -92,3 +92,85 @@ fn connectors_added_again_and_again_cannot_blow_up_the_trace() {
     let err = Scenario::from_json(&json).unwrap_err().to_string();
     assert!(err.contains("tasks ever configured"), "{err}");
 }
+
+fn streams_json() -> &'static str {
+    r#"{"version":1,"title":"s","streams":{"instances":3,"subtopologies":[{"partitions":4,"stateful":true,"changelog_records":1000},{"partitions":4}],
+        "config":{"num.stream.threads":2}},
+        "compare":[{"label":"eager","config":{"upgrade.from":"2.3"}},{"label":"cooperative"}],
+        "events":[{"at_ms":30000,"type":"instance_restart","instance":"instance-2","downtime_ms":5000,"remove_config":["upgrade.from"]}]}"#
+}
+
+#[test]
+fn streams_scenarios_parse_with_kafka_names_and_round_trip() {
+    let s = Scenario::from_json(streams_json()).unwrap();
+    assert_eq!(s.family(), "streams");
+    let app = &s.streams.as_ref().unwrap().app;
+    assert_eq!(app.task_count(), 8);
+    assert_eq!(app.version(), KafkaVersion::new(3, 8));
+    assert_eq!(s.compare.len(), 2);
+    let eager = app
+        .config
+        .merged(&s.compare[0].streams)
+        .resolve(app.version());
+    assert!(!eager.cooperative(app.version()));
+    assert_eq!(eager.num_stream_threads, 2);
+    assert_eq!(eager.session_timeout_ms, 45_000);
+    let old = StreamsConfig::default().resolve(KafkaVersion::new(2, 8));
+    assert_eq!(old.session_timeout_ms, 10_000, "KIP-735: 10 s before 3.0");
+    assert_eq!(
+        old.task_assignor,
+        TaskAssignorClass::HighAvailabilityTaskAssignor
+    );
+    let legacy = StreamsConfig::default().resolve(KafkaVersion::new(2, 5));
+    assert_eq!(legacy.task_assignor, TaskAssignorClass::StickyTaskAssignor);
+    assert!(!legacy.cooperative(KafkaVersion::new(2, 3)));
+    assert!(legacy.cooperative(KafkaVersion::new(2, 4)));
+    assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+    // The variant's keys are written back as `config`.
+    assert!(s.to_json().contains(r#""config":{"upgrade.from":"2.3"}"#));
+    let link = crate::link::encode(&s);
+    assert!(matches!(
+        crate::link::decode(&format!("#{link}")),
+        Ok(crate::link::LinkTarget::Scenario(b)) if *b == s
+    ));
+}
+
+#[test]
+fn a_scenario_is_connect_or_streams_and_streams_errors_name_the_field() {
+    let both = streams_json().replace(r#""title":"s","#, r#""title":"s","connect":{"workers":1},"#);
+    let err = Scenario::from_json(&both).unwrap_err().to_string();
+    assert!(err.contains("not both"), "{err}");
+    let neither = r#"{"version":1,"title":"x"}"#;
+    let err = Scenario::from_json(neither).unwrap_err().to_string();
+    assert!(
+        err.contains("`connect`") && err.contains("`streams`"),
+        "{err}"
+    );
+    let typo = streams_json().replace("num.stream.threads", "num.streams.threads");
+    let err = Scenario::from_json(&typo).unwrap_err().to_string();
+    assert!(err.contains("num.streams.threads"), "{err}");
+    let bad = streams_json().replace(r#""instance":"instance-2""#, r#""instance":"instance-9""#);
+    let err = Scenario::from_json(&bad).unwrap_err();
+    assert!(
+        matches!(&err, ScenarioError::Invalid { field, .. } if field == "events[0].instance"),
+        "{err}"
+    );
+    let huge = streams_json().replace(r#""instances":3"#, r#""instances":1000000"#);
+    let err = Scenario::from_json(&huge).unwrap_err();
+    assert!(
+        matches!(&err, ScenarioError::Invalid { field, .. } if field == "streams.instances"),
+        "{err}"
+    );
+    let tasks = streams_json().replace(r#""partitions":4}"#, r#""partitions":4,"count":100000}"#);
+    let err = Scenario::from_json(&tasks).unwrap_err().to_string();
+    assert!(err.contains("streams.subtopologies[1]"), "{err}");
+    let probing = streams_json().replace(
+        r#""num.stream.threads":2"#,
+        r#""num.stream.threads":2,"probing.rebalance.interval.ms":1000"#,
+    );
+    let err = Scenario::from_json(&probing).unwrap_err().to_string();
+    assert!(err.contains("probing.rebalance.interval.ms"), "{err}");
+    let removed = streams_json().replace(r#"["upgrade.from"]"#, r#"["upgrade.form"]"#);
+    let err = Scenario::from_json(&removed).unwrap_err().to_string();
+    assert!(err.contains("events[0].remove_config"), "{err}");
+}
