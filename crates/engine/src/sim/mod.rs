@@ -3,7 +3,8 @@
 //! Reusable parts: [`event_queue`] (the future-event list), [`group`] (the
 //! broker's classic group coordinator, generic so the Kafka Streams simulator
 //! can share it), [`timeline`] (state spans for the trace), [`herder_pool`]
-//! and [`session_key`]. [`connect`] puts them together for Kafka Connect.
+//! and [`session_key`]. [`connect`] puts them together for Kafka Connect,
+//! [`streams`] for Kafka Streams.
 
 pub mod connect;
 pub mod event_queue;

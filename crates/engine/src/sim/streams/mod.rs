@@ -209,6 +209,8 @@ struct Lane {
     local: BTreeMap<u32, LocalState>,
     proc: Option<Process>,
     incarnations: u32,
+    /// Dynamic memberships so far (each gets a new member id).
+    memberships: u32,
     restart: Option<Restart>,
     /// The metadata version version probing settled on (`None`: its latest).
     used_metadata: Option<u32>,
@@ -576,6 +578,7 @@ impl StreamsSimulation {
             local: BTreeMap::new(),
             proc: None,
             incarnations: 0,
+            memberships: 0,
             restart: None,
             used_metadata: None,
         });
@@ -621,11 +624,19 @@ impl StreamsSimulation {
         l.config.cooperative(l.version)
     }
 
-    fn key_for(&self, lane: u32, inc: u32) -> MemberKey {
-        if self.lanes[lane as usize].config.group_instance_id.is_some() {
+    /// The member key a JoinGroup uses: its current one, else the static
+    /// `group.instance.id` slot, else a new member id (a new key per
+    /// membership, as the broker hands out a new member id).
+    fn key_for(&mut self, lane: u32, inc: u32) -> MemberKey {
+        if let Some(key) = self.proc_of(lane, inc).and_then(|p| p.member) {
+            return key;
+        }
+        let l = &mut self.lanes[lane as usize];
+        if l.config.group_instance_id.is_some() {
             (lane, 0)
         } else {
-            (lane, inc)
+            l.memberships += 1;
+            (lane, l.memberships)
         }
     }
 
@@ -1252,7 +1263,7 @@ impl StreamsSimulation {
                 worker: lane,
                 member_id: match &self.lanes[lane as usize].config.group_instance_id {
                     Some(prefix) => format!("{prefix}-{}", lane + 1),
-                    None => format!("{name}-consumer-{inc}"),
+                    None => format!("{name}-consumer-{}", key.1),
                 },
                 joined_ms: self.now,
             });
@@ -1490,6 +1501,24 @@ impl StreamsSimulation {
                 "member_dropped",
                 format!("{name}'s member did not rejoin within the rebalance timeout (max.poll.interval.ms) and is removed."),
             );
+            // A live process still believes it is a member: it keeps processing
+            // as a zombie until its next heartbeat is answered UNKNOWN_MEMBER_ID
+            // (a frozen or blocked one finds out when it is free again).
+            let Some(p) = self.lanes[k.0 as usize].proc.as_mut() else {
+                continue;
+            };
+            if p.member != Some(*k) {
+                continue;
+            }
+            p.out_of_group = true;
+            let (inc, busy) = (p.inc, p.frozen_until.is_some() || p.blocked_until.is_some());
+            if !busy {
+                let active: Vec<u32> = p.active.keys().copied().collect();
+                self.timeline
+                    .split_off(k.0, &active, ItemState::Zombie, &mut self.pool);
+                let delay = self.heartbeat_delay(k.0);
+                self.schedule(now + delay, Ev::ZombieEnds { lane: k.0, inc });
+            }
         }
         let leader_lane = done.leader.0;
         let leader_cfg = self.lanes[leader_lane as usize].config.clone();
