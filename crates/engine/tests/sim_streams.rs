@@ -470,3 +470,44 @@ fn fingerprints() {
         }
     }
 }
+
+#[test]
+#[ignore]
+fn debug_counts() {
+    let r = preset("streams/upgrade-from-2-3");
+    let v = &r.variants[0];
+    let mut stops = std::collections::BTreeSet::new();
+    let mut starts = std::collections::BTreeSet::new();
+    for iv in v.trace.intervals() {
+        if iv.start_ms < v.metrics.measured_from_ms {
+            continue;
+        }
+        match iv.state {
+            ItemState::Stopping => {
+                stops.insert((iv.item, iv.worker, iv.start_ms));
+            }
+            ItemState::Starting => {
+                starts.insert((iv.item, iv.worker, iv.start_ms));
+            }
+            _ => {}
+        }
+    }
+    println!(
+        "stops {} starts {} metric {} {}",
+        stops.len(),
+        starts.len(),
+        v.metrics.tasks_stopped,
+        v.metrics.tasks_started
+    );
+    for s in v
+        .trace
+        .spans
+        .iter()
+        .filter(|s| s.state == ItemState::Stopping)
+    {
+        println!(
+            "{:?} {} {} {} cont {}",
+            s.worker, s.start_ms, s.end_ms, s.items.len, s.continues
+        );
+    }
+}

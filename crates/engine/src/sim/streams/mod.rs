@@ -859,7 +859,13 @@ impl StreamsSimulation {
         };
         p.phase = Phase::Stopping;
         let inc = p.inc;
-        let active: Vec<u32> = p.active.keys().copied().collect();
+        // Tasks already being revoked are stopping anyway.
+        let active: Vec<u32> = p
+            .active
+            .iter()
+            .filter(|(_, a)| a.0 != TaskPhase::Revoking)
+            .map(|(&t, _)| t)
+            .collect();
         let name = self.name(lane);
         self.timeline
             .split_off(lane, &active, ItemState::Stopping, &mut self.pool);
@@ -1865,7 +1871,12 @@ impl StreamsSimulation {
             }
             self.revoke(lane, inc, revoked);
         }
-        self.start_actives(lane, inc, added);
+        // An EAGER member told to rejoin at once (version probing) revokes
+        // everything again in onJoinPrepare before its next poll: the tasks
+        // it was just given never initialise.
+        if !rejoin || cooperative {
+            self.start_actives(lane, inc, added);
+        }
         if let Some(at) = a.probing_at {
             self.schedule(
                 at,
