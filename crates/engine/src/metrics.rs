@@ -74,10 +74,10 @@ pub struct StreamsMetrics {
 }
 
 impl StreamsMetrics {
-    /// Streams metrics from a trace; `records_restored` is the simulator's
-    /// count (the trace shows restoration as time, not records).
-    pub fn from_trace(trace: &Trace, records_restored: u64) -> StreamsMetrics {
-        let shared = Metrics::from_trace(trace);
+    /// Streams metrics from a trace and its shared metrics;
+    /// `records_restored` is the simulator's count (the trace shows
+    /// restoration as time, not records).
+    pub fn from_trace(trace: &Trace, shared: &Metrics, records_restored: u64) -> StreamsMetrics {
         let from = shared.measured_from_ms;
         let mut restoring_ms = 0;
         let mut warmups_started = 0;
@@ -706,4 +706,70 @@ fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod streams_tests {
+    use super::*;
+    use crate::trace::{ItemList, RebalanceRound, StateSpan, WorkItem, WorkerSpan};
+
+    /// One task: running on instance-1, warmed up on instance-2, which
+    /// holds it as a standby for the held-back round and then takes over.
+    #[test]
+    fn a_warmup_promoted_through_a_held_back_round_counts_once() {
+        let span = |worker: u32, state: ItemState, start_ms: u64, end_ms: u64| StateSpan {
+            worker: Some(worker),
+            state,
+            start_ms,
+            end_ms,
+            items: ItemList { start: 0, len: 1 },
+            continues: false,
+        };
+        let trace = Trace {
+            label: "t".into(),
+            end_ms: 100_000,
+            workers: vec!["instance-1".into(), "instance-2".into()],
+            items: vec![WorkItem {
+                label: "0_0".into(),
+                kind: ItemKind::Task,
+            }],
+            item_lists: vec![0],
+            spans: vec![
+                span(0, ItemState::Running, 0, 50_000),
+                span(1, ItemState::Warmup, 10_000, 50_000),
+                span(0, ItemState::Stopping, 50_000, 50_100),
+                span(1, ItemState::Standby, 50_000, 52_000),
+                span(1, ItemState::Starting, 52_000, 52_200),
+                span(1, ItemState::Restoring, 52_200, 53_200),
+                span(1, ItemState::Running, 53_200, 100_000),
+            ],
+            configured: vec![crate::trace::ConfiguredSpan {
+                start_ms: 0,
+                end_ms: 100_000,
+                items: ItemList { start: 0, len: 1 },
+            }],
+            worker_spans: (0..2)
+                .map(|worker| WorkerSpan {
+                    worker,
+                    state: WorkerState::Up,
+                    start_ms: 0,
+                    end_ms: 100_000,
+                })
+                .collect(),
+            rounds: vec![RebalanceRound {
+                completed_ms: 52_000,
+                ..RebalanceRound::default()
+            }],
+            ..Trace::default()
+        };
+        let shared = Metrics::from_trace(&trace);
+        let m = StreamsMetrics::from_trace(&trace, &shared, 42);
+        assert_eq!(m.warmups_started, 1);
+        assert_eq!(m.warmups_promoted, 1);
+        assert_eq!(m.restoring_ms, 1_000);
+        assert_eq!(m.records_restored, 42);
+        // Not processing from the revocation until the restore is done.
+        assert_eq!(m.processing_downtime_ms, 53_200 - 50_000);
+        assert_eq!(m.caught_up_and_stable_ms, Some(53_200));
+    }
 }

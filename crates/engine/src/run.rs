@@ -98,7 +98,7 @@ fn run_streams(scenario: &Scenario) -> RunResult {
             let restored = sim.records_restored();
             let trace = sim.finish(end);
             let mut metrics = Metrics::from_trace(&trace);
-            metrics.streams = Some(StreamsMetrics::from_trace(&trace, restored));
+            metrics.streams = Some(StreamsMetrics::from_trace(&trace, &metrics, restored));
             VariantRun {
                 label: trace.label.clone(),
                 trace,

@@ -93,6 +93,16 @@ pub fn assign(
     subscriptions: &[ClientSubscription],
     ctx: &LeaderContext<'_>,
 ) -> Result<LeaderResult, AssignmentError> {
+    assign_with(subscriptions, ctx, false)
+}
+
+/// [`assign`]; `all_lags` gives every client a lag for every stateful task
+/// (Kafka's literal input), for the differential test of the sparse input.
+fn assign_with(
+    subscriptions: &[ClientSubscription],
+    ctx: &LeaderContext<'_>,
+    all_lags: bool,
+) -> Result<LeaderResult, AssignmentError> {
     // Step 4: lags. A client without an offset sum for a task lags by the
     // whole changelog (endOffsetSum); a RUNNING active reports LATEST_OFFSET.
     //
@@ -124,6 +134,9 @@ pub fn assign(
                 dense.insert(t);
             }
         }
+    }
+    if all_lags {
+        dense.extend(ctx.stateful_tasks.iter().copied());
     }
     let clients: Vec<ClientState> = subscriptions
         .iter()
@@ -215,6 +228,91 @@ pub fn assign(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// SplitMix64.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// The sparse lag input gives exactly the assignment of Kafka's literal
+    /// input (every client, every stateful task) on random groups: offset
+    /// sums at, near and far from the end, zero, LATEST, UNKNOWN and corrupt.
+    #[test]
+    fn sparse_lags_assign_exactly_like_full_lags() {
+        for seed in 0..400u64 {
+            let mut rng = Rng(seed);
+            let tasks: BTreeSet<StreamsTaskId> = (0..1 + rng.below(3) as u32)
+                .flat_map(|s| (0..1 + rng.below(6) as u32).map(move |p| StreamsTaskId::new(s, p)))
+                .collect();
+            let stateful: BTreeSet<StreamsTaskId> =
+                tasks.iter().copied().filter(|_| rng.below(3) > 0).collect();
+            let ends: BTreeMap<StreamsTaskId, i64> = stateful
+                .iter()
+                .map(|&t| (t, [0, 50, 100, 5_000, 100_000][rng.below(5) as usize]))
+                .collect();
+            let clients = 1 + rng.below(5);
+            let subs: Vec<ClientSubscription> = (0..clients)
+                .map(|c| {
+                    let mut offset_sums = BTreeMap::new();
+                    let mut owned = BTreeSet::new();
+                    for &t in &stateful {
+                        let end = ends[&t];
+                        let sum = match rng.below(8) {
+                            0 => Some(LATEST_OFFSET),
+                            1 => Some(0),
+                            2 => Some(end),
+                            3 => Some(end - end / 3),
+                            4 => Some(end + 7),
+                            5 => Some(crate::streams::UNKNOWN_OFFSET_SUM),
+                            _ => None,
+                        };
+                        if let Some(sum) = sum {
+                            offset_sums.insert(t, sum);
+                            if sum == LATEST_OFFSET && rng.below(2) == 0 {
+                                owned.insert(t);
+                            }
+                        }
+                    }
+                    ClientSubscription {
+                        process_id: ProcessId::new(rng.next() as i64, c as i64),
+                        capacity: 1 + rng.below(3) as u32,
+                        owned,
+                        offset_sums,
+                    }
+                })
+                .collect();
+            let ctx = LeaderContext {
+                all_tasks: &tasks,
+                stateful_tasks: &stateful,
+                end_offsets: &ends,
+                configs: AssignmentConfigs {
+                    acceptable_recovery_lag: [0, 100, 10_000][rng.below(3) as usize],
+                    max_warmup_replicas: 1 + rng.below(3) as u32,
+                    num_standby_replicas: rng.below(3) as u32,
+                    probing_rebalance_interval_ms: 600_000,
+                },
+                assignor: AssignorKind::HighAvailability,
+                cooperative_filter: true,
+                leader: subs[0].process_id,
+            };
+            assert_eq!(
+                assign_with(&subs, &ctx, false),
+                assign_with(&subs, &ctx, true),
+                "seed {seed}"
+            );
+        }
+    }
 
     fn t(p: u32) -> StreamsTaskId {
         StreamsTaskId::new(0, p)
