@@ -17,6 +17,22 @@
 //! sends no LeaveGroup (§1.3); static members return without a rebalance
 //! (§1.4); a thread that does not poll for `max.poll.interval.ms` leaves
 //! (§1.2). The leader's client schedules the probing rebalance (§0.6).
+//! Version probing (§3.6) adds immediate rounds while versions are mixed.
+//!
+//! Simplified or not modelled:
+//! * one group member per instance: its threads join together, so the
+//!   thread distribution (§3.3 step 7) and a move between two threads of one
+//!   instance are not modelled; capacity is `num.stream.threads`;
+//! * restoration runs per task at a fixed rate, independent of other tasks
+//!   on the same thread, and standbys do not yield to restoring actives;
+//! * an at-least-once crash keeps checkpoints as of the crash (Kafka's are
+//!   up to one commit older);
+//! * a zombie learns it was removed on its next heartbeat response;
+//! * metadata version numbers per release are approximate (their order is
+//!   what version probing needs), and a pre-2.0 leader's `FUTURE_ID` client
+//!   is not modelled;
+//! * rack awareness, KIP-924 assignors, `FallbackPriorTaskAssignor`, named
+//!   topologies and the KIP-848/KIP-1071 protocols.
 
 mod local_state;
 
@@ -913,7 +929,7 @@ impl StreamsSimulation {
         let now = self.now;
         for &t in p.active.keys().chain(p.standby.keys()) {
             self.timeline.remove_copy(t, lane, &mut self.pool);
-            self.settle_local(lane, t, false);
+            self.settle_local(lane, t);
         }
         if wipe {
             self.lanes[lane as usize].local.clear();
@@ -1046,7 +1062,7 @@ impl StreamsSimulation {
         p.phase = Phase::Starting;
         for &t in &active {
             self.timeline.remove_copy(t, lane, &mut self.pool);
-            self.settle_local(lane, t, false);
+            self.settle_local(lane, t);
             if eos {
                 self.lanes[lane as usize].local.remove(&t);
             }
@@ -1472,7 +1488,7 @@ impl StreamsSimulation {
             .collect();
         for &t in &done {
             self.timeline.remove_copy(t, lane, &mut self.pool);
-            self.settle_local(lane, t, true);
+            self.settle_local(lane, t);
         }
         // A revoked task assigned as standby is recycled, not closed (spec §3.4).
         for t in recycle {
@@ -1833,7 +1849,7 @@ impl StreamsSimulation {
         for (&t, _) in old_standby.iter() {
             if !standby_now.contains_key(&t) || a.active.contains(&t) {
                 self.timeline.remove_copy(t, lane, &mut self.pool);
-                self.settle_local(lane, t, true);
+                self.settle_local(lane, t);
             }
         }
         // New standbys and warmups start following their changelog.
@@ -1921,7 +1937,7 @@ impl StreamsSimulation {
 
     /// Folds a local state into a checkpoint when its copy stops, counting
     /// the records it restored.
-    fn settle_local(&mut self, lane: u32, t: u32, _clean: bool) {
+    fn settle_local(&mut self, lane: u32, t: u32) {
         if !self.stateful[t as usize] {
             return;
         }
@@ -1955,7 +1971,7 @@ impl StreamsSimulation {
             }
             if self.timeline.state_on(t, lane).is_some() {
                 self.timeline.remove_copy(t, lane, &mut self.pool);
-                self.settle_local(lane, t, true);
+                self.settle_local(lane, t);
             }
         }
         if let Some(p) = self.proc_mut(lane, inc) {
