@@ -37,6 +37,23 @@ fn embed_height(state: &PlaygroundState) -> u32 {
     (lanes + 420.0).min(4_000.0) as u32
 }
 
+/// A scenario's description: its first sentence, the rest one click away
+/// (some descriptions run to ten lines; the comparison is what matters).
+fn description(text: &str) -> Html {
+    let first = crate::gallery::first_sentence(text);
+    let rest = text.trim()[first.len()..].trim();
+    if rest.is_empty() {
+        html! { <p class="description">{ text.to_string() }</p> }
+    } else {
+        html! {
+            <details class="description">
+                <summary>{ first.to_string() }<span class="more">{" more"}</span></summary>
+                <p>{ rest.to_string() }</p>
+            </details>
+        }
+    }
+}
+
 /// The playground.
 #[component]
 pub fn App() -> Html {
@@ -249,7 +266,7 @@ pub fn App() -> Html {
                          on_back={has_scenario.then_some(back_to_compare)} />
             } else {
                 if !embed && !s.scenario.description.is_empty() {
-                    <p class="description">{ &s.scenario.description }</p>
+                    { description(&s.scenario.description) }
                 }
                 if !embed {
                     <Editor scenario={s.scenario.clone()} invalid={s.invalid.clone().map(AttrValue::from)} {on_edit} />

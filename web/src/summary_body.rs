@@ -117,13 +117,20 @@ pub fn SummaryBody(props: &SummaryBodyProps) -> Html {
         let y0 = lane_y(o.top, i);
         let onclick = props.on_drill.reform(move |_: MouseEvent| i);
         let paths = crate::profile::timed("summary paths", || stacked_paths(g, axis, y0));
+        let short = short_label(&g.label);
+        let (first, last) = match short.split_once('…') {
+            Some((a, b)) => (a.to_string(), Some(b.to_string())),
+            None => (short.clone(), None),
+        };
         html! {
             <g class="group" key={g.label.clone()} data-group={i.to_string()} data-lane={g.label.clone()} {onclick}>
                 <title>{ format!("{}: up to {} tasks. Click to see these workers one by one.", g.label, g.peak) }</title>
                 <rect class={classes!("lane-bg", (i % 2 == 1).then_some("odd"))} x="0" y={format!("{y0:.1}")}
                       width={format!("{:.1}", o.width)} height={format!("{GROUP_LANE:.0}")} />
-                <text class="lane-label" x="4" y={format!("{:.1}", y0 + 12.0)}>{ short_label(&g.label) }</text>
-                <text class="lane-more" x="4" y={format!("{:.1}", y0 + 24.0)}>{ format!("peak {}", g.peak) }</text>
+                <text class="lane-label" x="4" y={format!("{:.1}", y0 + 12.0)}>{ first.to_string() }</text>
+                if let Some(last) = last {
+                    <text class="lane-more" x="4" y={format!("{:.1}", y0 + 24.0)}>{ format!("… {last}") }</text>
+                }
                 { for paths.into_iter().map(|(s, d)| {
                     let state = state_name(LEGEND[s].0);
                     html! { <path class={classes!("bars", state)} data-state={state} {d} /> }

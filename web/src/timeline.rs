@@ -163,6 +163,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     };
     let svg_ref = use_node_ref();
     let dragging = use_mut_ref(|| Cell::new(false));
+    // Where the pointer went down, while it is down.
+    let press_x: Rc<Cell<Option<f64>>> = use_memo((), |_| Cell::new(None));
     let drawing_rc = drawing.clone();
     let Some(drawing) = drawing.as_ref() else {
         return html! { <div class="timeline-wrap pending" ref={node}></div> };
@@ -173,9 +175,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let x_now = lay.x(props.t_ms);
     let x_end = lay.x(trace.end_ms);
 
-    // Scrubbing: pointer capture keeps the drag going outside the element.
-    // (Yew delegates events from its root, so `current_target` is not the
-    // SVG; measure through a node ref instead.)
+    // Scrubbing. (Yew delegates events from its root, so `current_target`
+    // is not the SVG; measure through a node ref instead.)
     let time_at = {
         let (memo, svg_ref) = (drawing_rc.clone(), svg_ref.clone());
         move |e: &PointerEvent| -> Option<u64> {
@@ -190,42 +191,69 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         }
     };
     let time_at = Rc::new(time_at);
+    // A press starts a drag only once the pointer moves a few pixels, so a
+    // plain click stays a click (a round marker, a summary group) and
+    // also moves the playhead.
     let on_down = {
-        let (time_at, dragging, on_seek, on_scrub, svg_ref) = (
+        let (dragging, press_x) = (dragging.clone(), press_x.clone());
+        Callback::from(move |e: PointerEvent| {
+            if e.button() != 0 {
+                return;
+            }
+            press_x.set(Some(f64::from(e.client_x())));
+            dragging.borrow().set(false);
+        })
+    };
+    let on_move = {
+        let (time_at, dragging, press_x, on_seek, on_scrub, svg_ref) = (
             time_at.clone(),
             dragging.clone(),
+            press_x.clone(),
             props.on_seek.clone(),
             props.on_scrub.clone(),
             svg_ref.clone(),
         );
         Callback::from(move |e: PointerEvent| {
-            if e.button() != 0 {
-                return;
+            let Some(x0) = press_x.get() else { return };
+            if !dragging.borrow().get() {
+                if (f64::from(e.client_x()) - x0).abs() < 3.0 {
+                    return;
+                }
+                // Capture keeps the drag going outside the element.
+                if let Some(el) = svg_ref.cast::<Element>() {
+                    let _ = el.set_pointer_capture(e.pointer_id());
+                }
+                dragging.borrow().set(true);
+                on_scrub.emit(true);
             }
-            if let Some(el) = svg_ref.cast::<Element>() {
-                let _ = el.set_pointer_capture(e.pointer_id());
-            }
-            dragging.borrow().set(true);
-            on_scrub.emit(true);
             if let Some(t) = time_at(&e) {
                 on_seek.emit(t);
             }
         })
     };
-    let on_move = {
-        let (time_at, dragging, on_seek) =
-            (time_at.clone(), dragging.clone(), props.on_seek.clone());
+    let on_up = {
+        let (time_at, dragging, press_x, on_seek, on_scrub) = (
+            time_at.clone(),
+            dragging.clone(),
+            press_x.clone(),
+            props.on_seek.clone(),
+            props.on_scrub.clone(),
+        );
         Callback::from(move |e: PointerEvent| {
-            if dragging.borrow().get() {
-                if let Some(t) = time_at(&e) {
-                    on_seek.emit(t);
-                }
+            let Some(_) = press_x.take() else { return };
+            if dragging.borrow().replace(false) {
+                on_scrub.emit(false);
+            } else if let Some(t) = time_at(&e) {
+                // A click: move the playhead there.
+                on_seek.emit(t);
             }
         })
     };
-    let on_up = {
-        let (dragging, on_scrub) = (dragging.clone(), props.on_scrub.clone());
+    let on_cancel = {
+        let (dragging, press_x, on_scrub) =
+            (dragging.clone(), press_x.clone(), props.on_scrub.clone());
         Callback::from(move |_: PointerEvent| {
+            press_x.set(None);
             if dragging.borrow().replace(false) {
                 on_scrub.emit(false);
             }
@@ -253,7 +281,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                  viewBox={format!("0 0 {:.0} {height:.0}", o.width)}
                  role="img" aria-label={format!("Timeline of {}: a lane per worker, bars per connector and task", trace.label)}
                  onpointerdown={on_down} onpointermove={on_move}
-                 onpointerup={on_up.clone()} onpointercancel={on_up}>
+                 onpointerup={on_up} onpointercancel={on_cancel}>
                 { body }
                 <g class="overlay">
                     if x_now < x_end - 0.5 {

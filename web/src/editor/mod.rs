@@ -48,23 +48,7 @@ pub fn Editor(props: &EditorProps) -> Html {
         })
     };
     let s = &props.scenario;
-    let tasks: u64 = s
-        .initial_connectors()
-        .iter()
-        .map(|(_, t)| u64::from(*t))
-        .sum();
-    let summary = format!(
-        "{} workers · {} connectors · {} tasks · {} events · comparing {}",
-        s.connect.workers,
-        s.initial_connectors().len(),
-        tasks,
-        s.events.len(),
-        s.compare
-            .iter()
-            .map(|v| v.label.as_str())
-            .collect::<Vec<_>>()
-            .join(" vs ")
-    );
+    let summary = crate::gallery::shape(s);
     let problem = field_error
         .as_ref()
         .map(|e| AttrValue::from(e.clone()))
