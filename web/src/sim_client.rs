@@ -18,7 +18,7 @@ use gloo::timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::js_sys::{Object, Reflect};
-use web_sys::{ErrorEvent, MessageEvent, Worker};
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::Callback;
 
 use crate::wire;
@@ -66,7 +66,7 @@ struct Inner {
 struct Spawned {
     worker: Worker,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
 }
 
 impl Drop for Spawned {
@@ -267,16 +267,17 @@ fn spawn(weak: Weak<RefCell<Inner>>) -> Option<Spawned> {
             }
         })
     };
-    let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
+    // A script that fails to load fires a plain `Event`; an exception
+    // inside the worker fires an `ErrorEvent` with a message.
+    let on_error = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
         // Handled here: keep the browser from logging it as an uncaught error.
         e.prevent_default();
         if let Some(rc) = weak.upgrade() {
-            let message = e.message();
-            let message = if message.is_empty() {
-                "the worker script could not be loaded".to_string()
-            } else {
-                message
-            };
+            let message = e
+                .dyn_ref::<ErrorEvent>()
+                .map(ErrorEvent::message)
+                .filter(|m| !m.is_empty())
+                .unwrap_or_else(|| "the worker script could not be loaded".to_string());
             SimClient(rc).on_error(message);
         }
     });

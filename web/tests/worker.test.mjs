@@ -1,0 +1,63 @@
+// The simulator's Web Worker: an edit that arrives while a simulation runs
+// supersedes it (the stale result is never shown), and without a worker the
+// page still works, simulating on the main thread.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openEditor } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => { server = await serveStatic(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+test('a newer edit supersedes a running simulation; its stale result is dropped', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url);
+  await page.waitForFunction(() => window.wasmBindings?.encodeLink);
+  // Big enough that a simulation takes a while in the worker.
+  const fragment = await page.evaluate(() => window.wasmBindings.encodeLink({
+    version: 1, title: 'busy', seed: 1,
+    connect: { workers: 300, connectors: [{ name: 'c', tasks: 100, count: 300 }] },
+    events: [{ at_ms: 30000, type: 'worker_join' }],
+  }));
+  await page.goto(server.url + '#' + fragment);
+  await timelineReady(page, 120000);
+  await simulationShown(page, 120000);
+  await page.evaluate(() => {
+    window.__shown = [];
+    new MutationObserver(() => window.__shown.push(document.querySelector('main').dataset.shown))
+      .observe(document.querySelector('main'), { attributes: true, attributeFilter: ['data-shown'] });
+  });
+  await openEditor(page);
+  const first = +(await page.locator('main').getAttribute('data-request'));
+  // Two edits back to back: the first is still simulating when the second arrives.
+  await page.fill('#workers', '301');
+  await page.press('#workers', 'Enter');
+  await page.fill('#workers', '302');
+  await page.press('#workers', 'Enter');
+  await page.waitForFunction((r) => +document.querySelector('main').dataset.request === r + 2, first);
+  await simulationShown(page, 120000);
+  const shown = await page.evaluate(() => window.__shown);
+  assert.ok(!shown.includes(String(first + 1)), `the superseded result was shown: ${shown}`);
+  assert.equal(shown.at(-1), String(first + 2));
+  const lanes = await page.locator('#mode-bar').getAttribute('data-mode');
+  assert.equal(lanes, 'summary');
+  assert.equal((await page.evaluate(() => window.wasmBindings.decodeLink(location.hash))).connect.workers, 302);
+  assert.deepEqual(page.errors, []);
+});
+
+test('without a worker the page simulates on the main thread', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.route('**/rebalance-worker_loader.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error' && !/404/.test(m.text())) errors.push(m.text()); });
+  await page.goto(server.url + '#p=connect/worker-joins');
+  await timelineReady(page);
+  assert.equal(await page.locator('main').getAttribute('data-in-worker'), 'false');
+  assert.match(await page.locator('#sim-status').textContent(), /main thread/);
+  assert.equal(await page.locator('article.column').count(), 2);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
