@@ -398,7 +398,11 @@ fn check_single_active(t: &Trace, at: &str) {
 
 #[test]
 fn random_scenarios_keep_kafkas_guarantees() {
-    for seed in 1..=120u64 {
+    let seeds: u64 = std::env::var("STREAMS_SEEDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(120);
+    for seed in 1..=seeds {
         let json = random_scenario(seed);
         let s = scenario(&json);
         let r = run(&s);
@@ -510,4 +514,11 @@ fn debug_counts() {
             s.worker, s.start_ms, s.end_ms, s.items.len, s.continues
         );
     }
+}
+
+#[test]
+#[ignore]
+fn print_random() {
+    let seed: u64 = std::env::var("SEED").unwrap().parse().unwrap();
+    println!("{}", random_scenario(seed));
 }

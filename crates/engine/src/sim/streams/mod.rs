@@ -104,7 +104,10 @@ struct Subscription {
 
 #[derive(Clone, Debug)]
 enum Ev {
-    Planned(usize),
+    Planned {
+        index: usize,
+        deferred: bool,
+    },
     ProcessStart {
         lane: u32,
     },
@@ -378,7 +381,13 @@ impl StreamsSimulation {
         }
         for i in 0..sim.planned.len() {
             let at = sim.planned[i].0;
-            sim.queue.schedule(at, Ev::Planned(i));
+            sim.queue.schedule(
+                at,
+                Ev::Planned {
+                    index: i,
+                    deferred: false,
+                },
+            );
         }
         for _ in 0..app.instances {
             let lane = sim.add_lane(app.version(), &StreamsConfig::default());
@@ -660,9 +669,18 @@ impl StreamsSimulation {
 
     fn dispatch(&mut self, ev: Ev) {
         match ev {
-            Ev::Planned(i) => self.on_planned(i),
+            Ev::Planned { index, deferred } => self.on_planned(index, deferred),
             Ev::ProcessStart { lane } => self.start_process(lane),
-            Ev::SendJoin { lane, inc } => self.send_join(lane, inc),
+            Ev::SendJoin { lane, inc } => {
+                // JoinGroup is sent from poll(): not while frozen or blocked.
+                match self
+                    .proc_of(lane, inc)
+                    .and_then(|p| p.frozen_until.or(p.blocked_until))
+                {
+                    Some(until) => self.schedule(until, Ev::SendJoin { lane, inc }),
+                    None => self.send_join(lane, inc),
+                }
+            }
             Ev::JoinArrives { lane, inc } => self.on_join_arrives(lane, inc),
             Ev::JoinDeadline { timer } => {
                 let change = self.group.on_join_deadline(timer, self.now);
@@ -709,22 +727,24 @@ impl StreamsSimulation {
 
     // --- scenario events ---------------------------------------------------
 
-    fn on_planned(&mut self, index: usize) {
+    fn on_planned(&mut self, index: usize, deferred: bool) {
         let (_, event, note) = self.planned[index].clone();
         let lane = event
             .instance()
             .and_then(|n| self.lanes.iter().position(|l| l.name == n))
             .map(|l| l as u32);
-        let mut label = event.label();
-        if let Some(n) = &note {
-            label = format!("{label} ({n})");
+        if !deferred {
+            let mut label = event.label();
+            if let Some(n) = &note {
+                label = format!("{label} ({n})");
+            }
+            self.markers.push(EventMarker {
+                at_ms: self.now,
+                worker: lane,
+                label,
+                applied: true,
+            });
         }
-        self.markers.push(EventMarker {
-            at_ms: self.now,
-            worker: lane,
-            label,
-            applied: true,
-        });
         if let Some(name) = event.instance() {
             let alive = lane.is_some_and(|l| {
                 self.lanes[l as usize]
@@ -740,6 +760,34 @@ impl StreamsSimulation {
                     lane,
                     "event_skipped",
                     format!("{name} is not running; the event is skipped."),
+                );
+                return;
+            }
+        }
+        // A clean close waits for the stream thread: a frozen or blocked
+        // instance closes when it is free again (a crash does not wait).
+        let clean_close = matches!(
+            event,
+            StreamsEvent::InstanceStop { .. } | StreamsEvent::InstanceRestart { crash: false, .. }
+        );
+        if let Some(l) = lane.filter(|_| clean_close) {
+            let free_at = self.lanes[l as usize]
+                .proc
+                .as_ref()
+                .and_then(|p| p.frozen_until.or(p.blocked_until));
+            if let Some(until) = free_at {
+                let name = self.name(l);
+                self.note(
+                    Some(l),
+                    "event_deferred",
+                    format!("{name}'s stream thread is not running (frozen or blocked in a handler): close() waits for it."),
+                );
+                self.schedule(
+                    until,
+                    Ev::Planned {
+                        index,
+                        deferred: true,
+                    },
                 );
                 return;
             }
@@ -816,7 +864,13 @@ impl StreamsSimulation {
                         Some(format!("rolling restart {}/{n}", k + 1)),
                     ));
                     let i = self.planned.len() - 1;
-                    self.schedule(at, Ev::Planned(i));
+                    self.schedule(
+                        at,
+                        Ev::Planned {
+                            index: i,
+                            deferred: false,
+                        },
+                    );
                 }
                 self.note(
                     None,
@@ -875,6 +929,19 @@ impl StreamsSimulation {
         };
         p.phase = Phase::Stopping;
         let inc = p.inc;
+        if p.out_of_group {
+            // Removed from the group: its commits fail, the tasks are closed
+            // dirty at once.
+            let lost: Vec<u32> = std::mem::take(&mut p.active).into_keys().collect();
+            for t in lost {
+                self.timeline.remove_copy(t, lane, &mut self.pool);
+                self.settle_local(lane, t);
+            }
+        }
+        let p = self.lanes[lane as usize]
+            .proc
+            .as_ref()
+            .expect("checked above");
         // Tasks already being revoked are stopping anyway.
         let active: Vec<u32> = p
             .active
@@ -951,6 +1018,10 @@ impl StreamsSimulation {
     }
 
     fn go_silent(&mut self, key: MemberKey) {
+        if self.silent.contains_key(&key) {
+            // Silent already: the session runs out from the first silence.
+            return;
+        }
         let session = self.lanes[key.0 as usize].config.session_timeout_ms;
         self.silent.insert(key, self.now);
         let since = self.now;
@@ -1019,15 +1090,29 @@ impl StreamsSimulation {
         }
         let name = self.name(lane);
         if out {
-            // It still believes it owns its tasks and processes them until its
-            // first heartbeat answers UNKNOWN_MEMBER_ID (spec §1.2, Connect §4.1).
-            let active: Vec<u32> = self.lanes[lane as usize]
-                .proc
-                .as_ref()
-                .map(|p| p.active.keys().copied().collect())
-                .unwrap_or_default();
+            // It still believes it owns its tasks and processes the running
+            // ones until its first heartbeat answers UNKNOWN_MEMBER_ID (spec
+            // §1.2, Connect §4.1); tasks that were not running yet never get
+            // to process before onPartitionsLost closes them.
+            let (mut running, mut idle) = (Vec::new(), Vec::new());
+            if let Some(p) = self.lanes[lane as usize].proc.as_ref() {
+                for (&t, a) in &p.active {
+                    if a.0 == TaskPhase::Running {
+                        running.push(t);
+                    } else {
+                        idle.push(t);
+                    }
+                }
+            }
+            for &t in &idle {
+                if let Some(p) = self.proc_mut(lane, inc) {
+                    p.active.remove(&t);
+                }
+                self.timeline.remove_copy(t, lane, &mut self.pool);
+                self.settle_local(lane, t);
+            }
             self.timeline
-                .split_off(lane, &active, ItemState::Zombie, &mut self.pool);
+                .split_off(lane, &running, ItemState::Zombie, &mut self.pool);
             self.note(
                 Some(lane),
                 "zombie",
@@ -1041,7 +1126,8 @@ impl StreamsSimulation {
     }
 
     fn on_zombie_ends(&mut self, lane: u32, inc: u32) {
-        if self.proc_of(lane, inc).is_none() {
+        // Already found out on its own (a poll after a blocked handler)?
+        if !self.proc_of(lane, inc).is_some_and(|p| p.out_of_group) {
             return;
         }
         self.lose_tasks(lane, inc);
@@ -1101,6 +1187,11 @@ impl StreamsSimulation {
     }
 
     fn on_poll_timeout(&mut self, lane: u32, inc: u32) {
+        // The heartbeat thread is frozen with the rest of the JVM.
+        if let Some(until) = self.proc_of(lane, inc).and_then(|p| p.frozen_until) {
+            self.schedule(until, Ev::PollTimeout { lane, inc });
+            return;
+        }
         let statics = self.lanes[lane as usize].config.group_instance_id.is_some();
         let max_poll = self.lanes[lane as usize].config.max_poll_interval_ms;
         let Some(p) = self.proc_mut(lane, inc) else {
@@ -1134,6 +1225,11 @@ impl StreamsSimulation {
         let Some(p) = self.proc_mut(lane, inc) else {
             return;
         };
+        if let Some(until) = p.frozen_until {
+            // A frozen JVM's handler returns when it resumes.
+            self.schedule(until, Ev::Unblock { lane, inc });
+            return;
+        }
         p.blocked_until = None;
         let out = p.out_of_group;
         if out {
@@ -1149,6 +1245,10 @@ impl StreamsSimulation {
         let Some(p) = self.lanes[lane as usize].proc.as_ref() else {
             return;
         };
+        if p.frozen_until.is_some() || p.blocked_until.is_some() {
+            // Still frozen or blocked for the other reason.
+            return;
+        }
         let mut by_state: BTreeMap<ItemState, Vec<u32>> = BTreeMap::new();
         for (&t, &(phase, _)) in &p.active {
             let state = match phase {
@@ -1291,8 +1391,15 @@ impl StreamsSimulation {
             });
         }
         self.silent.remove(&key);
+        let frozen = self
+            .proc_of(lane, inc)
+            .is_some_and(|p| p.frozen_until.is_some());
         if let Some(p) = self.proc_mut(lane, inc) {
             p.member = Some(key);
+        }
+        if frozen {
+            // Accepted while its process is frozen: no heartbeats follow.
+            self.go_silent(key);
         }
         match response {
             JoinResponse::UnknownMember => {
@@ -1826,7 +1933,25 @@ impl StreamsSimulation {
         let Some(key) = p.member else {
             return;
         };
-        if p.phase != Phase::Joining || generation != self.group.generation() {
+        if p.phase != Phase::Joining || p.out_of_group {
+            return;
+        }
+        if let Some(until) = p.frozen_until.or(p.blocked_until) {
+            // The JoinGroup/SyncGroup answer is handled on the next poll.
+            self.schedule(
+                until,
+                Ev::Assignment {
+                    lane,
+                    inc,
+                    generation,
+                },
+            );
+            return;
+        }
+        if generation != self.group.generation() {
+            // The group moved on meanwhile (SyncGroup answers
+            // REBALANCE_IN_PROGRESS or ILLEGAL_GENERATION): rejoin.
+            self.send_join(lane, inc);
             return;
         }
         let a = self.last_assignment.get(&key).cloned().unwrap_or_default();
@@ -1903,7 +2028,11 @@ impl StreamsSimulation {
                 },
             );
         }
-        if rejoin {
+        // A rebalance that started since this answer was produced (or while
+        // it waited for a frozen or blocked thread) needs this member too.
+        let missed =
+            self.group.state() == GroupState::PreparingRebalance && !self.group.has_joined(&key);
+        if rejoin || missed {
             self.begin_rejoin(lane, inc);
         }
     }
@@ -2016,6 +2145,10 @@ impl StreamsSimulation {
             );
             return;
         }
+        if self.proc_of(lane, inc).is_some_and(|p| p.out_of_group) {
+            // Removed from the group: these tasks are about to be lost.
+            return;
+        }
         let now = self.now;
         let rate = u64::from(self.timings.restore_records_per_sec);
         let cleanup = self.lanes[lane as usize].config.state_cleanup_delay_ms;
@@ -2107,7 +2240,7 @@ impl StreamsSimulation {
         let Some(p) = self.proc_mut(lane, inc) else {
             return;
         };
-        if p.active.get(&task) != Some(&(TaskPhase::Restoring, token)) {
+        if p.active.get(&task) != Some(&(TaskPhase::Restoring, token)) || p.out_of_group {
             return;
         }
         p.active.insert(task, (TaskPhase::Running, token));
