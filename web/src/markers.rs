@@ -58,7 +58,15 @@ pub fn markers(
 
     let rounds = trace.rounds.iter().enumerate().map(|(i, round)| {
         let x = lay.x(round.started_ms);
-        let hover = on_round.reform(move |_: MouseEvent| (i, false));
+        // Hovering selects, but not while a button is held (a scrub passing by).
+        let hover = {
+            let on_round = on_round.clone();
+            Callback::from(move |e: MouseEvent| {
+                if e.buttons() == 0 {
+                    on_round.emit((i, false));
+                }
+            })
+        };
         let tap = on_round.reform(move |_: MouseEvent| (i, true));
         html! {
             <g class={classes!("round", (!round.delivered).then_some("undelivered"))}
@@ -70,8 +78,7 @@ pub fn markers(
                 // A wide, invisible target: the marker itself is one pixel.
                 <rect class="round-hit" x={format!("{:.1}", x - 5.0)} y={format!("{:.0}", o.top)}
                       width="10" height={format!("{:.0}", bottom - o.top + 6.0)}
-                      onmouseenter={hover} onclick={tap}
-                      onpointerdown={Callback::from(|e: PointerEvent| e.stop_propagation())}>
+                      onmouseenter={hover} onclick={tap}>
                     <title>{ format!("generation {} at {}: {}", round.generation, format_duration(round.started_ms), round.explanation) }</title>
                 </rect>
             </g>

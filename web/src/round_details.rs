@@ -24,6 +24,8 @@ pub struct RoundDetailsProps {
 
 /// How many item labels a cell lists before "+N more".
 const SHOWN_ITEMS: usize = 8;
+/// How many members the table lists (a 1,000-worker round has 1,000).
+const SHOWN_MEMBERS: usize = 100;
 
 fn items_cell(trace: &Trace, list: ItemList, empty: &str) -> Html {
     let items = trace.list(list);
@@ -93,7 +95,7 @@ pub fn RoundDetails(props: &RoundDetailsProps) -> Html {
                 <div><dt>{"leader"}</dt><dd>{ worker(round.leader) }</dd></div>
                 <div><dt>{"delay"}</dt><dd class="delay">{ delay }</dd></div>
             </dl>
-            <div class="table-scroll">
+            <div class="table-scroll members-scroll">
                 <table class="members">
                     <thead><tr>
                         <th scope="col">{"member"}</th>
@@ -102,7 +104,7 @@ pub fn RoundDetails(props: &RoundDetailsProps) -> Html {
                         <th scope="col">{"SyncGroup revoked"}</th>
                     </tr></thead>
                     <tbody>
-                        { for round.members.iter().map(|m| {
+                        { for round.members.iter().take(SHOWN_MEMBERS).map(|m| {
                             let member_id = trace.members.get(m.member as usize).map(|i| i.member_id.clone()).unwrap_or_default();
                             html! {
                                 <tr>
@@ -113,6 +115,11 @@ pub fn RoundDetails(props: &RoundDetailsProps) -> Html {
                                 </tr>
                             }
                         }) }
+                        if round.members.len() > SHOWN_MEMBERS {
+                            <tr class="more-members"><td colspan="4">
+                                { format!("… and {} more members", round.members.len() - SHOWN_MEMBERS) }
+                            </td></tr>
+                        }
                     </tbody>
                 </table>
             </div>
