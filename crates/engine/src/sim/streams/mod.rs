@@ -461,7 +461,7 @@ impl StreamsSimulation {
     /// Runs until nothing is pending (or `limit_ms`); returns the time of the last activity.
     pub fn run_until_quiet(&mut self, limit_ms: u64) -> u64 {
         while let Some(t) = self.queue.peek_time() {
-            if t > limit_ms || self.processed > MAX_EVENTS {
+            if t > limit_ms {
                 break;
             }
             self.step();
@@ -472,7 +472,7 @@ impl StreamsSimulation {
     /// Runs every event up to `end_ms`.
     pub fn run_until(&mut self, end_ms: u64) {
         while let Some(t) = self.queue.peek_time() {
-            if t > end_ms || self.processed > MAX_EVENTS {
+            if t > end_ms {
                 break;
             }
             self.step();
@@ -520,6 +520,15 @@ impl StreamsSimulation {
         self.now = t;
         self.last_activity = t;
         self.timeline.advance(t, &mut self.pool);
+        if self.processed > MAX_EVENTS {
+            self.queue = EventQueue::new();
+            self.note(
+                None,
+                "simulation_stopped",
+                format!("The simulation stopped after {MAX_EVENTS} events; the scenario keeps the application busy without end."),
+            );
+            return;
+        }
         self.dispatch(ev);
     }
 
