@@ -5,6 +5,7 @@
 use engine::link::{self, LinkTarget};
 use engine::scenario::Scenario;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::js_value;
 
@@ -67,4 +68,54 @@ pub fn decode_link(fragment: &str) -> Result<JsValue, JsValue> {
         },
         LinkTarget::Empty => Err(JsValue::from_str("This link holds no scenario.")),
     }
+}
+
+/// The names of the benchmark workloads (the same as `rebalance bench`).
+#[wasm_bindgen(js_name = workloadNames)]
+pub fn workload_names() -> Vec<String> {
+    engine::workloads::WORKLOADS
+        .iter()
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
+
+/// Runs a named workload `runs` times after one warm-up run, timed with
+/// `performance.now()`, exactly as `rebalance bench` does natively; returns
+/// `{name, median_ms, min_ms, max_ms, runs}`. Throws for an unknown name.
+#[wasm_bindgen(js_name = runWorkload)]
+pub fn run_workload(name: &str, runs: u32) -> Result<JsValue, JsValue> {
+    let mut work = engine::workloads::prepare(name)
+        .ok_or_else(|| JsValue::from_str(&format!("unknown workload `{name}`")))?;
+    let now = || web_sys::js_sys::Date::now();
+    let performance = web_sys::window().and_then(|w| w.performance());
+    let clock = || performance.as_ref().map_or_else(now, |p| p.now());
+    let mut sink = work();
+    let mut times: Vec<f64> = Vec::new();
+    for _ in 0..runs.max(1) {
+        let t = clock();
+        sink = sink.wrapping_add(work());
+        times.push(clock() - t);
+    }
+    times.sort_by(f64::total_cmp);
+    to_js(&serde_json::json!({
+        "name": name,
+        "median_ms": times[times.len() / 2],
+        "min_ms": times[0],
+        "max_ms": times[times.len() - 1],
+        "runs": times.len(),
+        "checksum": format!("{sink:016x}"),
+    }))
+}
+
+/// Bytes of WebAssembly linear memory in use by this module (it only grows).
+#[wasm_bindgen(js_name = wasmMemoryBytes)]
+pub fn wasm_memory_bytes() -> f64 {
+    wasm_bindgen::memory()
+        .dyn_into::<web_sys::js_sys::WebAssembly::Memory>()
+        .map(|m| {
+            m.buffer()
+                .dyn_into::<web_sys::js_sys::ArrayBuffer>()
+                .map_or(0.0, |b| b.byte_length() as f64)
+        })
+        .unwrap_or(0.0)
 }

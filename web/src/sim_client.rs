@@ -17,7 +17,7 @@ use engine::scenario::Scenario;
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::js_sys::{Object, Reflect};
+use web_sys::js_sys::{Array, Object, Reflect, Uint32Array};
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::Callback;
 
@@ -180,7 +180,9 @@ impl SimClient {
                             get_string(&data, "result")
                                 .ok_or_else(|| "The simulator sent no result.".to_string())
                                 .and_then(|text| {
-                                    crate::profile::timed("decode result", || wire::decode(&text))
+                                    crate::profile::timed("decode result", || {
+                                        wire::decode(&text, get_lists(&data))
+                                    })
                                 })
                                 .map(Rc::new)
                         } else {
@@ -288,6 +290,22 @@ fn spawn(weak: Weak<RefCell<Inner>>) -> Option<Spawned> {
         _on_message: on_message,
         _on_error: on_error,
     })
+}
+
+/// The item-list pools sent beside the JSON (empty when missing; decoding
+/// then reports the mismatch).
+fn get_lists(obj: &JsValue) -> Vec<Vec<u32>> {
+    Reflect::get(obj, &"lists".into())
+        .ok()
+        .filter(Array::is_array)
+        .map(|v| {
+            Array::from(&v)
+                .iter()
+                .filter_map(|l| l.dyn_into::<Uint32Array>().ok())
+                .map(|l| l.to_vec())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn get_string(obj: &JsValue, key: &str) -> Option<String> {

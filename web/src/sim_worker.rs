@@ -6,7 +6,9 @@
 //! * worker → page `{kind: "ready"}` once it listens (messages sent before
 //!   that would be lost, so the page waits for it);
 //! * page → worker `{id, scenario}`;
-//! * worker → page `{kind: "result", id, result, elapsed_ms}` or
+//! * worker → page `{kind: "result", id, result, lists, elapsed_ms}`
+//!   (`result` JSON text, `lists` one transferred `Uint32Array` per
+//!   variant, see [`crate::wire`]) or
 //!   `{kind: "error", id, error}`.
 
 use std::cell::Cell;
@@ -14,7 +16,7 @@ use std::cell::Cell;
 use engine::scenario::Scenario;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::js_sys::{self, Object, Reflect};
+use web_sys::js_sys::{self, Array, Object, Reflect, Uint32Array};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::wire;
@@ -41,13 +43,24 @@ pub fn serve() {
             .unwrap_or_default();
         CURRENT.with(|c| c.set(id));
         let started = js_sys::Date::now();
+        let transfer = Array::new();
         let reply = match simulate(&text) {
-            Ok(result) => message(&[
-                ("kind", "result".into()),
-                ("id", id.into()),
-                ("result", result.into()),
-                ("elapsed_ms", (js_sys::Date::now() - started).into()),
-            ]),
+            Ok(wire) => {
+                // Each item-list pool as a Uint32Array whose buffer moves, not copies.
+                let lists = Array::new();
+                for list in &wire.lists {
+                    let typed = Uint32Array::from(list.as_slice());
+                    transfer.push(&typed.buffer());
+                    lists.push(&typed);
+                }
+                message(&[
+                    ("kind", "result".into()),
+                    ("id", id.into()),
+                    ("result", wire.json.into()),
+                    ("lists", lists.into()),
+                    ("elapsed_ms", (js_sys::Date::now() - started).into()),
+                ])
+            }
             Err(error) => message(&[
                 ("kind", "error".into()),
                 ("id", id.into()),
@@ -55,7 +68,7 @@ pub fn serve() {
             ]),
         };
         CURRENT.with(|c| c.set(-1.0));
-        let _ = replies.post_message(&reply);
+        let _ = replies.post_message_with_transfer(&reply, &transfer);
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker does.
@@ -65,9 +78,9 @@ pub fn serve() {
 
 /// One request: validate like a link (the page already did, but the worker
 /// trusts nobody), simulate, encode.
-fn simulate(text: &str) -> Result<String, String> {
+fn simulate(text: &str) -> Result<wire::Wire, String> {
     let scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
-    wire::encode(&engine::run::run(&scenario))
+    wire::encode(engine::run::run(&scenario))
 }
 
 fn message(fields: &[(&str, JsValue)]) -> JsValue {

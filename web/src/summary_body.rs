@@ -116,7 +116,7 @@ pub fn SummaryBody(props: &SummaryBodyProps) -> Html {
     let lanes = props.groups.iter().enumerate().map(|(i, g)| {
         let y0 = lane_y(o.top, i);
         let onclick = props.on_drill.reform(move |_: MouseEvent| i);
-        let paths = crate::profile::timed("summary paths", || stacked_paths(g, axis, y0));
+        let paths = stacked_paths(g, axis, y0);
         let short = short_label(&g.label);
         let (first, last) = match short.split_once('…') {
             Some((a, b)) => (a.to_string(), Some(b.to_string())),
