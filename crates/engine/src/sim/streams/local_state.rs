@@ -66,9 +66,20 @@ impl LocalState {
         }
     }
 
-    /// True for an unowned directory the state cleaner has deleted by `now`.
-    pub fn cleaned(self, cleanup_delay_ms: u64, now: u64) -> bool {
-        matches!(self, LocalState::Idle { since, .. } if now.saturating_sub(since) >= cleanup_delay_ms)
+    /// True for an unowned directory the state cleaner of a process started
+    /// at `started` has deleted by `now`. The cleaner runs every
+    /// `state.cleanup.delay.ms`, first that long after start, and deletes
+    /// directories unused for longer than the delay (spec §5, §6).
+    pub fn cleaned(self, cleanup_delay_ms: u64, started: u64, now: u64) -> bool {
+        let LocalState::Idle { since, .. } = self else {
+            return false;
+        };
+        let delay = cleanup_delay_ms.max(1);
+        if now < started.saturating_add(delay) {
+            return false;
+        }
+        let last_run = started + (now - started) / delay * delay;
+        last_run.saturating_sub(since) > delay
     }
 }
 
@@ -101,5 +112,22 @@ mod tests {
         };
         assert_eq!(standby.offset(log, 1_000, 20_000), log.end(20_000));
         assert_eq!(restore_ms(10_000, 1_000), 10_000);
+    }
+
+    #[test]
+    fn the_cleaner_runs_every_delay_after_start_and_spares_recent_directories() {
+        let idle = LocalState::Idle {
+            offset: 5,
+            since: 100_000,
+        };
+        // Started at 0, delay 600 s: runs at 600 s, 1200 s, …
+        assert!(
+            !idle.cleaned(600_000, 0, 650_000),
+            "unused for only 500 s at the first run"
+        );
+        assert!(idle.cleaned(600_000, 0, 1_200_000));
+        // A process that started later has not run its cleaner yet.
+        assert!(!idle.cleaned(600_000, 1_000_000, 1_500_000));
+        assert!(!LocalState::Current.cleaned(1, 0, u64::MAX / 2));
     }
 }

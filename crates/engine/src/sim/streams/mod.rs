@@ -228,6 +228,8 @@ struct Lane {
     local: BTreeMap<u32, LocalState>,
     proc: Option<Process>,
     incarnations: u32,
+    /// When the current (or last) process started: its state cleaner's clock.
+    started_ms: u64,
     /// Dynamic memberships so far (each gets a new member id).
     memberships: u32,
     restart: Option<Restart>,
@@ -612,6 +614,7 @@ impl StreamsSimulation {
             local: BTreeMap::new(),
             proc: None,
             incarnations: 0,
+            started_ms: 0,
             memberships: 0,
             restart: None,
             used_metadata: None,
@@ -905,8 +908,10 @@ impl StreamsSimulation {
     // --- process lifecycle ---------------------------------------------------
 
     fn start_process(&mut self, lane: u32) {
+        self.clean_state_dirs(lane);
         let l = &mut self.lanes[lane as usize];
         l.incarnations += 1;
+        l.started_ms = self.now;
         let inc = l.incarnations;
         l.proc = Some(Process {
             inc,
@@ -999,6 +1004,7 @@ impl StreamsSimulation {
     /// its state stays on disk (unless wiped), and the group notices only
     /// after `session.timeout.ms`.
     fn process_gone(&mut self, lane: u32, wipe: bool) {
+        self.clean_state_dirs(lane);
         let Some(p) = self.lanes[lane as usize].proc.take() else {
             return;
         };
@@ -1024,6 +1030,18 @@ impl StreamsSimulation {
             l.config = l.raw_config.resolve(r.version);
             self.schedule(now + r.downtime_ms, Ev::ProcessStart { lane });
         }
+    }
+
+    /// Deletes the unowned task directories the running process's state
+    /// cleaner has removed by now (none while no process runs).
+    fn clean_state_dirs(&mut self, lane: u32) {
+        let now = self.now;
+        let l = &mut self.lanes[lane as usize];
+        if l.proc.is_none() {
+            return;
+        }
+        let (delay, started) = (l.config.state_cleanup_delay_ms, l.started_ms);
+        l.local.retain(|_, s| !s.cleaned(delay, started, now));
     }
 
     fn go_silent(&mut self, key: MemberKey) {
@@ -1307,7 +1325,7 @@ impl StreamsSimulation {
         let offset_sums: Vec<(u32, i64)> = l
             .local
             .iter()
-            .filter(|(_, s)| !s.cleaned(cleanup, now))
+            .filter(|(_, s)| !s.cleaned(cleanup, l.started_ms, now))
             .map(|(&t, &s)| {
                 let running = matches!(s, LocalState::Current)
                     && p.is_some_and(|p| {
@@ -2058,9 +2076,9 @@ impl StreamsSimulation {
         let rate = u64::from(self.timings.restore_records_per_sec);
         let log = self.logs[t as usize];
         let l = &mut self.lanes[lane as usize];
-        let cleanup = l.config.state_cleanup_delay_ms;
+        let (cleanup, started) = (l.config.state_cleanup_delay_ms, l.started_ms);
         let from = match l.local.get(&t) {
-            Some(s) if !s.cleaned(cleanup, now) => s.offset(log, rate, now),
+            Some(s) if !s.cleaned(cleanup, started, now) => s.offset(log, rate, now),
             _ => 0,
         };
         l.local.insert(
@@ -2160,7 +2178,10 @@ impl StreamsSimulation {
         }
         let now = self.now;
         let rate = u64::from(self.timings.restore_records_per_sec);
-        let cleanup = self.lanes[lane as usize].config.state_cleanup_delay_ms;
+        let (cleanup, started) = (
+            self.lanes[lane as usize].config.state_cleanup_delay_ms,
+            self.lanes[lane as usize].started_ms,
+        );
         let mut running = Vec::new();
         let mut restoring = Vec::new();
         for t in tasks {
@@ -2177,7 +2198,7 @@ impl StreamsSimulation {
             let log = self.logs[t as usize];
             let end = log.end(now);
             let from = match self.lanes[lane as usize].local.get(&t) {
-                Some(s) if !s.cleaned(cleanup, now) => s.offset(log, rate, now),
+                Some(s) if !s.cleaned(cleanup, started, now) => s.offset(log, rate, now),
                 _ => 0,
             };
             let lag = end.saturating_sub(from);
