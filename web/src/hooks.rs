@@ -1,5 +1,7 @@
 //! Small hooks shared by components.
 
+use std::rc::Rc;
+
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, ResizeObserver};
@@ -56,7 +58,6 @@ pub fn use_element_width(node: NodeRef, fallback: f64) -> f64 {
 #[hook]
 pub fn use_animation_frames(active: bool, on_frame: Callback<f64>) {
     use std::cell::{Cell, RefCell};
-    use std::rc::Rc;
     use_effect_with(active, move |active| {
         type FrameFn = Closure<dyn FnMut(f64)>;
         let slot: Rc<RefCell<Option<FrameFn>>> = Rc::new(RefCell::new(None));
@@ -95,3 +96,53 @@ pub fn use_animation_frames(active: bool, on_frame: Callback<f64>) {
         }
     });
 }
+
+/// The part of a tall element that is on screen (plus a margin), in the
+/// element's own pixels, in blocks of [`WINDOW_BLOCK`] so that scrolling
+/// redraws only when a block boundary is crossed. `None` while `enabled` is
+/// false (then everything is drawn).
+#[hook]
+pub fn use_visible_window(node: NodeRef, enabled: bool) -> Option<(f64, f64)> {
+    let window = use_state_eq(|| None::<(f64, f64)>);
+    {
+        let window = window.clone();
+        use_effect_with((node, enabled), move |(node, enabled)| {
+            let mut listeners = Vec::new();
+            if *enabled {
+                let node = node.clone();
+                let measure = Rc::new(move || {
+                    let Some(el) = node.cast::<Element>() else {
+                        return;
+                    };
+                    let rect = el.get_bounding_client_rect();
+                    let vh = gloo::utils::window()
+                        .inner_height()
+                        .ok()
+                        .and_then(|h| h.as_f64())
+                        .unwrap_or(800.0);
+                    let top = (-rect.top()).max(0.0);
+                    let bottom = (vh - rect.top()).clamp(0.0, rect.height());
+                    let lo = ((top - WINDOW_BLOCK / 2.0) / WINDOW_BLOCK).floor() * WINDOW_BLOCK;
+                    let hi = ((bottom + WINDOW_BLOCK / 2.0) / WINDOW_BLOCK).ceil() * WINDOW_BLOCK;
+                    window.set(Some((lo.max(0.0), hi)));
+                });
+                measure();
+                for event in ["scroll", "resize"] {
+                    let measure = measure.clone();
+                    listeners.push(gloo::events::EventListener::new(
+                        &gloo::utils::window(),
+                        event,
+                        move |_| measure(),
+                    ));
+                }
+            } else {
+                window.set(None);
+            }
+            move || drop(listeners)
+        });
+    }
+    *window
+}
+
+/// Granularity of [`use_visible_window`], in pixels.
+pub const WINDOW_BLOCK: f64 = 800.0;

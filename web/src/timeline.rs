@@ -16,7 +16,7 @@ use engine::trace::Trace;
 use web_sys::Element;
 use yew::prelude::*;
 
-use crate::hooks::use_element_width;
+use crate::hooks::{use_element_width, use_visible_window};
 use crate::shared::Shared;
 use crate::summary::{sub_trace, summarize, Group, Members};
 use crate::summary_body::{lanes_bottom, SummaryBody};
@@ -63,6 +63,9 @@ pub struct TimelineProps {
     /// A summary group was clicked.
     pub on_drill: Callback<usize>,
 }
+
+/// Lane drawings taller than this (px) draw only the lanes near the screen.
+pub const VIRTUALIZE_ABOVE: f64 = 1_600.0;
 
 /// Layout options for a width: narrower labels on a phone.
 pub fn options_for(width: f64) -> LayoutOptions {
@@ -162,6 +165,13 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         )
     };
     let svg_ref = use_node_ref();
+    // Tall lane drawings (a drilled group, a big detailed run) draw only
+    // the lanes near the screen; the rest appear as they scroll into view.
+    let tall = drawing
+        .as_ref()
+        .as_ref()
+        .is_some_and(|d| matches!(d, Drawing::Lanes { .. }) && d.frame().2 > VIRTUALIZE_ABOVE);
+    let visible_window = use_visible_window(svg_ref.clone(), tall);
     let dragging = use_mut_ref(|| Cell::new(false));
     // Where the pointer went down, while it is down.
     let press_x: Rc<Cell<Option<f64>>> = use_memo((), |_| Cell::new(None));
@@ -170,6 +180,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         return html! { <div class="timeline-wrap pending" ref={node}></div> };
     };
     let (lay, bottom, height) = drawing.frame();
+    let window = visible_window;
     let o = lay.options;
     let trace = &props.result.variants[props.index].trace;
     let x_now = lay.x(props.t_ms);
@@ -266,7 +277,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let body = match drawing {
         Drawing::Lanes { layout, lanes } => html! {
             <TimelineBody result={props.result.clone()} index={props.index} lanes={lanes.clone()}
-                          layout={layout.clone()} on_round={props.on_round.clone()} />
+                          layout={layout.clone()} on_round={props.on_round.clone()} {window} />
         },
         Drawing::Groups { axis, groups } => html! {
             <SummaryBody result={props.result.clone()} index={props.index} groups={groups.clone()}

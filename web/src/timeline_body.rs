@@ -7,7 +7,7 @@
 //! Bars of one state on one lane are one `<path>`: the browser keeps a few
 //! nodes per lane however many connectors and tasks a worker runs.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use engine::layout::{state_name, TimelineLayout, LEGEND};
@@ -31,6 +31,10 @@ pub struct TimelineBodyProps {
     pub layout: Shared<TimelineLayout>,
     /// A round was hovered (`false`) or tapped/clicked (`true`).
     pub on_round: Callback<(usize, bool)>,
+    /// Draw only lanes overlapping this vertical range (a tall timeline
+    /// scrolled through); `None` draws every lane.
+    #[prop_or_default]
+    pub window: Option<(f64, f64)>,
 }
 
 /// Time ranges `[start, end)`.
@@ -70,10 +74,18 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
     let lay = &*props.layout;
     let o = lay.options;
 
+    let visible = |y: f64, h: f64| props.window.is_none_or(|(lo, hi)| y + h >= lo && y <= hi);
+    // Lanes drawn whole: a lane near the screen gets all its bars.
+    let shown: HashSet<Option<u32>> = lay
+        .lanes
+        .iter()
+        .filter(|l| visible(l.y, l.height))
+        .map(|l| l.worker)
+        .collect();
     // One path per (lane, state).
     let paths = crate::profile::timed("bar paths", || {
         let mut paths: HashMap<(Option<u32>, ItemState), String> = HashMap::new();
-        for bar in lay.bars(trace) {
+        for bar in lay.bars(trace).filter(|b| shown.contains(&b.worker)) {
             let d = paths.entry((bar.worker, bar.state)).or_default();
             let _ = write!(
                 d,
@@ -84,7 +96,7 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
         paths
     });
 
-    let lanes = lay.lanes.iter().enumerate().map(|(i, lane)| {
+    let lanes = lay.lanes.iter().enumerate().filter(|(_, lane)| visible(lane.y, lane.height)).map(|(i, lane)| {
         let (down, frozen) = match lane.worker {
             Some(w) => process_gaps(trace, w),
             None => (Vec::new(), Vec::new()),
@@ -124,7 +136,7 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
     });
 
     html! {
-        <g class="timeline-body">
+        <g class="timeline-body" data-lanes={lay.lanes.len().to_string()}>
             { for lanes }
             { markers(&run.trace, lay, lay.lanes_bottom(), &props.on_round) }
         </g>
