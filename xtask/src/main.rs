@@ -15,8 +15,9 @@ fn main() -> ExitCode {
         Some("serve") => steps::serve(),
         Some("test") => steps::test(),
         Some("setup") => setup::all(true),
+        Some("bench") => steps::bench(),
         _ => {
-            eprintln!("usage: cargo xtask <serve|test|setup>\n  serve  install what is missing, build and serve the playground at http://127.0.0.1:8080\n  test   install what is missing and run every check and test\n  setup  only install what is missing");
+            eprintln!("usage: cargo xtask <serve|test|bench|setup>\n  serve  install what is missing, build and serve the playground at http://127.0.0.1:8080\n  test   install what is missing and run every check and test\n  bench  time the named workloads natively and in WebAssembly in headless Chromium\n  setup  only install what is missing");
             return ExitCode::from(2);
         }
     };

@@ -163,3 +163,19 @@ fn browser_tests() -> Result<(), String> {
         .env("DIST_DIR", root().join("dist"));
     run(&mut cmd)
 }
+
+/// `cargo xtask bench`: the named workloads natively and in WebAssembly, side by side.
+pub fn bench() -> Result<(), String> {
+    setup::all(true)?;
+    run(&mut cargo(&["fetch"]))?;
+    step("release build of the site", || {
+        run(&mut trunk(&["build", "--release"]))
+    })?;
+    step("workloads, native and WebAssembly", || {
+        let mut cmd = Command::new("node");
+        cmd.arg("bench.mjs")
+            .current_dir(npm_dir())
+            .env("DIST_DIR", root().join("dist"));
+        run(&mut cmd)
+    })
+}

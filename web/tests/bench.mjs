@@ -1,0 +1,53 @@
+// Runs the named workloads natively (`rebalance bench --json`) and in
+// WebAssembly in headless Chromium (the page's JS API, `runWorkload`), and
+// prints both figures and the WASM/native ratio per workload. Not a test:
+// `cargo xtask bench` runs it. Speed targets live here, never in tests.
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { serveStatic, launchBrowser, newPage } from './harness.mjs';
+
+const ROOT = resolve(new URL('../..', import.meta.url).pathname);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+const native = JSON.parse(execFileSync('cargo', [
+  'run', '--quiet', '--profile', 'native', '-p', 'rebalance-cli', '--',
+  'bench', '--json', '--runs', String(RUNS),
+], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 }));
+
+const server = await serveStatic();
+const browser = await launchBrowser();
+const rows = [];
+let memory = null;
+try {
+  for (const n of native) {
+    // A fresh page per workload, so one workload's memory does not count for the next.
+    const page = await newPage(browser);
+    await page.goto(`${server.url}?embed=1#p=connect/worker-joins`);
+    await page.waitForFunction(() => window.wasmBindings?.runWorkload, null, { timeout: 60000 });
+    const before = await page.evaluate(() => window.wasmBindings.wasmMemoryBytes());
+    const wasm = await page.evaluate(([name, runs]) => window.wasmBindings.runWorkload(name, runs), [n.name, RUNS]);
+    const after = await page.evaluate(() => window.wasmBindings.wasmMemoryBytes());
+    if (n.name === 'connect-scenario-1000w-100000t') {
+      memory = { before_mb: before / 2 ** 20, after_mb: after / 2 ** 20 };
+    }
+    rows.push({ name: n.name, native_ms: n.median_ms, wasm_ms: wasm.median_ms, ratio: wasm.median_ms / n.median_ms,
+      wasm_min_ms: wasm.min_ms, wasm_max_ms: wasm.max_ms, runs: wasm.runs, wasm_memory_mb: after / 2 ** 20 });
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+const w = Math.max(...rows.map((r) => r.name.length));
+console.log(`${'workload'.padEnd(w)}  native median  wasm median  wasm/native  wasm memory`);
+for (const r of rows) {
+  console.log(`${r.name.padEnd(w)}  ${r.native_ms.toFixed(2).padStart(10)} ms  ${r.wasm_ms.toFixed(2).padStart(8)} ms  ${r.ratio.toFixed(2).padStart(10)}x  ${r.wasm_memory_mb.toFixed(0).padStart(7)} MB`);
+}
+if (memory) {
+  console.log(`WebAssembly memory around the 1,000-worker scenario: ${memory.before_mb.toFixed(0)} MB before, ${memory.after_mb.toFixed(0)} MB after (peak; linear memory never shrinks)`);
+}
+const out = join(ROOT, 'web/tests/results');
+await mkdir(out, { recursive: true });
+await writeFile(join(out, 'bench.json'), JSON.stringify({ runs: RUNS, rows, memory }, null, 2));
