@@ -229,7 +229,8 @@ pub fn App() -> Html {
               data-request={s.request.to_string()}
               data-shown={s.shown.as_ref().map(|x| x.id.to_string()).unwrap_or_default()}
               data-sim-ms={s.shown.as_ref().map(|x| format!("{:.1}", x.elapsed_ms)).unwrap_or_default()}
-              data-in-worker={s.shown.as_ref().map(|x| x.in_worker.to_string()).unwrap_or_default()}>
+              data-in-worker={s.shown.as_ref().map(|x| x.in_worker.to_string()).unwrap_or_default()}
+              data-superseded={client.superseded().to_string()}>
             <header class="page-header">
                 <h1>
                     if embed {

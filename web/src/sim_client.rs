@@ -60,6 +60,8 @@ struct Inner {
     main_thread: bool,
     fallback: Option<Timeout>,
     on_done: Callback<SimOutcome>,
+    /// Busy workers terminated because a newer request arrived.
+    superseded: u32,
 }
 
 /// A live worker and the closures it calls; dropping it terminates the worker.
@@ -96,6 +98,7 @@ impl SimClient {
             main_thread: false,
             fallback: None,
             on_done,
+            superseded: 0,
         })))
     }
 
@@ -112,6 +115,7 @@ impl SimClient {
                 inner.worker = None;
                 inner.ready = false;
                 inner.running = None;
+                inner.superseded += 1;
             }
             if !inner.main_thread && inner.worker.is_none() {
                 match spawn(Rc::downgrade(&self.0)) {
@@ -129,6 +133,11 @@ impl SimClient {
         if run_here {
             self.run_on_main_thread();
         }
+    }
+
+    /// How many busy simulations newer requests have cut short.
+    pub fn superseded(&self) -> u32 {
+        self.0.borrow().superseded
     }
 
     /// Runs the queued request on the main thread, after the page has painted.

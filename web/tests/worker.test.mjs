@@ -17,7 +17,7 @@ test('a newer edit supersedes a running simulation; its stale result is dropped'
   // Big enough that a simulation takes a while in the worker.
   const fragment = await page.evaluate(() => window.wasmBindings.encodeLink({
     version: 1, title: 'busy', seed: 1,
-    connect: { workers: 300, connectors: [{ name: 'c', tasks: 100, count: 300 }] },
+    connect: { workers: 1000, connectors: [{ name: 'c', tasks: 100, count: 1000 }] },
     events: [{ at_ms: 30000, type: 'worker_join' }],
   }));
   await page.goto(server.url + '#' + fragment);
@@ -30,19 +30,25 @@ test('a newer edit supersedes a running simulation; its stale result is dropped'
   });
   await openEditor(page);
   const first = +(await page.locator('main').getAttribute('data-request'));
-  // Two edits back to back: the first is still simulating when the second arrives.
-  await page.fill('#workers', '301');
-  await page.press('#workers', 'Enter');
-  await page.fill('#workers', '302');
-  await page.press('#workers', 'Enter');
+  // Two edits a frame apart: the first (about half a second of simulation
+  // for 100,000 tasks) is still running in the worker when the second arrives.
+  await page.evaluate(async () => {
+    const input = document.getElementById('workers');
+    const commit = (v) => { input.value = v; input.dispatchEvent(new Event('change', { bubbles: true })); };
+    commit('1001');
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    commit('1002');
+  });
   await page.waitForFunction((r) => +document.querySelector('main').dataset.request === r + 2, first);
   await simulationShown(page, 120000);
   const shown = await page.evaluate(() => window.__shown);
   assert.ok(!shown.includes(String(first + 1)), `the superseded result was shown: ${shown}`);
   assert.equal(shown.at(-1), String(first + 2));
+  // The busy worker was cut short, not waited for.
+  assert.ok(+(await page.locator('main').getAttribute('data-superseded')) >= 1);
   const lanes = await page.locator('#mode-bar').getAttribute('data-mode');
   assert.equal(lanes, 'summary');
-  assert.equal((await page.evaluate(() => window.wasmBindings.decodeLink(location.hash))).connect.workers, 302);
+  assert.equal((await page.evaluate(() => window.wasmBindings.decodeLink(location.hash))).connect.workers, 1002);
   assert.deepEqual(page.errors, []);
 });
 
