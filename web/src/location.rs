@@ -43,10 +43,11 @@ pub fn write_fragment(fragment: &str, push: bool) {
 
 /// The page's address without query and fragment (where the playground lives).
 pub fn base_url() -> String {
-    let location = gloo::utils::window().location();
-    let origin = location.origin().unwrap_or_default();
-    let path = location.pathname().unwrap_or_default();
-    format!("{origin}{path}")
+    // From `href`, not `origin + pathname`: a page opened from a file has
+    // the origin "null".
+    let href = gloo::utils::window().location().href().unwrap_or_default();
+    let end = href.find(['?', '#']).unwrap_or(href.len());
+    href[..end].to_string()
 }
 
 /// The full permalink of a fragment, in the playground (not embedded).

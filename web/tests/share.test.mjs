@@ -160,3 +160,39 @@ test('editor: connectors, configs and events of every type edit the scenario', a
   assert.equal(await request(), r);
   assert.deepEqual(page.errors, []);
 });
+
+test('editor: a Streams scenario edits its application, configs and events', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=streams/stateful-scale-out');
+  await timelineReady(page);
+  await openEditor(page);
+  const request = async () => +(await page.locator('main').getAttribute('data-request'));
+  const decoded = async () => page.evaluate(() => window.wasmBindings.decodeLink(location.hash));
+  // No Connect fields on a Streams scenario.
+  assert.equal(await page.locator('#workers').count(), 0);
+  let r = await request();
+  await page.fill('#instances', '4');
+  await page.press('#instances', 'Enter');
+  await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
+  await simulationShown(page);
+  assert.equal((await decoded()).streams.instances, 4);
+  // A per-column override under Kafka's property names.
+  r = await request();
+  const overrides = page.locator('fieldset.protocols input[type=text]').nth(2);
+  await overrides.fill('{"num.standby.replicas": 1}');
+  await overrides.press('Enter');
+  await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
+  await simulationShown(page);
+  // Every Streams event type.
+  const kinds = await page.locator('.event-row select').first().locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.equal(kinds.length, 7);
+  for (const kind of [...kinds.slice(1), kinds[0]]) {
+    r = await request();
+    await page.locator('.event-row select').first().selectOption(kind);
+    await page.waitForFunction(([r, k]) => +document.querySelector('main').dataset.request > r
+      && document.querySelector('.event-row')?.dataset.kind === k, [r, kind]);
+    await simulationShown(page);
+    assert.equal((await decoded()).events[0].type, kind);
+  }
+  assert.deepEqual(page.errors, []);
+});
