@@ -20,7 +20,7 @@ use crate::listeners::{use_file_drop, use_navigation, use_shortcuts};
 use crate::location;
 use crate::playback::{round_stops, PlayAction, Playback};
 use crate::share_bar::ShareBar;
-use crate::sim_client::{SimClient, SimOutcome};
+use crate::sim_client::{SimClient, SimOutcome, WorkerStatus};
 use crate::state::{Action, History, PlaygroundState, View};
 use crate::ui::{OverlayAction, Overlays};
 
@@ -64,13 +64,17 @@ pub fn App() -> Html {
     let overlays = use_reducer(Overlays::default);
     let main_ref = use_node_ref();
 
-    // The simulator (a Web Worker); results come back as actions.
+    // The simulator (a Web Worker, warm from the start); results come back
+    // as actions.
+    let worker_status = use_state_eq(|| WorkerStatus::Starting);
     let client = {
         let dispatch = state.dispatcher();
+        let worker_status = worker_status.setter();
         use_memo((), move |_| {
-            SimClient::new(Callback::from(move |o: SimOutcome| {
-                dispatch.dispatch(Action::Simulated(o))
-            }))
+            SimClient::new(
+                Callback::from(move |o: SimOutcome| dispatch.dispatch(Action::Simulated(o))),
+                Callback::from(move |w: WorkerStatus| worker_status.set(w)),
+            )
         })
     };
     // Each new request (a valid scenario) goes to the simulator.
@@ -201,8 +205,10 @@ pub fn App() -> Html {
             shown.elapsed_ms,
             if shown.in_worker {
                 "in a Web Worker"
+            } else if *worker_status == WorkerStatus::Unavailable {
+                "on the main thread (no Web Worker)"
             } else {
-                "on the main thread"
+                "on the main thread (light scenario)"
             }
         ),
         (None, false) => String::new(),
@@ -230,7 +236,8 @@ pub fn App() -> Html {
               data-shown={s.shown.as_ref().map(|x| x.id.to_string()).unwrap_or_default()}
               data-sim-ms={s.shown.as_ref().map(|x| format!("{:.1}", x.elapsed_ms)).unwrap_or_default()}
               data-in-worker={s.shown.as_ref().map(|x| x.in_worker.to_string()).unwrap_or_default()}
-              data-superseded={client.superseded().to_string()}>
+              data-superseded={client.superseded().to_string()}
+              data-worker={worker_status.as_str()}>
             <header class="page-header">
                 <h1>
                     if embed {

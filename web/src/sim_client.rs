@@ -5,15 +5,19 @@
 //!   supersedes it: the busy worker is terminated (its result would be
 //!   stale anyway) and a fresh one starts on the new scenario.
 //! * Results of superseded requests are dropped, here and in the reducer.
+//! * Light scenarios (every preset; see [`is_light`]) simulate on the main
+//!   thread in a few milliseconds: waiting about 200 ms for a worker to
+//!   compile its WebAssembly would only delay the first drawing. The worker
+//!   starts at once anyway, so it is warm for the first heavy edit.
 //! * Where no worker can run (opened from `file://`, a missing worker file, a
-//!   strict CSP), the simulation runs on the main thread after the page has
-//!   drawn its "simulating" state.
+//!   strict CSP), every simulation runs on the main thread after the page
+//!   has drawn its "simulating" state.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 use engine::run::RunResult;
-use engine::scenario::Scenario;
+use engine::scenario::{Event as ConnectEvent, Scenario};
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -40,6 +44,71 @@ pub struct SimOutcome {
     pub in_worker: bool,
 }
 
+/// Scenarios at most this big simulate on the main thread (a few ms).
+const LIGHT_TASKS: u64 = 2_000;
+const LIGHT_WORKERS: u64 = 100;
+const LIGHT_EVENTS: usize = 100;
+
+/// True when a scenario simulates in a few milliseconds: few tasks, few
+/// workers, few events. (The presets take 1–20 ms in the browser.)
+pub fn is_light(s: &Scenario) -> bool {
+    let (tasks, workers, events) = match &s.streams {
+        Some(st) => {
+            let tasks: u64 = st
+                .app
+                .subtopologies
+                .iter()
+                .map(|t| u64::from(t.partitions) * u64::from(t.count.unwrap_or(1)))
+                .sum();
+            (
+                tasks,
+                u64::from(st.app.instances) + st.events.len() as u64,
+                st.events.len(),
+            )
+        }
+        None => {
+            let mut tasks: u64 = s
+                .initial_connectors()
+                .iter()
+                .map(|(_, t)| u64::from(*t))
+                .sum();
+            let mut workers = u64::from(s.connect.workers);
+            for e in &s.events {
+                match &e.event {
+                    ConnectEvent::WorkerJoin { count, .. } => workers += u64::from(*count),
+                    ConnectEvent::ConnectorAdd { tasks: t, .. }
+                    | ConnectEvent::TaskCountChange { tasks: t, .. } => tasks += u64::from(*t),
+                    _ => {}
+                }
+            }
+            (tasks, workers, s.events.len())
+        }
+    };
+    tasks <= LIGHT_TASKS && workers <= LIGHT_WORKERS && events <= LIGHT_EVENTS
+}
+
+/// Where simulations run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkerStatus {
+    /// The worker is loading.
+    Starting,
+    /// The worker answers requests.
+    Ready,
+    /// No worker could start; everything runs on the main thread.
+    Unavailable,
+}
+
+impl WorkerStatus {
+    /// For `data-worker`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorkerStatus::Starting => "starting",
+            WorkerStatus::Ready => "ready",
+            WorkerStatus::Unavailable => "unavailable",
+        }
+    }
+}
+
 /// Handle to the simulator; cheap to clone.
 #[derive(Clone)]
 pub struct SimClient(Rc<RefCell<Inner>>);
@@ -54,12 +123,16 @@ struct Inner {
     worker: Option<Spawned>,
     ready: bool,
     running: Option<u64>,
+    /// The next job for the worker.
     queued: Option<(u64, String)>,
+    /// The next job for the main thread.
+    here: Option<(u64, String)>,
     latest: u64,
     started_at: f64,
     main_thread: bool,
     fallback: Option<Timeout>,
     on_done: Callback<SimOutcome>,
+    on_status: Callback<WorkerStatus>,
     /// Busy workers terminated because a newer request arrived.
     superseded: u32,
 }
@@ -83,33 +156,51 @@ enum After {
     Nothing,
     Emit(SimOutcome),
     RunOnMainThread,
+    Status(WorkerStatus),
 }
 
 impl SimClient {
-    /// A client that reports every fresh result to `on_done`.
-    pub fn new(on_done: Callback<SimOutcome>) -> Self {
-        SimClient(Rc::new(RefCell::new(Inner {
+    /// A client that reports every fresh result to `on_done` and the
+    /// worker's status to `on_status`. The worker starts loading now.
+    pub fn new(on_done: Callback<SimOutcome>, on_status: Callback<WorkerStatus>) -> Self {
+        let client = SimClient(Rc::new(RefCell::new(Inner {
             worker: None,
             ready: false,
             running: None,
             queued: None,
+            here: None,
             latest: 0,
             started_at: 0.0,
             main_thread: false,
             fallback: None,
             on_done,
+            on_status,
             superseded: 0,
-        })))
+        })));
+        let spawned = spawn(Rc::downgrade(&client.0));
+        let unavailable = {
+            let mut inner = client.0.borrow_mut();
+            inner.main_thread = spawned.is_none();
+            inner.worker = spawned;
+            inner.main_thread
+        };
+        if unavailable {
+            let on_status = client.0.borrow().on_status.clone();
+            on_status.emit(WorkerStatus::Unavailable);
+        }
+        client
     }
 
     /// Simulates `scenario` as request `id`, superseding every earlier request.
     pub fn request(&self, id: u64, scenario: &Scenario) {
         let json = scenario.to_json();
+        let light = is_light(scenario);
         let run_here = {
             let mut inner = self.0.borrow_mut();
             inner.latest = id;
             inner.started_at = now();
-            inner.queued = Some((id, json));
+            inner.queued = None;
+            inner.here = None;
             if inner.running.is_some() {
                 // Busy with a stale scenario: stop it rather than wait for it.
                 inner.worker = None;
@@ -123,9 +214,11 @@ impl SimClient {
                     None => inner.main_thread = true,
                 }
             }
-            if inner.main_thread {
+            if light || inner.main_thread {
+                inner.here = Some((id, json));
                 true
             } else {
+                inner.queued = Some((id, json));
                 post_queued(&mut inner);
                 false
             }
@@ -147,7 +240,7 @@ impl SimClient {
             let Some(rc) = weak.upgrade() else { return };
             let (job, on_done, started) = {
                 let mut inner = rc.borrow_mut();
-                (inner.queued.take(), inner.on_done.clone(), inner.started_at)
+                (inner.here.take(), inner.on_done.clone(), inner.started_at)
             };
             let Some((id, json)) = job else { return };
             let result = Scenario::from_json(&json)
@@ -175,7 +268,7 @@ impl SimClient {
                 Some("ready") => {
                     inner.ready = true;
                     post_queued(&mut inner);
-                    After::Nothing
+                    After::Status(WorkerStatus::Ready)
                 }
                 Some("result") | Some("error") => {
                     inner.running = None;
@@ -226,6 +319,9 @@ impl SimClient {
                     "Simulating on the main thread; the worker did not start: {message}"
                 ));
                 inner.main_thread = true;
+                if let Some(job) = inner.queued.take() {
+                    inner.here = Some(job);
+                }
                 After::RunOnMainThread
             } else if running == Some(inner.latest) {
                 After::Emit(SimOutcome {
@@ -248,7 +344,15 @@ impl SimClient {
                 let on_done = self.0.borrow().on_done.clone();
                 on_done.emit(outcome);
             }
-            After::RunOnMainThread => self.run_on_main_thread(),
+            After::RunOnMainThread => {
+                let on_status = self.0.borrow().on_status.clone();
+                on_status.emit(WorkerStatus::Unavailable);
+                self.run_on_main_thread();
+            }
+            After::Status(status) => {
+                let on_status = self.0.borrow().on_status.clone();
+                on_status.emit(status);
+            }
         }
     }
 }
@@ -328,4 +432,19 @@ pub fn now() -> f64 {
     gloo::utils::window()
         .performance()
         .map_or_else(web_sys::js_sys::Date::now, |p| p.now())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_light_and_big_clusters_are_not() {
+        for p in engine::presets::all() {
+            assert!(is_light(&p.scenario()), "{}", p.id);
+        }
+        let mut s = engine::presets::default_preset().scenario();
+        s.connect.connectors[0].count = Some(1_000);
+        assert!(!is_light(&s));
+    }
 }

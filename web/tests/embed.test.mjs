@@ -76,7 +76,7 @@ test('the release build works from a sub-path of a static host', async () => {
     await page.goto(sub.url + 'docs/kafka/playground/#p=connect/two-workers-join');
     await timelineReady(page);
     // The worker loaded from the sub-path too.
-    assert.equal(await page.locator('main').getAttribute('data-in-worker'), 'true');
+    await page.waitForSelector('main[data-worker="ready"]');
     const example = await newPage(browser);
     await example.goto(sub.url + 'docs/kafka/playground/embed-example.html');
     await example.frameLocator('#embed-joins').locator('svg.timeline path.bars').first().waitFor();

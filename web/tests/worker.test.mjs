@@ -59,10 +59,19 @@ test('without a worker the page simulates on the main thread', async () => {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error' && !/404/.test(m.text())) errors.push(m.text()); });
-  await page.goto(server.url + '#p=connect/worker-joins');
+  // A scenario heavy enough to go to the worker, if there were one.
+  await page.goto(server.url);
+  await page.waitForFunction(() => window.wasmBindings?.encodeLink);
+  const fragment = await page.evaluate(() => window.wasmBindings.encodeLink({
+    version: 1, title: 'no worker', seed: 1,
+    connect: { workers: 20, connectors: [{ name: 'c', tasks: 100, count: 30 }] },
+    events: [{ at_ms: 30000, type: 'worker_join' }],
+  }));
+  await page.goto(server.url + '#' + fragment);
   await timelineReady(page);
+  await page.waitForSelector('main[data-worker="unavailable"]');
   assert.equal(await page.locator('main').getAttribute('data-in-worker'), 'false');
-  assert.match(await page.locator('#sim-status').textContent(), /main thread/);
+  assert.match(await page.locator('#sim-status').textContent(), /main thread \(no Web Worker\)/);
   assert.equal(await page.locator('article.column').count(), 2);
   assert.deepEqual(errors, []);
   await context.close();
