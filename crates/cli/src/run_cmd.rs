@@ -42,6 +42,9 @@ pub fn run(arg: &str, json: bool) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     println!("{}", scenario.title);
+    for r in &scenario.references {
+        println!("  see {}: {}", r.label, r.url);
+    }
     let labels: Vec<&str> = result.variants.iter().map(|v| v.label.as_str()).collect();
     let rows = metric_rows(&result);
     let first_w = rows

@@ -135,6 +135,7 @@ fn random_scenario(seed: u64) -> Scenario {
         events,
         end_ms: None,
         streams: None,
+        references: Vec::new(),
     }
 }
 

@@ -84,6 +84,18 @@ pub struct Scenario {
     pub end_ms: Option<u64>,
     /// A Kafka Streams application and its events, instead of `connect`.
     pub streams: Option<StreamsScenario>,
+    /// Where to read more: KIPs, JIRA issues, docs (shown beside the description).
+    pub references: Vec<Reference>,
+}
+
+/// A link to a KIP, a JIRA issue or a doc page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reference {
+    /// Link text, e.g. `KIP-415` or `KAFKA-12495`.
+    pub label: String,
+    /// An `https://` address.
+    pub url: String,
 }
 
 /// A Connect cluster at time 0.
@@ -270,6 +282,23 @@ impl Scenario {
         }
         check_text("title", &self.title)?;
         check_text("description", &self.description)?;
+        if self.references.len() > 20 {
+            return Err(ScenarioError::invalid(
+                "references",
+                "lists more than 20 links",
+            ));
+        }
+        for (i, r) in self.references.iter().enumerate() {
+            check_name(&format!("references[{i}].label"), &r.label)?;
+            check_text(&format!("references[{i}].url"), &r.url)?;
+            // Only web links: a link is untrusted and the page renders these as <a href>.
+            if !r.url.starts_with("https://") {
+                return Err(ScenarioError::invalid(
+                    format!("references[{i}].url"),
+                    "must start with https://",
+                ));
+            }
+        }
         if let Some(s) = &self.streams {
             if self.compare.is_empty() || self.compare.len() > MAX_VARIANTS {
                 return Err(ScenarioError::invalid(

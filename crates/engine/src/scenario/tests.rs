@@ -174,3 +174,25 @@ fn a_scenario_is_connect_or_streams_and_streams_errors_name_the_field() {
     let err = Scenario::from_json(&removed).unwrap_err().to_string();
     assert!(err.contains("events[0].remove_config"), "{err}");
 }
+
+#[test]
+fn references_are_https_links_and_optional() {
+    let with = tiny().replace(
+        "\"title\":\"t\",",
+        "\"title\":\"t\",\"references\":[{\"label\":\"KIP-415\",\"url\":\"https://cwiki.apache.org/x\"}],",
+    );
+    let s = Scenario::from_json(&with).unwrap();
+    assert_eq!(s.references[0].label, "KIP-415");
+    assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+    // Absent references are not written, so older links stay byte for byte.
+    assert!(!Scenario::from_json(tiny())
+        .unwrap()
+        .to_json()
+        .contains("references"));
+    let script = with.replace("https://cwiki.apache.org/x", "javascript:alert(1)");
+    let err = Scenario::from_json(&script).unwrap_err().to_string();
+    assert!(
+        err.contains("references[0].url") && err.contains("https://"),
+        "{err}"
+    );
+}

@@ -7,8 +7,8 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{
-    default_variants, ConnectCluster, ConnectConfig, Scenario, StreamsApp, StreamsConfig,
-    StreamsScenario, StreamsTimedEvent, TimedEvent, Variant,
+    default_variants, ConnectCluster, ConnectConfig, Reference, Scenario, StreamsApp,
+    StreamsConfig, StreamsScenario, StreamsTimedEvent, TimedEvent, Variant,
 };
 
 /// A Connect scenario, field for field as version 1 wrote it.
@@ -29,6 +29,8 @@ struct ConnectWire {
     events: Vec<TimedEvent>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     end_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    references: Vec<Reference>,
 }
 
 /// A Streams scenario.
@@ -49,6 +51,8 @@ struct StreamsWire {
     events: Vec<StreamsTimedEvent>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     end_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    references: Vec<Reference>,
 }
 
 /// One compared Streams setting.
@@ -93,6 +97,7 @@ impl Serialize for Scenario {
                 compare: self.compare.clone(),
                 events: self.events.clone(),
                 end_ms: self.end_ms,
+                references: self.references.clone(),
             }
             .serialize(s),
             Some(streams) => StreamsWire {
@@ -111,6 +116,7 @@ impl Serialize for Scenario {
                     .collect(),
                 events: streams.events.clone(),
                 end_ms: self.end_ms,
+                references: self.references.clone(),
             }
             .serialize(s),
         }
@@ -140,6 +146,7 @@ impl<'de> Deserialize<'de> for Scenario {
                     events: w.events,
                     end_ms: w.end_ms,
                     streams: None,
+                    references: w.references,
                 })
             }
             (false, true) => {
@@ -165,6 +172,7 @@ impl<'de> Deserialize<'de> for Scenario {
                         app: w.streams,
                         events: w.events,
                     }),
+                    references: w.references,
                 })
             }
         }
