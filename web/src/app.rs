@@ -54,6 +54,25 @@ fn description(text: &str) -> Html {
     }
 }
 
+/// The KIPs and JIRA issues a scenario illustrates. The engine accepts only
+/// `https://` addresses; anything else is shown as text, never as a link.
+fn references(refs: &[engine::scenario::Reference]) -> Html {
+    html! {
+        <p class="references">{"Read more: "}
+            { for refs.iter().enumerate().map(|(i, r)| html! {
+                <>
+                    if i > 0 { {", "} }
+                    if r.url.starts_with("https://") {
+                        <a href={r.url.clone()} target="_blank" rel="noopener noreferrer">{ &r.label }</a>
+                    } else {
+                        <span>{ &r.label }</span>
+                    }
+                </>
+            }) }
+        </p>
+    }
+}
+
 /// The playground.
 #[component]
 pub fn App() -> Html {
@@ -213,19 +232,7 @@ pub fn App() -> Html {
         ),
         (None, false) => String::new(),
     };
-    let can_step = {
-        let p = &*playback;
-        (
-            p.rounds.iter().any(|r| r.at_ms < p.t_ms)
-                || p.selected
-                    .is_some_and(|sel| p.rounds.first() != Some(&sel) && sel.at_ms == p.t_ms),
-            p.rounds
-                .iter()
-                .any(|r| r.at_ms > p.t_ms || (r.at_ms == p.t_ms && p.selected.is_none()))
-                || p.selected
-                    .is_some_and(|sel| p.rounds.last() != Some(&sel) && sel.at_ms == p.t_ms),
-        )
-    };
+    let can_step = (playback.step(-1).is_some(), playback.step(1).is_some());
     let gallery_shown = s.view == View::Gallery && !embed;
     let has_scenario = s.request > 0;
 
@@ -275,6 +282,9 @@ pub fn App() -> Html {
             } else {
                 if !embed && !s.scenario.description.is_empty() {
                     { description(&s.scenario.description) }
+                }
+                if !embed && !s.scenario.references.is_empty() {
+                    { references(&s.scenario.references) }
                 }
                 if !embed {
                     <Editor scenario={s.scenario.clone()} invalid={s.invalid.clone().map(AttrValue::from)} {on_edit} />

@@ -120,7 +120,9 @@ pub enum PlayAction {
 }
 
 impl Playback {
-    fn step(&self, dir: i32) -> Option<RoundRef> {
+    /// The round "next" (`dir > 0`) or "previous" would go to, if any (the
+    /// transport enables its buttons by this).
+    pub fn step(&self, dir: i32) -> Option<RoundRef> {
         let rounds = &self.rounds;
         let at_selected = self
             .selected
