@@ -29,24 +29,12 @@ fn js_sys_json_stringify(value: &JsValue) -> Result<String, JsValue> {
 
 /// Simulates a scenario (object or JSON string); returns
 /// `{variants: [{label, trace, metrics, fingerprint}]}`, where `fingerprint`
-/// is the trace's `Trace::fingerprint` as 16 hex digits (a u64 does not fit
-/// a JS number).
+/// is the trace's `Trace::fingerprint` as 16 hex digits, as
+/// `rebalance run --json` prints it.
 #[wasm_bindgen]
 pub fn simulate(scenario: JsValue) -> Result<JsValue, JsValue> {
     let scenario = scenario_from_js(scenario)?;
-    let result = engine::run::run(&scenario);
-    let mut json = serde_json::to_value(&result).map_err(|e| JsValue::from_str(&e.to_string()))?;
-    if let Some(variants) = json.get_mut("variants").and_then(|v| v.as_array_mut()) {
-        for (v, run) in variants.iter_mut().zip(&result.variants) {
-            if let Some(obj) = v.as_object_mut() {
-                obj.insert(
-                    "fingerprint".to_string(),
-                    format!("{:016x}", run.trace.fingerprint()).into(),
-                );
-            }
-        }
-    }
-    to_js(&json)
+    to_js(&engine::run::run(&scenario))
 }
 
 /// The link fragment (`s=…`, without `#`) of a scenario.
@@ -118,4 +106,26 @@ pub fn wasm_memory_bytes() -> f64 {
                 .map_or(0.0, |b| b.byte_length() as f64)
         })
         .unwrap_or(0.0)
+}
+
+/// The scenario JSON of a scenario-sized workload (for comparing its
+/// fingerprints with `rebalance run`), or `undefined` for a round workload.
+#[wasm_bindgen(js_name = workloadScenario)]
+pub fn workload_scenario(name: &str) -> Option<String> {
+    engine::workloads::scenario(name).map(|s| s.to_json())
+}
+
+/// Simulates a scenario and returns only `[{label, fingerprint}]`: cheap to
+/// hand to JS even for 100,000 tasks, and comparable with
+/// `rebalance run --fingerprints`.
+#[wasm_bindgen(js_name = simulateFingerprints)]
+pub fn simulate_fingerprints(scenario: JsValue) -> Result<JsValue, JsValue> {
+    let scenario = scenario_from_js(scenario)?;
+    let result = engine::run::run(&scenario);
+    let out: Vec<serde_json::Value> = result
+        .variants
+        .iter()
+        .map(|v| serde_json::json!({ "label": v.label, "fingerprint": v.fingerprint }))
+        .collect();
+    to_js(&out)
 }

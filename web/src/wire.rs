@@ -99,6 +99,7 @@ struct WireVariant {
     label: String,
     trace: Trace,
     metrics: WireMetrics,
+    fingerprint: String,
 }
 
 impl From<WireVariant> for VariantRun {
@@ -107,6 +108,7 @@ impl From<WireVariant> for VariantRun {
             label: w.label,
             trace: w.trace,
             metrics: w.metrics.into(),
+            fingerprint: w.fingerprint,
         }
     }
 }

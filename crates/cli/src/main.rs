@@ -31,6 +31,9 @@ enum Command {
         /// Print the whole result (traces and metrics) as JSON instead.
         #[arg(long)]
         json: bool,
+        /// Print only each variant's trace fingerprint (equal natively and in WebAssembly).
+        #[arg(long, conflicts_with = "json")]
+        fingerprints: bool,
     },
     /// Write a static, self-contained SVG of the side-by-side timelines.
     Svg {
@@ -67,7 +70,11 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Url { action } => url_cmd::run(action),
         Command::Conformance { paths } => conformance_cmd::run(&paths),
-        Command::Run { scenario, json } => run_cmd::run(&scenario, json),
+        Command::Run {
+            scenario,
+            json,
+            fingerprints,
+        } => run_cmd::run(&scenario, json, fingerprints),
         Command::Presets => run_cmd::list_presets(),
         Command::Bench { json, only, runs } => bench_cmd::run(json, only.as_deref(), runs),
         Command::Svg { scenario, output } => run_cmd::svg(&scenario, &output),

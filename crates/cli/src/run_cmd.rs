@@ -22,7 +22,7 @@ pub fn resolve(arg: &str) -> Result<Scenario, String> {
     }
 }
 
-pub fn run(arg: &str, json: bool) -> ExitCode {
+pub fn run(arg: &str, json: bool, fingerprints: bool) -> ExitCode {
     let scenario = match resolve(arg) {
         Ok(s) => s,
         Err(message) => {
@@ -31,6 +31,12 @@ pub fn run(arg: &str, json: bool) -> ExitCode {
         }
     };
     let result = engine::run::run(&scenario);
+    if fingerprints {
+        for v in &result.variants {
+            println!("{}  {}", v.fingerprint, v.label);
+        }
+        return ExitCode::SUCCESS;
+    }
     if json {
         match serde_json::to_string(&result) {
             Ok(text) => println!("{text}"),

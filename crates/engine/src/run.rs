@@ -24,6 +24,21 @@ pub struct VariantRun {
     pub trace: Trace,
     /// What it cost.
     pub metrics: Metrics,
+    /// [`Trace::fingerprint`] as 16 hex digits (a u64 does not fit a JS
+    /// number): equal natively and in WebAssembly for the same scenario.
+    pub fingerprint: String,
+}
+
+impl VariantRun {
+    /// A finished run; the label comes from the trace.
+    fn new(trace: Trace, metrics: Metrics) -> Self {
+        Self {
+            label: trace.label.clone(),
+            fingerprint: format!("{:016x}", trace.fingerprint()),
+            trace,
+            metrics,
+        }
+    }
 }
 
 /// Simulates each compared variant. Without `end_ms`, every variant runs
@@ -56,11 +71,7 @@ pub fn run(scenario: &Scenario) -> RunResult {
             sim.run_until(end);
             let trace = sim.finish(end);
             let metrics = Metrics::from_trace(&trace);
-            VariantRun {
-                label: trace.label.clone(),
-                trace,
-                metrics,
-            }
+            VariantRun::new(trace, metrics)
         })
         .collect();
     RunResult { variants }
@@ -99,11 +110,7 @@ fn run_streams(scenario: &Scenario) -> RunResult {
             let trace = sim.finish(end);
             let mut metrics = Metrics::from_trace(&trace);
             metrics.streams = Some(StreamsMetrics::from_trace(&trace, &metrics, restored));
-            VariantRun {
-                label: trace.label.clone(),
-                trace,
-                metrics,
-            }
+            VariantRun::new(trace, metrics)
         })
         .collect();
     RunResult { variants }

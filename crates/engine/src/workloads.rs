@@ -49,10 +49,10 @@ pub fn prepare(name: &str) -> Option<PreparedWorkload> {
     match name {
         "connect-cooperative-round-1000w-100000t" => Some(cooperative_join_round()),
         "connect-first-round-1000w-100000t" => Some(first_round()),
-        "connect-scenario-1000w-100000t" => Some(scenario_run(large_scenario())),
-        "connect-rolling-restart-100w-10000t" => Some(scenario_run(rolling_restart_scenario())),
+        "connect-scenario-1000w-100000t"
+        | "connect-rolling-restart-100w-10000t"
+        | "streams-scaleout-1h" => scenario(name).map(scenario_run),
         "streams-ha-round-200i-20000t" => Some(streams_ha_round()),
-        "streams-scaleout-1h" => Some(scenario_run(streams_scaleout_scenario())),
         _ => None,
     }
 }
@@ -231,6 +231,16 @@ pub fn streams_scaleout_scenario() -> Scenario {
             "end_ms":3600000}"#,
     )
     .expect("the built-in Streams scale-out scenario is valid")
+}
+
+/// The scenario a scenario-sized workload simulates; `None` for the others.
+pub fn scenario(name: &str) -> Option<Scenario> {
+    match name {
+        "connect-scenario-1000w-100000t" => Some(large_scenario()),
+        "connect-rolling-restart-100w-10000t" => Some(rolling_restart_scenario()),
+        "streams-scaleout-1h" => Some(streams_scaleout_scenario()),
+        _ => None,
+    }
 }
 
 fn scenario_run(scenario: Scenario) -> PreparedWorkload {
