@@ -123,23 +123,29 @@ fn conformance() -> Result<(), String> {
 
 fn report_wasm_size() -> Result<(), String> {
     let dist = root().join("dist");
-    let wasm = std::fs::read_dir(&dist)
+    let mut wasm: Vec<PathBuf> = std::fs::read_dir(&dist)
         .map_err(|e| format!("cannot read {}: {e}", dist.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| p.extension().is_some_and(|x| x == "wasm"))
-        .ok_or("no .wasm in dist/")?;
-    let raw = std::fs::metadata(&wasm).map_err(|e| e.to_string())?.len();
-    let gz = setup::output(
-        Command::new("sh")
-            .arg("-c")
-            .arg(format!("gzip -9 -c '{}' | wc -c", wasm.display())),
-    )
-    .and_then(|s| s.parse::<u64>().ok())
-    .ok_or("gzip is needed to measure the .wasm")?;
-    println!(
-        "release .wasm: {raw} bytes, {gz} bytes gzip -9 ({})",
-        wasm.file_name().unwrap_or_default().to_string_lossy()
-    );
+        .filter(|p| p.extension().is_some_and(|x| x == "wasm"))
+        .collect();
+    wasm.sort();
+    if wasm.is_empty() {
+        return Err("no .wasm in dist/".to_string());
+    }
+    for file in wasm {
+        let raw = std::fs::metadata(&file).map_err(|e| e.to_string())?.len();
+        let gz = setup::output(
+            Command::new("sh")
+                .arg("-c")
+                .arg(format!("gzip -9 -c '{}' | wc -c", file.display())),
+        )
+        .and_then(|s| s.parse::<u64>().ok())
+        .ok_or("gzip is needed to measure the .wasm")?;
+        println!(
+            "release .wasm: {raw} bytes, {gz} bytes gzip -9 ({})",
+            file.file_name().unwrap_or_default().to_string_lossy()
+        );
+    }
     Ok(())
 }
 
