@@ -277,7 +277,7 @@ pub fn App() -> Html {
                 </div>
             }
             if gallery_shown {
-                <Gallery on_open={on_open_preset} current={s.preset}
+                <Gallery on_open={on_open_preset} current={s.preset.filter(|_| has_scenario)}
                          on_back={has_scenario.then_some(back_to_compare)} />
             } else {
                 if !embed && !s.scenario.description.is_empty() {

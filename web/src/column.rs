@@ -43,7 +43,6 @@ pub struct ColumnProps {
 struct Readout {
     running: Steps,
     unassigned: Steps,
-    fingerprint: String,
 }
 
 /// A column.
@@ -54,7 +53,6 @@ pub fn Column(props: &ColumnProps) -> Html {
         crate::profile::timed("column readout", || Readout {
             running: running_tasks(trace),
             unassigned: tasks_in(trace, ItemState::Unassigned),
-            fingerprint: format!("{:016x}", trace.fingerprint()),
         })
     });
     // Stable across renders, so the static timeline does not redraw.
@@ -74,7 +72,7 @@ pub fn Column(props: &ColumnProps) -> Html {
         generation_at(&run.trace, t).map_or_else(|| "–".to_string(), |g| g.to_string());
     html! {
         <article class="column" data-variant={props.index.to_string()} data-label={run.label.clone()}
-                 data-fingerprint={readout.fingerprint.clone()} data-rounds={run.trace.rounds.len().to_string()}
+                 data-fingerprint={run.fingerprint.clone()} data-rounds={run.trace.rounds.len().to_string()}
                  data-end={run.trace.end_ms.to_string()}>
             <header class="column-head">
                 <h2><span class={classes!("key", format!("v{}", props.index % 4))}></span>{ &run.label }</h2>
