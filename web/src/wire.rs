@@ -8,16 +8,10 @@
 //! 1,000 workers × 100,000 tasks that cuts the JSON the main thread parses
 //! from about 17 MB to about 6 MB.
 //!
-//! The engine's `RunResult` and `Metrics` derive `Serialize` only, so this
-//! module reads them back through local mirror structs. Each mirror converts
-//! with a struct literal, so a field added in the engine fails to compile
-//! here instead of being dropped silently. (Asked of the engine: derive
-//! `Deserialize` on `RunResult`, `VariantRun`, `Metrics`, `EventRecovery`,
-//! `TaskOutage` and `StreamsMetrics`; the mirrors then go.)
+//! The engine's result types derive `Deserialize`, so a field added there
+//! crosses the boundary with no change here.
 
-use engine::metrics::{EventRecovery, Metrics, TaskOutage};
-use engine::run::{RunResult, VariantRun};
-use engine::trace::Trace;
+use engine::run::RunResult;
 use serde::Deserialize;
 
 /// A result split for the trip: JSON, plus each trace's item-list pool.
@@ -58,9 +52,7 @@ pub fn encode(mut result: RunResult) -> Result<Wire, String> {
 pub fn decode(json: &str, lists: Vec<Vec<u32>>) -> Result<RunResult, String> {
     let wire: WireIn =
         serde_json::from_str(json).map_err(|e| format!("cannot read the result: {e}"))?;
-    let mut result = RunResult {
-        variants: wire.result.variants.into_iter().map(Into::into).collect(),
-    };
+    let mut result = wire.result;
     if lists.len() != result.variants.len() {
         return Err("the result arrived without its item lists".to_string());
     }
@@ -86,103 +78,7 @@ struct WireOut<'a> {
 #[derive(Deserialize)]
 struct WireIn {
     shared_items: bool,
-    result: WireResult,
-}
-
-#[derive(Deserialize)]
-struct WireResult {
-    variants: Vec<WireVariant>,
-}
-
-#[derive(Deserialize)]
-struct WireVariant {
-    label: String,
-    trace: Trace,
-    metrics: WireMetrics,
-    fingerprint: String,
-}
-
-impl From<WireVariant> for VariantRun {
-    fn from(w: WireVariant) -> Self {
-        VariantRun {
-            label: w.label,
-            trace: w.trace,
-            metrics: w.metrics.into(),
-            fingerprint: w.fingerprint,
-        }
-    }
-}
-
-#[derive(Deserialize)]
-struct WireMetrics {
-    measured_from_ms: u64,
-    task_ms_not_running: u64,
-    tasks_stopped: u64,
-    tasks_started: u64,
-    rebalance_rounds: u32,
-    recovery: Vec<WireRecovery>,
-    longest_task_outage: Option<WireOutage>,
-    peak_imbalance: u32,
-    duplicate_task_ms: u64,
-    settled_ms: Option<u64>,
-    #[serde(default)]
-    streams: Option<engine::metrics::StreamsMetrics>,
-}
-
-impl From<WireMetrics> for Metrics {
-    fn from(w: WireMetrics) -> Self {
-        Metrics {
-            measured_from_ms: w.measured_from_ms,
-            task_ms_not_running: w.task_ms_not_running,
-            tasks_stopped: w.tasks_stopped,
-            tasks_started: w.tasks_started,
-            rebalance_rounds: w.rebalance_rounds,
-            recovery: w.recovery.into_iter().map(Into::into).collect(),
-            longest_task_outage: w.longest_task_outage.map(Into::into),
-            peak_imbalance: w.peak_imbalance,
-            duplicate_task_ms: w.duplicate_task_ms,
-            settled_ms: w.settled_ms,
-            streams: w.streams,
-        }
-    }
-}
-
-#[derive(Deserialize)]
-struct WireRecovery {
-    at_ms: u64,
-    label: String,
-    recovered_after_ms: Option<u64>,
-}
-
-impl From<WireRecovery> for EventRecovery {
-    fn from(w: WireRecovery) -> Self {
-        EventRecovery {
-            at_ms: w.at_ms,
-            label: w.label,
-            recovered_after_ms: w.recovered_after_ms,
-        }
-    }
-}
-
-#[derive(Deserialize)]
-struct WireOutage {
-    task: String,
-    item: u32,
-    start_ms: u64,
-    end_ms: u64,
-    duration_ms: u64,
-}
-
-impl From<WireOutage> for TaskOutage {
-    fn from(w: WireOutage) -> Self {
-        TaskOutage {
-            task: w.task,
-            item: w.item,
-            start_ms: w.start_ms,
-            end_ms: w.end_ms,
-            duration_ms: w.duration_ms,
-        }
-    }
+    result: RunResult,
 }
 
 #[cfg(test)]

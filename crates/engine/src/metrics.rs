@@ -19,7 +19,7 @@ use serde::Serialize;
 use crate::trace::{ItemKind, ItemState, Trace, WorkerState};
 
 /// Metrics of one run.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Metrics {
     /// Start of the measurement window.
     pub measured_from_ms: u64,
@@ -158,7 +158,7 @@ impl StreamsMetrics {
 }
 
 /// Recovery from one scenario event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct EventRecovery {
     /// The event's time.
     pub at_ms: u64,
@@ -170,7 +170,7 @@ pub struct EventRecovery {
 }
 
 /// One task's longest outage.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct TaskOutage {
     /// The task's label.
     pub task: String,

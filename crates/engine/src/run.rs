@@ -9,14 +9,14 @@ use crate::sim::connect::{ConnectSimulation, SETTLE_MARGIN_MS};
 use crate::trace::Trace;
 
 /// Every variant of one scenario, simulated.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct RunResult {
     /// One run per compared variant, in the scenario's order.
     pub variants: Vec<VariantRun>,
 }
 
 /// One variant's run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct VariantRun {
     /// The variant's label.
     pub label: String,
