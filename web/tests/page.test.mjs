@@ -2,7 +2,7 @@
 // one timeline column per compared protocol; the gallery as the landing view.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveStatic, launchBrowser, newPage, screenshot, timelineReady, openEditor } from './harness.mjs';
+import { serveStatic, launchBrowser, newPage, screenshot, timelineReady, simulationShown, openEditor } from './harness.mjs';
 
 let server;
 let browser;
@@ -62,6 +62,9 @@ test('an edit rewrites the link, and the link reproduces the same view', async (
   const page = await newPage(browser);
   await page.goto(server.url + '#p=connect/worker-joins');
   await timelineReady(page);
+  // Edit only once the page has settled on its first simulation: one CI run
+  // lost this edit when it was typed while the first result was arriving.
+  await simulationShown(page);
   await openEditor(page);
   await page.fill('#workers', '5');
   await page.press('#workers', 'Enter');
