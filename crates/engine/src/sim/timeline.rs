@@ -487,45 +487,32 @@ impl Timeline {
             self.ensure_lanes(lane as usize + 1);
             self.lanes[lane as usize].len() as u32
         };
+        let mut batch = Batch {
+            lane,
+            state,
+            since: self.now,
+            items,
+            live,
+            tasks,
+            clean,
+            last_state: None,
+            lazy: false,
+            pooled,
+            token: 0,
+            in_use: true,
+            lane_pos,
+            dirty: false,
+        };
+        // A reused slot bumps its token, so handles to the previous batch go stale.
         let id = match self.free.pop() {
             Some(id) => {
                 let b = &mut self.batches[id as usize];
-                let token = b.token.wrapping_add(1);
-                *b = Batch {
-                    lane,
-                    state,
-                    since: self.now,
-                    items,
-                    live,
-                    tasks,
-                    clean,
-                    last_state: None,
-                    lazy: false,
-                    pooled,
-                    token,
-                    in_use: true,
-                    lane_pos,
-                    dirty: false,
-                };
+                batch.token = b.token.wrapping_add(1);
+                *b = batch;
                 id
             }
             None => {
-                self.batches.push(Batch {
-                    lane,
-                    state,
-                    since: self.now,
-                    items,
-                    live,
-                    tasks,
-                    clean,
-                    last_state: None,
-                    lazy: false,
-                    pooled,
-                    token: 0,
-                    in_use: true,
-                    lane_pos,
-                    dirty: false,
-                });
+                self.batches.push(batch);
                 (self.batches.len() - 1) as u32
             }
         };

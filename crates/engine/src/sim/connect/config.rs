@@ -22,6 +22,12 @@ impl ConnectSimulation {
         self.schedule(self.now + self.rtt, SimEvent::ConfigVisible { offset });
     }
 
+    /// The connector named `name` and its config-topic state, if it exists now.
+    fn existing_connector(&self, name: &str) -> Option<(ConnectorId, ConnectorConfigState)> {
+        let c = self.connector_id(name)?;
+        Some((c, self.config.connector(c)?))
+    }
+
     fn connector_id(&self, name: &str) -> Option<ConnectorId> {
         self.work.names().id(name)
     }
@@ -61,17 +67,13 @@ impl ConnectSimulation {
     }
 
     pub(super) fn on_connector_remove(&mut self, name: &str) {
-        let Some(c) = self
-            .connector_id(name)
-            .filter(|&c| self.config.connector(c).is_some())
-        else {
+        let Some((c, state)) = self.existing_connector(name) else {
             self.skip(
                 None,
                 format!("Connector {name} does not exist; the deletion is skipped."),
             );
             return;
         };
-        let state = self.config.connector(c).expect("checked");
         self.timeline
             .set_configured(WorkRegistry::connector_item(c), false, &mut self.pool);
         let items: Vec<u32> = self.work.task_items(c, 0, state.task_configs).to_vec();
@@ -90,17 +92,13 @@ impl ConnectSimulation {
     }
 
     pub(super) fn on_task_count_change(&mut self, name: &str, tasks: u32) {
-        let Some(c) = self
-            .connector_id(name)
-            .filter(|&c| self.config.connector(c).is_some())
-        else {
+        let Some((c, state)) = self.existing_connector(name) else {
             self.skip(
                 None,
                 format!("Connector {name} does not exist; the task-count change is skipped."),
             );
             return;
         };
-        let state = self.config.connector(c).expect("checked");
         self.update_tasks_max(c, state, tasks);
     }
 
