@@ -224,10 +224,8 @@ pub fn App() -> Html {
             shown.elapsed_ms,
             if shown.in_worker {
                 "in a Web Worker"
-            } else if *worker_status == WorkerStatus::Unavailable {
-                "on the main thread (no Web Worker)"
             } else {
-                "on the main thread (light scenario)"
+                "on the main thread (no Web Worker)"
             }
         ),
         (None, false) => String::new(),

@@ -7,6 +7,22 @@ use serde_json::{Map, Number, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::js_sys::{Array, BigInt, Object, Reflect};
 
+/// Any serialisable value as a plain JS value (via JSON, so integers stay exact).
+pub fn serialize<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    let json = serde_json::to_value(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    Ok(to_js(&json))
+}
+
+/// The JSON text of a JS value: a string is taken as JSON text already,
+/// anything else is converted (BigInts back to exact integers).
+pub fn json_text(value: &JsValue) -> Result<String, JsValue> {
+    if let Some(s) = value.as_string() {
+        return Ok(s);
+    }
+    let json = from_js(value).map_err(|e| JsValue::from_str(&e))?;
+    Ok(json.to_string())
+}
+
 /// Largest integer a JS number holds exactly.
 const MAX_SAFE: u64 = (1 << 53) - 1;
 

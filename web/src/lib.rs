@@ -2,6 +2,12 @@
 //! does all protocol logic; this crate runs it in a Web Worker, turns its
 //! traces into pixels, keeps the address bar a permalink, and exports a
 //! small JS API for embedding.
+//!
+//! Two binaries share this library and must stay apart: the page
+//! (`main.rs`, with the page's JS API) never calls the simulator, and the
+//! simulator module (`worker_main.rs`, with its own JS API) never draws.
+//! Each bin declares its own `#[wasm_bindgen]` exports, since an export in
+//! this library would pull its code into both modules.
 
 mod app;
 mod column;
@@ -14,8 +20,7 @@ mod embed_dialog;
 mod gallery;
 mod help_overlay;
 mod hooks;
-mod js_api;
-mod js_value;
+pub mod js_value;
 mod keyboard;
 mod legend;
 mod listeners;
@@ -31,6 +36,7 @@ mod share;
 mod share_bar;
 mod shared;
 mod sim_client;
+pub mod sim_module;
 pub mod sim_worker;
 mod state;
 mod summary;

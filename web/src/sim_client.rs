@@ -5,19 +5,17 @@
 //!   supersedes it: the busy worker is terminated (its result would be
 //!   stale anyway) and a fresh one starts on the new scenario.
 //! * Results of superseded requests are dropped, here and in the reducer.
-//! * Light scenarios (every preset; see [`is_light`]) simulate on the main
-//!   thread in a few milliseconds: waiting about 200 ms for a worker to
-//!   compile its WebAssembly would only delay the first drawing. The worker
-//!   starts at once anyway, so it is warm for the first heavy edit.
-//! * Where no worker can run (opened from `file://`, a missing worker file, a
-//!   strict CSP), every simulation runs on the main thread after the page
-//!   has drawn its "simulating" state.
+//! * The simulator is not part of the page's WebAssembly. Where no worker
+//!   can run (a missing worker file, a strict CSP, no WebAssembly in
+//!   workers), the page loads the simulator module on the main thread
+//!   ([`crate::sim_module`]) and simulates there after it has drawn its
+//!   "simulating" state.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 use engine::run::RunResult;
-use engine::scenario::{Event as ConnectEvent, Scenario};
+use engine::scenario::Scenario;
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -42,49 +40,6 @@ pub struct SimOutcome {
     pub elapsed_ms: f64,
     /// True when the worker ran it; false for the main-thread fallback.
     pub in_worker: bool,
-}
-
-/// Scenarios at most this big simulate on the main thread (a few ms).
-const LIGHT_TASKS: u64 = 2_000;
-const LIGHT_WORKERS: u64 = 100;
-const LIGHT_EVENTS: usize = 100;
-
-/// True when a scenario simulates in a few milliseconds: few tasks, few
-/// workers, few events. (The presets take 1–20 ms in the browser.)
-pub fn is_light(s: &Scenario) -> bool {
-    let (tasks, workers, events) = match &s.streams {
-        Some(st) => {
-            let tasks: u64 = st
-                .app
-                .subtopologies
-                .iter()
-                .map(|t| u64::from(t.partitions) * u64::from(t.count.unwrap_or(1)))
-                .sum();
-            (
-                tasks,
-                u64::from(st.app.instances) + st.events.len() as u64,
-                st.events.len(),
-            )
-        }
-        None => {
-            let mut tasks: u64 = s
-                .initial_connectors()
-                .iter()
-                .map(|(_, t)| u64::from(*t))
-                .sum();
-            let mut workers = u64::from(s.connect.workers);
-            for e in &s.events {
-                match &e.event {
-                    ConnectEvent::WorkerJoin { count, .. } => workers += u64::from(*count),
-                    ConnectEvent::ConnectorAdd { tasks: t, .. }
-                    | ConnectEvent::TaskCountChange { tasks: t, .. } => tasks += u64::from(*t),
-                    _ => {}
-                }
-            }
-            (tasks, workers, s.events.len())
-        }
-    };
-    tasks <= LIGHT_TASKS && workers <= LIGHT_WORKERS && events <= LIGHT_EVENTS
 }
 
 /// Where simulations run.
@@ -194,7 +149,6 @@ impl SimClient {
     /// Simulates `scenario` as request `id`, superseding every earlier request.
     pub fn request(&self, id: u64, scenario: &Scenario) {
         let json = scenario.to_json();
-        let light = is_light(scenario);
         let run_here = {
             let mut inner = self.0.borrow_mut();
             inner.latest = id;
@@ -214,7 +168,7 @@ impl SimClient {
                     None => inner.main_thread = true,
                 }
             }
-            if light || inner.main_thread {
+            if inner.main_thread {
                 inner.here = Some((id, json));
                 true
             } else {
@@ -237,20 +191,31 @@ impl SimClient {
     fn run_on_main_thread(&self) {
         let weak = Rc::downgrade(&self.0);
         let timeout = Timeout::new(0, move || {
-            let Some(rc) = weak.upgrade() else { return };
-            let (job, on_done, started) = {
-                let mut inner = rc.borrow_mut();
-                (inner.here.take(), inner.on_done.clone(), inner.started_at)
-            };
-            let Some((id, json)) = job else { return };
-            let result = Scenario::from_json(&json)
-                .map(|s| Rc::new(engine::run::run(&s)))
-                .map_err(|e| e.to_string());
-            on_done.emit(SimOutcome {
-                id,
-                result,
-                elapsed_ms: now() - started,
-                in_worker: false,
+            wasm_bindgen_futures::spawn_local(async move {
+                let simulator = crate::sim_module::load().await;
+                let Some(rc) = weak.upgrade() else { return };
+                let (job, on_done, started) = {
+                    let mut inner = rc.borrow_mut();
+                    (inner.here.take(), inner.on_done.clone(), inner.started_at)
+                };
+                // A newer request took this one's place while the module loaded.
+                let Some((id, json)) = job else { return };
+                let result = simulator.and_then(|bindings| {
+                    crate::sim_module::call(&bindings, "simulateForPage", &json.into())
+                        .map_err(|e| {
+                            format!(
+                                "The simulator failed: {}",
+                                e.as_string().unwrap_or_default()
+                            )
+                        })
+                        .and_then(|reply| read_reply(&reply))
+                });
+                on_done.emit(SimOutcome {
+                    id,
+                    result,
+                    elapsed_ms: now() - started,
+                    in_worker: false,
+                });
             });
         });
         self.0.borrow_mut().fallback = Some(timeout);
@@ -278,19 +243,7 @@ impl SimClient {
                     if !fresh {
                         After::Nothing
                     } else {
-                        let result = if kind.as_deref() == Some("result") {
-                            get_string(&data, "result")
-                                .ok_or_else(|| "The simulator sent no result.".to_string())
-                                .and_then(|text| {
-                                    crate::profile::timed("decode result", || {
-                                        wire::decode(&text, get_lists(&data))
-                                    })
-                                })
-                                .map(Rc::new)
-                        } else {
-                            Err(get_string(&data, "error")
-                                .unwrap_or_else(|| "The simulator failed.".to_string()))
-                        };
+                        let result = read_reply(&data);
                         After::Emit(SimOutcome {
                             id: inner.latest,
                             result,
@@ -405,6 +358,20 @@ fn spawn(weak: Weak<RefCell<Inner>>) -> Option<Spawned> {
     })
 }
 
+/// The result a worker reply (or the main-thread simulator's) carries.
+fn read_reply(data: &JsValue) -> Result<Rc<RunResult>, String> {
+    if get_string(data, "kind").as_deref() == Some("result") {
+        get_string(data, "result")
+            .ok_or_else(|| "The simulator sent no result.".to_string())
+            .and_then(|text| {
+                crate::profile::timed("decode result", || wire::decode(&text, get_lists(data)))
+            })
+            .map(Rc::new)
+    } else {
+        Err(get_string(data, "error").unwrap_or_else(|| "The simulator failed.".to_string()))
+    }
+}
+
 /// The item-list pools sent beside the JSON (empty when missing; decoding
 /// then reports the mismatch).
 fn get_lists(obj: &JsValue) -> Vec<Vec<u32>> {
@@ -432,19 +399,4 @@ pub fn now() -> f64 {
     gloo::utils::window()
         .performance()
         .map_or_else(web_sys::js_sys::Date::now, |p| p.now())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn presets_are_light_and_big_clusters_are_not() {
-        for p in engine::presets::all() {
-            assert!(is_light(&p.scenario()), "{}", p.id);
-        }
-        let mut s = engine::presets::default_preset().scenario();
-        s.connect.connectors[0].count = Some(1_000);
-        assert!(!is_light(&s));
-    }
 }

@@ -42,31 +42,7 @@ pub fn serve() {
             .and_then(|v| v.as_string())
             .unwrap_or_default();
         CURRENT.with(|c| c.set(id));
-        let started = js_sys::Date::now();
-        let transfer = Array::new();
-        let reply = match simulate(&text) {
-            Ok(wire) => {
-                // Each item-list pool as a Uint32Array whose buffer moves, not copies.
-                let lists = Array::new();
-                for list in &wire.lists {
-                    let typed = Uint32Array::from(list.as_slice());
-                    transfer.push(&typed.buffer());
-                    lists.push(&typed);
-                }
-                message(&[
-                    ("kind", "result".into()),
-                    ("id", id.into()),
-                    ("result", wire.json.into()),
-                    ("lists", lists.into()),
-                    ("elapsed_ms", (js_sys::Date::now() - started).into()),
-                ])
-            }
-            Err(error) => message(&[
-                ("kind", "error".into()),
-                ("id", id.into()),
-                ("error", error.into()),
-            ]),
-        };
+        let (reply, transfer) = reply(id, &text);
         CURRENT.with(|c| c.set(-1.0));
         let _ = replies.post_message_with_transfer(&reply, &transfer);
     });
@@ -74,6 +50,43 @@ pub fn serve() {
     // The handler lives as long as the worker does.
     on_message.forget();
     let _ = scope.post_message(&message(&[("kind", "ready".into())]));
+}
+
+/// True when this module runs in a dedicated Web Worker (not on a page).
+pub fn in_worker() -> bool {
+    js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
+}
+
+/// The answer to request `id`: `{kind: "result", id, result, lists,
+/// elapsed_ms}` or `{kind: "error", id, error}`, and the buffers to
+/// transfer with it.
+pub fn reply(id: f64, text: &str) -> (JsValue, Array) {
+    let started = js_sys::Date::now();
+    let transfer = Array::new();
+    let reply = match simulate(text) {
+        Ok(wire) => {
+            // Each item-list pool as a Uint32Array whose buffer moves, not copies.
+            let lists = Array::new();
+            for list in &wire.lists {
+                let typed = Uint32Array::from(list.as_slice());
+                transfer.push(&typed.buffer());
+                lists.push(&typed);
+            }
+            message(&[
+                ("kind", "result".into()),
+                ("id", id.into()),
+                ("result", wire.json.into()),
+                ("lists", lists.into()),
+                ("elapsed_ms", (js_sys::Date::now() - started).into()),
+            ])
+        }
+        Err(error) => message(&[
+            ("kind", "error".into()),
+            ("id", id.into()),
+            ("error", error.into()),
+        ]),
+    };
+    (reply, transfer)
 }
 
 /// One request: validate like a link (the page already did, but the worker

@@ -1,5 +1,12 @@
-//! The simulator's Web Worker (built by Trunk as `data-type="worker"`).
+//! The simulator module: run by the Web Worker (built by Trunk as
+//! `data-type="worker"`), and loaded on the main thread by the page's JS
+//! API and its no-worker fallback.
+
+mod simulator_api;
 
 fn main() {
-    rebalance_web::sim_worker::serve();
+    // On the main thread the module only offers its exports.
+    if rebalance_web::sim_worker::in_worker() {
+        rebalance_web::sim_worker::serve();
+    }
 }

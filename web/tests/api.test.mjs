@@ -1,5 +1,6 @@
-// The JS API (simulate, encodeLink, decodeLink) is callable from the page
-// through the module Trunk emits (window.wasmBindings).
+// The JS API (encodeLink, decodeLink, simulate, loadSimulator) is callable
+// from the page through the module Trunk emits (window.wasmBindings). The
+// simulator is its own module: `simulate` loads it on first use (a Promise).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveStatic, launchBrowser, newPage } from './harness.mjs';
@@ -13,16 +14,16 @@ test('simulate, encodeLink and decodeLink work from JS', async () => {
   const page = await newPage(browser);
   await page.goto(server.url);
   await page.waitForFunction(() => window.wasmBindings?.simulate);
-  const out = await page.evaluate(() => {
+  const out = await page.evaluate(async () => {
     const api = window.wasmBindings;
     const scenario = api.decodeLink('p=connect/worker-joins');
     const fragment = api.encodeLink(scenario);
     const again = api.decodeLink('https://example.org/playground/#' + fragment);
-    const result = api.simulate(JSON.stringify(scenario));
+    const result = await api.simulate(JSON.stringify(scenario));
     let error = null;
     try { api.decodeLink('s=1.z.AAAA'); } catch (e) { error = String(e); }
     let invalid = null;
-    try { api.simulate({ version: 1, connect: { workers: -1 } }); } catch (e) { invalid = String(e); }
+    try { await api.simulate({ version: 1, connect: { workers: -1 } }); } catch (e) { invalid = String(e); }
     return { title: scenario.title, fragment, same: JSON.stringify(again) === JSON.stringify(scenario), result, error, invalid };
   });
   assert.equal(out.title, 'A worker joins');
@@ -34,6 +35,34 @@ test('simulate, encodeLink and decodeLink work from JS', async () => {
     assert.ok(v.trace.spans.length > 0 && typeof v.metrics.tasks_stopped === 'number');
   }
   assert.match(out.error, /damaged|cut off/);
-  assert.ok(out.invalid);
+  assert.match(out.invalid, /workers/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('loadSimulator gives the simulator module, whose functions are synchronous', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url);
+  await page.waitForFunction(() => window.wasmBindings?.loadSimulator);
+  const out = await page.evaluate(async () => {
+    const [a, b] = await Promise.all([window.wasmBindings.loadSimulator(), window.wasmBindings.loadSimulator()]);
+    const scenario = window.wasmBindings.decodeLink('p=connect/worker-joins');
+    const full = a.simulate(scenario);
+    return {
+      same: a === b,
+      names: a.workloadNames(),
+      fingerprints: a.simulateFingerprints(JSON.stringify(scenario)),
+      expected: full.variants.map((v) => ({ label: v.label, fingerprint: v.fingerprint })),
+      round: a.runWorkload('connect-first-round-1000w-100000t', 1),
+      memory: a.wasmMemoryBytes(),
+      scripts: document.querySelectorAll('script[src$="rebalance-worker.js"]').length,
+    };
+  });
+  assert.ok(out.same, 'one module, loaded once');
+  assert.equal(out.scripts, 1);
+  assert.ok(out.names.includes('connect-scenario-1000w-100000t'));
+  assert.deepEqual(out.fingerprints, out.expected);
+  assert.equal(out.round.runs, 1);
+  assert.ok(out.round.median_ms >= 0);
+  assert.ok(out.memory > 0);
   assert.deepEqual(page.errors, []);
 });

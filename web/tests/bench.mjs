@@ -1,5 +1,6 @@
 // Runs the named workloads natively (`rebalance bench --json`) and in
-// WebAssembly in headless Chromium (the page's JS API, `runWorkload`), and
+// WebAssembly in headless Chromium (the simulator module's `runWorkload`,
+// loaded through the page's JS API `loadSimulator()`), and
 // prints both figures and the WASM/native ratio per workload. Not a test:
 // `cargo xtask bench` runs it. Speed targets live here, never in tests.
 import { execFileSync } from 'node:child_process';
@@ -24,10 +25,11 @@ try {
     // A fresh page per workload, so one workload's memory does not count for the next.
     const page = await newPage(browser);
     await page.goto(`${server.url}?embed=1#p=connect/worker-joins`);
-    await page.waitForFunction(() => window.wasmBindings?.runWorkload, null, { timeout: 60000 });
-    const before = await page.evaluate(() => window.wasmBindings.wasmMemoryBytes());
-    const wasm = await page.evaluate(([name, runs]) => window.wasmBindings.runWorkload(name, runs), [n.name, RUNS]);
-    const after = await page.evaluate(() => window.wasmBindings.wasmMemoryBytes());
+    await page.waitForFunction(() => window.wasmBindings?.loadSimulator, null, { timeout: 60000 });
+    await page.evaluate(async () => { window.simulator = await window.wasmBindings.loadSimulator(); });
+    const before = await page.evaluate(() => window.simulator.wasmMemoryBytes());
+    const wasm = await page.evaluate(([name, runs]) => window.simulator.runWorkload(name, runs), [n.name, RUNS]);
+    const after = await page.evaluate(() => window.simulator.wasmMemoryBytes());
     if (n.name === 'connect-scenario-1000w-100000t') {
       memory = { before_mb: before / 2 ** 20, after_mb: after / 2 ** 20 };
     }

@@ -34,10 +34,11 @@ for (const name of WORKLOADS) {
   test(`${name}: WebAssembly and native traces are identical`, { timeout: 600000 }, async () => {
     const page = await newPage(browser);
     await page.goto(`${server.url}?embed=1#p=connect/worker-joins`);
-    await page.waitForFunction(() => window.wasmBindings?.workloadScenario, null, { timeout: 60000 });
-    const scenario = await page.evaluate((n) => window.wasmBindings.workloadScenario(n), name);
+    await page.waitForFunction(() => window.wasmBindings?.loadSimulator, null, { timeout: 60000 });
+    await page.evaluate(async () => { window.simulator = await window.wasmBindings.loadSimulator(); });
+    const scenario = await page.evaluate((n) => window.simulator.workloadScenario(n), name);
     assert.ok(scenario, `no scenario for ${name}`);
-    const wasm = await page.evaluate((s) => window.wasmBindings.simulateFingerprints(s), scenario);
+    const wasm = await page.evaluate((s) => window.simulator.simulateFingerprints(s), scenario);
     assert.deepEqual(wasm, nativeFingerprints(scenario));
     assert.deepEqual(page.errors, []);
     await page.close();

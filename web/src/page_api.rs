@@ -1,0 +1,66 @@
+//! The page's JS API for embedding and docs tooling (`window.wasmBindings`
+//! in a Trunk build): `encodeLink`, `decodeLink`, `simulate`, `loadSimulator`.
+//!
+//! Only the page binary declares this module, so the simulator is not part
+//! of the page's WebAssembly: `simulate` loads the simulator module (the one
+//! the Web Worker runs, see [`rebalance_web::sim_module`]) on first use and
+//! returns a `Promise`. Integers stay exact: those beyond 2^53 travel as
+//! `BigInt` (see [`rebalance_web::js_value`]).
+
+use engine::link::{self, LinkTarget};
+use engine::scenario::Scenario;
+use rebalance_web::{js_value, sim_module};
+use wasm_bindgen::prelude::*;
+use web_sys::js_sys::Promise;
+
+fn scenario_from_js(scenario: &JsValue) -> Result<Scenario, JsValue> {
+    Scenario::from_json(&js_value::json_text(scenario)?)
+        .map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// The link fragment (`s=…`, without `#`) of a scenario (object or JSON text).
+#[wasm_bindgen(js_name = encodeLink)]
+pub fn encode_link(scenario: JsValue) -> Result<String, JsValue> {
+    Ok(link::encode(&scenario_from_js(&scenario)?))
+}
+
+/// The scenario a link or fragment carries (presets resolved); throws the page's message.
+#[wasm_bindgen(js_name = decodeLink)]
+pub fn decode_link(fragment: &str) -> Result<JsValue, JsValue> {
+    match link::decode(fragment).map_err(|e| JsValue::from_str(&e.to_string()))? {
+        LinkTarget::Scenario(s) => js_value::serialize(&*s),
+        LinkTarget::Preset(id) => match engine::presets::find(&id) {
+            Some(p) => js_value::serialize(&p.scenario()),
+            None => Err(JsValue::from_str(&engine::presets::unknown_preset_message(
+                &id,
+            ))),
+        },
+        LinkTarget::Empty => Err(JsValue::from_str("This link holds no scenario.")),
+    }
+}
+
+/// Simulates a scenario (object or JSON text). Returns a `Promise` of
+/// `{variants: [{label, trace, metrics, fingerprint}]}`, where `fingerprint`
+/// is the trace's `Trace::fingerprint` as 16 hex digits, as
+/// `rebalance run --json` prints it; it rejects with the reason a scenario
+/// is invalid.
+#[wasm_bindgen]
+pub fn simulate(scenario: JsValue) -> Promise {
+    wasm_bindgen_futures::future_to_promise(async move {
+        let simulator = sim_module::load()
+            .await
+            .map_err(|e| JsValue::from_str(&e))?;
+        sim_module::call(&simulator, "simulate", &scenario)
+    })
+}
+
+/// The simulator module itself, loaded on the main thread: a `Promise` of
+/// its bindings, whose functions are synchronous — `simulate`,
+/// `simulateFingerprints`, `workloadNames`, `workloadScenario`,
+/// `runWorkload`, `wasmMemoryBytes` (see `web/src/simulator_api.rs`).
+#[wasm_bindgen(js_name = loadSimulator)]
+pub fn load_simulator() -> Promise {
+    wasm_bindgen_futures::future_to_promise(async move {
+        sim_module::load().await.map_err(|e| JsValue::from_str(&e))
+    })
+}

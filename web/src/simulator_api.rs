@@ -1,0 +1,118 @@
+//! The simulator module's JS API. Only the worker binary declares this
+//! module, so these functions live in the simulator's WebAssembly (the one
+//! the Web Worker runs), not in the page's. The page loads the same module
+//! on the main thread when it needs them (`loadSimulator()` in the page's
+//! API, and the page's fallback when no Web Worker can start).
+//!
+//! Every function is synchronous. Integers stay exact: those beyond 2^53
+//! travel as `BigInt` (see [`rebalance_web::js_value`]).
+
+use engine::scenario::Scenario;
+use rebalance_web::{js_value, sim_worker};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+fn scenario_from_js(scenario: &JsValue) -> Result<Scenario, JsValue> {
+    Scenario::from_json(&js_value::json_text(scenario)?)
+        .map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+/// Simulates a scenario (object or JSON text); returns
+/// `{variants: [{label, trace, metrics, fingerprint}]}`, where `fingerprint`
+/// is the trace's `Trace::fingerprint` as 16 hex digits, as
+/// `rebalance run --json` prints it.
+#[wasm_bindgen]
+pub fn simulate(scenario: JsValue) -> Result<JsValue, JsValue> {
+    let scenario = scenario_from_js(&scenario)?;
+    js_value::serialize(&engine::run::run(&scenario))
+}
+
+/// What the worker would post for a request (`{kind: "result", result,
+/// lists}` or `{kind: "error", error}`): the page's main-thread fallback
+/// calls this and reads the answer exactly as it reads the worker's.
+#[wasm_bindgen(js_name = simulateForPage)]
+pub fn simulate_for_page(scenario_json: &str) -> JsValue {
+    sim_worker::reply(-1.0, scenario_json).0
+}
+
+/// Simulates a scenario and returns only `[{label, fingerprint}]`: cheap to
+/// hand to JS even for 100,000 tasks, and comparable with
+/// `rebalance run --fingerprints`.
+#[wasm_bindgen(js_name = simulateFingerprints)]
+pub fn simulate_fingerprints(scenario: JsValue) -> Result<JsValue, JsValue> {
+    let scenario = scenario_from_js(&scenario)?;
+    let result = engine::run::run(&scenario);
+    let out: Vec<serde_json::Value> = result
+        .variants
+        .iter()
+        .map(|v| serde_json::json!({ "label": v.label, "fingerprint": v.fingerprint }))
+        .collect();
+    js_value::serialize(&out)
+}
+
+/// The names of the benchmark workloads (the same as `rebalance bench`).
+#[wasm_bindgen(js_name = workloadNames)]
+pub fn workload_names() -> Vec<String> {
+    engine::workloads::WORKLOADS
+        .iter()
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
+
+/// Runs a named workload `runs` times after one warm-up run, timed with
+/// `performance.now()`, exactly as `rebalance bench` does natively; returns
+/// `{name, median_ms, min_ms, max_ms, runs}`. Throws for an unknown name.
+#[wasm_bindgen(js_name = runWorkload)]
+pub fn run_workload(name: &str, runs: u32) -> Result<JsValue, JsValue> {
+    let mut work = engine::workloads::prepare(name)
+        .ok_or_else(|| JsValue::from_str(&format!("unknown workload `{name}`")))?;
+    let clock = now_ms;
+    let mut sink = work();
+    let mut times: Vec<f64> = Vec::new();
+    for _ in 0..runs.max(1) {
+        let t = clock();
+        sink = sink.wrapping_add(work());
+        times.push(clock() - t);
+    }
+    times.sort_by(f64::total_cmp);
+    js_value::serialize(&serde_json::json!({
+        "name": name,
+        "median_ms": times[times.len() / 2],
+        "min_ms": times[0],
+        "max_ms": times[times.len() - 1],
+        "runs": times.len(),
+        "checksum": format!("{sink:016x}"),
+    }))
+}
+
+/// `performance.now()` of whichever global this module runs in (a window or
+/// a worker), or `Date.now()` where there is none.
+fn now_ms() -> f64 {
+    let performance = web_sys::js_sys::Reflect::get(
+        &web_sys::js_sys::global(),
+        &JsValue::from_str("performance"),
+    )
+    .ok()
+    .and_then(|p| p.dyn_into::<web_sys::Performance>().ok());
+    performance.map_or_else(web_sys::js_sys::Date::now, |p| p.now())
+}
+
+/// Bytes of WebAssembly linear memory in use by this module (it only grows).
+#[wasm_bindgen(js_name = wasmMemoryBytes)]
+pub fn wasm_memory_bytes() -> f64 {
+    wasm_bindgen::memory()
+        .dyn_into::<web_sys::js_sys::WebAssembly::Memory>()
+        .map(|m| {
+            m.buffer()
+                .dyn_into::<web_sys::js_sys::ArrayBuffer>()
+                .map_or(0.0, |b| b.byte_length() as f64)
+        })
+        .unwrap_or(0.0)
+}
+
+/// The scenario JSON of a scenario-sized workload (for comparing its
+/// fingerprints with `rebalance run`), or `undefined` for a round workload.
+#[wasm_bindgen(js_name = workloadScenario)]
+pub fn workload_scenario(name: &str) -> Option<String> {
+    engine::workloads::scenario(name).map(|s| s.to_json())
+}
