@@ -35,7 +35,7 @@ test('simulate, encodeLink and decodeLink work from JS', async () => {
     assert.ok(v.trace.spans.length > 0 && typeof v.metrics.tasks_stopped === 'number');
   }
   assert.match(out.error, /damaged|cut off/);
-  assert.match(out.invalid, /workers/);
+  assert.match(out.invalid, /not valid/);
   assert.deepEqual(page.errors, []);
 });
 
