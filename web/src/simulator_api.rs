@@ -59,30 +59,16 @@ pub fn workload_names() -> Vec<String> {
         .collect()
 }
 
-/// Runs a named workload `runs` times after one warm-up run, timed with
-/// `performance.now()`, exactly as `rebalance bench` does natively; returns
-/// `{name, median_ms, min_ms, max_ms, runs}`. Throws for an unknown name.
+/// Runs a named workload `runs` times after a warm-up, timed with
+/// `performance.now()`, exactly as `rebalance bench` does natively
+/// ([`engine::workloads::measure`]); returns `{name, median_ms, min_ms,
+/// max_ms, runs, warmup_runs, checksum}`. Throws for an unknown name.
 #[wasm_bindgen(js_name = runWorkload)]
 pub fn run_workload(name: &str, runs: u32) -> Result<JsValue, JsValue> {
     let mut work = engine::workloads::prepare(name)
         .ok_or_else(|| JsValue::from_str(&format!("unknown workload `{name}`")))?;
-    let clock = now_ms;
-    let mut sink = work();
-    let mut times: Vec<f64> = Vec::new();
-    for _ in 0..runs.max(1) {
-        let t = clock();
-        sink = sink.wrapping_add(work());
-        times.push(clock() - t);
-    }
-    times.sort_by(f64::total_cmp);
-    js_value::serialize(&serde_json::json!({
-        "name": name,
-        "median_ms": times[times.len() / 2],
-        "min_ms": times[0],
-        "max_ms": times[times.len() - 1],
-        "runs": times.len(),
-        "checksum": format!("{sink:016x}"),
-    }))
+    let measured = engine::workloads::measure(name, &mut work, runs as usize, &mut now_ms);
+    js_value::serialize(&measured)
 }
 
 /// `performance.now()` of whichever global this module runs in (a window or

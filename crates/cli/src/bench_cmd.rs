@@ -1,21 +1,12 @@
-//! `rebalance bench`: the named workloads, natively, after a warm-up.
+//! `rebalance bench`: the named workloads, natively, after a warm-up
+//! ([`engine::workloads::measure`], the loop the WebAssembly side runs too).
 
 use std::process::ExitCode;
 use std::time::Instant;
 
-use serde::Serialize;
-
-/// One workload's timings.
-#[derive(Serialize)]
-struct BenchLine {
-    name: String,
-    median_ms: f64,
-    min_ms: f64,
-    max_ms: f64,
-    runs: usize,
-}
-
 pub fn run(json: bool, filter: Option<&str>, runs: usize) -> ExitCode {
+    let origin = Instant::now();
+    let mut clock = || origin.elapsed().as_secs_f64() * 1000.0;
     let mut lines = Vec::new();
     for (name, _) in engine::workloads::WORKLOADS {
         if filter.is_some_and(|f| !name.contains(f)) {
@@ -24,22 +15,7 @@ pub fn run(json: bool, filter: Option<&str>, runs: usize) -> ExitCode {
         let Some(mut work) = engine::workloads::prepare(name) else {
             continue;
         };
-        let mut sink = work(); // warm-up
-        let mut times: Vec<f64> = Vec::with_capacity(runs);
-        for _ in 0..runs.max(1) {
-            let t = Instant::now();
-            sink = sink.wrapping_add(work());
-            times.push(t.elapsed().as_secs_f64() * 1000.0);
-        }
-        std::hint::black_box(sink);
-        times.sort_by(f64::total_cmp);
-        let line = BenchLine {
-            name: name.to_string(),
-            median_ms: times[times.len() / 2],
-            min_ms: times[0],
-            max_ms: times[times.len() - 1],
-            runs: times.len(),
-        };
+        let line = engine::workloads::measure(name, &mut work, runs, &mut clock);
         if !json {
             println!(
                 "{}  median {:.2} ms  min {:.2} ms  max {:.2} ms  runs {}",

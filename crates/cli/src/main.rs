@@ -51,7 +51,7 @@ enum Command {
         /// Only workloads whose name contains this.
         #[arg(long)]
         only: Option<String>,
-        /// Timed runs per workload (after one warm-up run).
+        /// Timed runs per workload (after a warm-up of at least 2 runs and 300 ms).
         #[arg(long, default_value_t = 7)]
         runs: usize,
     },

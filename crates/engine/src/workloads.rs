@@ -2,7 +2,8 @@
 //! page's JS API (WebAssembly), so both measure exactly the same work.
 //!
 //! Each workload is prepared once (inputs built, untimed) and then run
-//! repeatedly; a run returns a checksum so the work cannot be optimised away.
+//! repeatedly by [`measure`]; a run returns a checksum so the work cannot be
+//! optimised away.
 
 use crate::connect::assignment::{apply_delta, ConfiguredWork, MemberHoldings, RoundInput};
 use crate::connect::ids::ConnectorNames;
@@ -43,6 +44,74 @@ pub const WORKLOADS: &[(&str, &str)] = &[
         "a whole Streams scenario over one hour: 100 instances x 4 threads, 10,000 tasks (half stateful, one standby), 10 instances join; warmups and probing rebalances until the end",
     ),
 ];
+
+/// Warm-up before timing: at least this many runs …
+const WARMUP_MIN_RUNS: usize = 2;
+/// … and at least this much work, …
+const WARMUP_MIN_MS: f64 = 300.0;
+/// … but never more than this many runs.
+const WARMUP_MAX_RUNS: usize = 200;
+
+/// A workload's timings, in milliseconds.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Measurement {
+    /// The workload's name.
+    pub name: String,
+    /// Median of the timed runs.
+    pub median_ms: f64,
+    /// Fastest timed run.
+    pub min_ms: f64,
+    /// Slowest timed run.
+    pub max_ms: f64,
+    /// Timed runs.
+    pub runs: usize,
+    /// Untimed runs before them.
+    pub warmup_runs: usize,
+    /// The runs' checksums combined (so the work cannot be optimised away).
+    pub checksum: String,
+}
+
+/// Times a prepared workload: a warm-up, then `runs` timed runs, reading
+/// `clock` (milliseconds) around each. The same loop runs natively and in
+/// WebAssembly so that both figures mean the same thing.
+///
+/// The warm-up is long enough for a WebAssembly engine to reach its
+/// optimising compiler: V8 first runs code compiled by its baseline tier and
+/// recompiles a function only once it is hot, so a single warm-up run would
+/// time sub-millisecond workloads in the baseline tier (measured: 5–8 ms
+/// instead of 1.3 ms for `connect-first-round-1000w-100000t` in Chromium).
+pub fn measure(
+    name: &str,
+    work: &mut PreparedWorkload,
+    runs: usize,
+    clock: &mut dyn FnMut() -> f64,
+) -> Measurement {
+    let started = clock();
+    let mut sink = 0u64;
+    let mut warmup_runs = 0;
+    while warmup_runs < WARMUP_MAX_RUNS
+        && (warmup_runs < WARMUP_MIN_RUNS || clock() - started < WARMUP_MIN_MS)
+    {
+        sink = sink.wrapping_add(work());
+        warmup_runs += 1;
+    }
+    let mut times: Vec<f64> = Vec::with_capacity(runs.max(1));
+    for _ in 0..runs.max(1) {
+        let t = clock();
+        sink = sink.wrapping_add(work());
+        times.push(clock() - t);
+    }
+    times.sort_by(f64::total_cmp);
+    Measurement {
+        name: name.to_string(),
+        median_ms: times[times.len() / 2],
+        min_ms: times[0],
+        max_ms: times[times.len() - 1],
+        runs: times.len(),
+        warmup_runs,
+        checksum: format!("{sink:016x}"),
+    }
+}
 
 /// Builds a workload's inputs; `None` for an unknown name.
 pub fn prepare(name: &str) -> Option<PreparedWorkload> {
