@@ -337,4 +337,32 @@ mod tests {
         streams_scaleout_scenario().validate().unwrap();
         rolling_restart_scenario().validate().unwrap();
     }
+
+    /// A work item that takes `ms_per_run` on a fake clock.
+    fn fake(ms_per_run: f64) -> (PreparedWorkload, impl FnMut() -> f64) {
+        let now = std::rc::Rc::new(std::cell::Cell::new(0.0));
+        let in_work = now.clone();
+        let work: PreparedWorkload = Box::new(move || {
+            in_work.set(in_work.get() + ms_per_run);
+            7
+        });
+        (work, move || now.get())
+    }
+
+    #[test]
+    fn warm_up_lasts_long_enough_for_a_jit_but_not_forever() {
+        // Sub-millisecond work: warm up until 300 ms, capped at 200 runs.
+        let (mut work, mut clock) = fake(0.5);
+        let m = measure("w", &mut work, 5, &mut clock);
+        assert_eq!((m.warmup_runs, m.runs), (WARMUP_MAX_RUNS, 5));
+        let (mut work, mut clock) = fake(2.0);
+        let m = measure("w", &mut work, 5, &mut clock);
+        assert_eq!(m.warmup_runs, 150, "300 ms of 2 ms runs");
+        assert_eq!((m.median_ms, m.min_ms, m.max_ms), (2.0, 2.0, 2.0));
+        // Slow work: the minimum of two runs.
+        let (mut work, mut clock) = fake(700.0);
+        let m = measure("w", &mut work, 1, &mut clock);
+        assert_eq!((m.warmup_runs, m.runs), (WARMUP_MIN_RUNS, 1));
+        assert_eq!(m.checksum, format!("{:016x}", 7 * 3));
+    }
 }
