@@ -132,16 +132,40 @@ impl SimClient {
             on_status,
             superseded: 0,
         })));
-        let spawned = spawn(Rc::downgrade(&client.0));
-        let unavailable = {
-            let mut inner = client.0.borrow_mut();
-            inner.main_thread = spawned.is_none();
-            inner.worker = spawned;
-            inner.main_thread
+        let weak = Rc::downgrade(&client.0);
+        // Adopt the worker `index.html` started while this module loaded.
+        let status = match take_early_worker() {
+            Some(early) => match early.error {
+                Some(message) => {
+                    early.worker.terminate();
+                    gloo::console::warn!(format!(
+                        "Simulating on the main thread; the worker did not start: {message}"
+                    ));
+                    None
+                }
+                None => {
+                    let mut inner = client.0.borrow_mut();
+                    inner.worker = Some(attach(early.worker, weak));
+                    inner.ready = early.ready;
+                    Some(if early.ready {
+                        WorkerStatus::Ready
+                    } else {
+                        WorkerStatus::Starting
+                    })
+                }
+            },
+            None => spawn(weak).map(|spawned| {
+                client.0.borrow_mut().worker = Some(spawned);
+                WorkerStatus::Starting
+            }),
         };
-        if unavailable {
+        let status = status.unwrap_or_else(|| {
+            client.0.borrow_mut().main_thread = true;
+            WorkerStatus::Unavailable
+        });
+        if status != WorkerStatus::Starting {
             let on_status = client.0.borrow().on_status.clone();
-            on_status.emit(WorkerStatus::Unavailable);
+            on_status.emit(status);
         }
         client
     }
@@ -326,7 +350,11 @@ fn post_queued(inner: &mut Inner) {
 }
 
 fn spawn(weak: Weak<RefCell<Inner>>) -> Option<Spawned> {
-    let worker = Worker::new(WORKER_URL).ok()?;
+    Some(attach(Worker::new(WORKER_URL).ok()?, weak))
+}
+
+/// Routes a worker's messages and errors to the client.
+fn attach(worker: Worker, weak: Weak<RefCell<Inner>>) -> Spawned {
     let on_message = {
         let weak = weak.clone();
         Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
@@ -351,10 +379,40 @@ fn spawn(weak: Weak<RefCell<Inner>>) -> Option<Spawned> {
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    Some(Spawned {
+    Spawned {
         worker,
         _on_message: on_message,
         _on_error: on_error,
+    }
+}
+
+/// Where `index.html` leaves the worker it starts before this module loads
+/// (`{worker, ready, error}`): starting it there lets the worker's
+/// WebAssembly compile while the page's does.
+const EARLY_WORKER_KEY: &str = "rebalanceEarlyWorker";
+
+/// The worker `index.html` started, as it stands now.
+struct EarlyWorker {
+    worker: Worker,
+    /// It has already said "ready".
+    ready: bool,
+    /// It has already failed.
+    error: Option<String>,
+}
+
+/// Takes the early worker from `window` (so it is adopted once), if any.
+fn take_early_worker() -> Option<EarlyWorker> {
+    let window: Object = web_sys::window()?.into();
+    let key = JsValue::from_str(EARLY_WORKER_KEY);
+    let early = Reflect::get(&window, &key)
+        .ok()
+        .filter(JsValue::is_object)?;
+    let _ = Reflect::delete_property(&window, &key);
+    let field = |name: &str| Reflect::get(&early, &JsValue::from_str(name)).ok();
+    Some(EarlyWorker {
+        worker: field("worker")?.dyn_into().ok()?,
+        ready: field("ready").and_then(|v| v.as_bool()).unwrap_or(false),
+        error: field("error").and_then(|v| v.as_string()),
     })
 }
 
