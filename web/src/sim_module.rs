@@ -33,13 +33,17 @@ pub async fn load() -> Result<JsValue, String> {
         Err(e) => {
             // Let a later call try again (say, after a network hiccup).
             LOADING.with(|cell| cell.borrow_mut().take());
+            let reason = e
+                .as_string()
+                .or_else(|| {
+                    e.dyn_ref::<web_sys::js_sys::Error>()
+                        .map(|e| e.message().into())
+                })
+                .unwrap_or_else(|| "unknown error".to_string());
             Err(format!(
-                "The simulator could not be loaded: {}",
-                e.as_string()
-                    .or_else(|| e
-                        .dyn_ref::<web_sys::js_sys::Error>()
-                        .map(|e| e.message().into()))
-                    .unwrap_or_else(|| "unknown error".to_string())
+                "The simulator could not be loaded: {reason}. It needs rebalance-worker.js \
+                 and rebalance-worker_bg.wasm published beside this page; reload once they are, \
+                 or edit the scenario to try again."
             ))
         }
     }

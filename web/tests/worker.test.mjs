@@ -76,3 +76,24 @@ test('without a worker the page simulates on the main thread', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('with neither a worker nor the simulator script the page says so instead of waiting', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.route('**/rebalance-worker*', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(server.url + '#p=connect/worker-joins');
+  await page.waitForSelector('main[data-worker="unavailable"]');
+  const failure = page.locator('.notice.failure');
+  await failure.waitFor({ timeout: 20000 });
+  assert.match(await failure.textContent(), /simulator could not be loaded/);
+  assert.match(await failure.textContent(), /rebalance-worker\.js/);
+  // The JS API's simulate rejects with the same reason.
+  const rejected = await page.evaluate(() => window.wasmBindings.simulate(window.wasmBindings.decodeLink('p=connect/worker-joins'))
+    .then(() => null, (e) => String(e)));
+  assert.match(rejected, /simulator could not be loaded/);
+  await page.screenshot({ path: new URL('./screenshots/no-simulator.png', import.meta.url).pathname });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
