@@ -236,7 +236,7 @@ fn is_default<T: Default + PartialEq>(value: &T) -> bool {
 impl Scenario {
     /// Parses and validates a scenario from JSON.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let scenario: Scenario = serde_json::from_str(text).map_err(ScenarioError::from_json)?;
+        let scenario = wire::scenario_from_str(text).map_err(ScenarioError::from_json)?;
         scenario.validate()?;
         Ok(scenario)
     }

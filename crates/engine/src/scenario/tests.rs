@@ -196,3 +196,51 @@ fn references_are_https_links_and_optional() {
         "{err}"
     );
 }
+
+/// `from_json` reads text directly; the generic `Deserialize` impl goes
+/// through `serde_json::Value`. Both must read every scenario the same way
+/// and refuse the same inputs.
+#[test]
+fn reading_text_directly_matches_the_generic_deserializer() {
+    let via_value = |text: &str| {
+        serde_json::from_str::<serde_json::Value>(text)
+            .and_then(serde_json::from_value::<Scenario>)
+            .map_err(|e| e.to_string())
+    };
+    for preset in crate::presets::all() {
+        let text = preset.scenario().to_json();
+        assert_eq!(
+            Scenario::from_json(&text).map_err(|e| e.to_string()),
+            via_value(&text).map_err(|e| e.to_string()).and_then(|s| {
+                s.validate().map_err(|e| e.to_string())?;
+                Ok(s)
+            }),
+            "{}",
+            preset.id
+        );
+    }
+    let refused = [
+        (
+            r#"{"version":1,"connect":{"workers":1},"streams":{}}"#,
+            "not both",
+        ),
+        (r#"{"version":1,"title":"no cluster"}"#, "needs `connect`"),
+        // A key that is present, even as null, counts.
+        (r#"{"version":1,"connect":null}"#, "ConnectCluster"),
+        (
+            r#"{"version":1,"connect":{"workers":1},"extra":1}"#,
+            "unknown field `extra`",
+        ),
+        (r#"[1, 2]"#, "object"),
+        (r#"{"version":1,"connect":{"workers":-1}}"#, "expected u32"),
+    ];
+    for (text, expected) in refused {
+        let direct = Scenario::from_json(text).unwrap_err().to_string();
+        let generic = via_value(text).unwrap_err();
+        assert!(direct.contains(expected), "{text}: {direct}");
+        assert!(
+            generic.contains(expected) || expected == "object",
+            "{text}: {generic}"
+        );
+    }
+}

@@ -123,58 +123,136 @@ impl Serialize for Scenario {
     }
 }
 
+impl From<ConnectWire> for Scenario {
+    fn from(w: ConnectWire) -> Self {
+        Scenario {
+            version: w.version,
+            title: w.title,
+            description: w.description,
+            seed: w.seed,
+            connect: w.connect,
+            compare: w.compare,
+            events: w.events,
+            end_ms: w.end_ms,
+            streams: None,
+            references: w.references,
+        }
+    }
+}
+
+impl From<StreamsWire> for Scenario {
+    fn from(w: StreamsWire) -> Self {
+        Scenario {
+            version: w.version,
+            title: w.title,
+            description: w.description,
+            seed: w.seed,
+            connect: ConnectCluster::default(),
+            compare: w
+                .compare
+                .into_iter()
+                .map(|v| Variant {
+                    label: v.label,
+                    config: ConnectConfig::default(),
+                    streams: v.config,
+                })
+                .collect(),
+            events: Vec::new(),
+            end_ms: w.end_ms,
+            streams: Some(StreamsScenario {
+                app: w.streams,
+                events: w.events,
+            }),
+            references: w.references,
+        }
+    }
+}
+
+/// Which shape a scenario object has, from its keys.
+#[derive(Clone, Copy)]
+enum Shape {
+    Connect,
+    Streams,
+}
+
+impl Shape {
+    fn of(has_connect: bool, has_streams: bool) -> Result<Shape, &'static str> {
+        match (has_connect, has_streams) {
+            (true, true) => Err(
+                "a scenario has either `connect` (a Connect cluster) or `streams` (a Streams application), not both",
+            ),
+            (false, false) => Err(
+                "a scenario needs `connect` (a Connect cluster) or `streams` (a Streams application)",
+            ),
+            (true, false) => Ok(Shape::Connect),
+            (false, true) => Ok(Shape::Streams),
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for Scenario {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(d)?;
         let has = |key: &str| value.as_object().is_some_and(|o| o.contains_key(key));
-        match (has("connect"), has("streams")) {
-            (true, true) => Err(D::Error::custom(
-                "a scenario has either `connect` (a Connect cluster) or `streams` (a Streams application), not both",
-            )),
-            (false, false) => Err(D::Error::custom(
-                "a scenario needs `connect` (a Connect cluster) or `streams` (a Streams application)",
-            )),
-            (true, false) => {
-                let w: ConnectWire = serde_json::from_value(value).map_err(D::Error::custom)?;
-                Ok(Scenario {
-                    version: w.version,
-                    title: w.title,
-                    description: w.description,
-                    seed: w.seed,
-                    connect: w.connect,
-                    compare: w.compare,
-                    events: w.events,
-                    end_ms: w.end_ms,
-                    streams: None,
-                    references: w.references,
-                })
+        match Shape::of(has("connect"), has("streams")).map_err(D::Error::custom)? {
+            Shape::Connect => serde_json::from_value::<ConnectWire>(value)
+                .map(Scenario::from)
+                .map_err(D::Error::custom),
+            Shape::Streams => serde_json::from_value::<StreamsWire>(value)
+                .map(Scenario::from)
+                .map_err(D::Error::custom),
+        }
+    }
+}
+
+/// Reads a scenario from JSON text: the same result and the same messages
+/// as its `Deserialize` impl, without the intermediate `serde_json::Value`.
+/// Going through `Value` would build every scenario type's deserializer a
+/// second time (for `Value`) in each WebAssembly module that reads
+/// scenarios; here a first pass only looks at the top-level keys and a
+/// second reads the shape they name.
+pub(super) fn scenario_from_str(text: &str) -> Result<Scenario, serde_json::Error> {
+    let KeysPresent { connect, streams } = serde_json::from_str(text)?;
+    match Shape::of(connect, streams).map_err(serde_json::Error::custom)? {
+        Shape::Connect => serde_json::from_str::<ConnectWire>(text).map(Scenario::from),
+        Shape::Streams => serde_json::from_str::<StreamsWire>(text).map(Scenario::from),
+    }
+}
+
+/// Whether an object has the keys `connect` and `streams` (any value, even
+/// `null`, as `Value::contains_key` sees them); everything else is skipped.
+struct KeysPresent {
+    connect: bool,
+    streams: bool,
+}
+
+impl<'de> Deserialize<'de> for KeysPresent {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> serde::de::Visitor<'de> for Keys {
+            type Value = KeysPresent;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
             }
-            (false, true) => {
-                let w: StreamsWire = serde_json::from_value(value).map_err(D::Error::custom)?;
-                Ok(Scenario {
-                    version: w.version,
-                    title: w.title,
-                    description: w.description,
-                    seed: w.seed,
-                    connect: ConnectCluster::default(),
-                    compare: w
-                        .compare
-                        .into_iter()
-                        .map(|v| Variant {
-                            label: v.label,
-                            config: ConnectConfig::default(),
-                            streams: v.config,
-                        })
-                        .collect(),
-                    events: Vec::new(),
-                    end_ms: w.end_ms,
-                    streams: Some(StreamsScenario {
-                        app: w.streams,
-                        events: w.events,
-                    }),
-                    references: w.references,
-                })
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<KeysPresent, A::Error> {
+                let mut keys = KeysPresent {
+                    connect: false,
+                    streams: false,
+                };
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "connect" => keys.connect = true,
+                        "streams" => keys.streams = true,
+                        _ => {}
+                    }
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+                Ok(keys)
             }
         }
+        d.deserialize_map(Keys)
     }
 }
