@@ -23,6 +23,13 @@ pub fn json_text(value: &JsValue) -> Result<String, JsValue> {
     Ok(json.to_string())
 }
 
+/// A scenario from a JS value (an object or JSON text), or the reason it is
+/// not one, as the JS API throws it.
+pub fn scenario(value: &JsValue) -> Result<engine::scenario::Scenario, JsValue> {
+    engine::scenario::Scenario::from_json(&json_text(value)?)
+        .map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
 /// Largest integer a JS number holds exactly.
 const MAX_SAFE: u64 = (1 << 53) - 1;
 

@@ -28,7 +28,7 @@ mod location;
 mod markers;
 mod metric_cards;
 mod playback;
-mod profile;
+pub mod profile;
 mod round_details;
 mod running_chart;
 mod series;

@@ -8,20 +8,14 @@
 //! `BigInt` (see [`rebalance_web::js_value`]).
 
 use engine::link::{self, LinkTarget};
-use engine::scenario::Scenario;
 use rebalance_web::{js_value, sim_module};
 use wasm_bindgen::prelude::*;
 use web_sys::js_sys::Promise;
 
-fn scenario_from_js(scenario: &JsValue) -> Result<Scenario, JsValue> {
-    Scenario::from_json(&js_value::json_text(scenario)?)
-        .map_err(|e| JsValue::from_str(&e.to_string()))
-}
-
 /// The link fragment (`s=…`, without `#`) of a scenario (object or JSON text).
 #[wasm_bindgen(js_name = encodeLink)]
 pub fn encode_link(scenario: JsValue) -> Result<String, JsValue> {
-    Ok(link::encode(&scenario_from_js(&scenario)?))
+    Ok(link::encode(&js_value::scenario(&scenario)?))
 }
 
 /// The scenario a link or fragment carries (presets resolved); throws the page's message.

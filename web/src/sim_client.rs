@@ -176,7 +176,7 @@ impl SimClient {
         let run_here = {
             let mut inner = self.0.borrow_mut();
             inner.latest = id;
-            inner.started_at = now();
+            inner.started_at = crate::profile::now();
             inner.queued = None;
             inner.here = None;
             if inner.running.is_some() {
@@ -237,7 +237,7 @@ impl SimClient {
                 on_done.emit(SimOutcome {
                     id,
                     result,
-                    elapsed_ms: now() - started,
+                    elapsed_ms: crate::profile::now() - started,
                     in_worker: false,
                 });
             });
@@ -262,7 +262,7 @@ impl SimClient {
                 Some("result") | Some("error") => {
                     inner.running = None;
                     let fresh = id == Some(inner.latest);
-                    let elapsed_ms = now() - inner.started_at;
+                    let elapsed_ms = crate::profile::now() - inner.started_at;
                     post_queued(&mut inner);
                     if !fresh {
                         After::Nothing
@@ -304,7 +304,7 @@ impl SimClient {
                 After::Emit(SimOutcome {
                     id: inner.latest,
                     result: Err(format!("The simulator stopped unexpectedly: {message}")),
-                    elapsed_ms: now() - inner.started_at,
+                    elapsed_ms: crate::profile::now() - inner.started_at,
                     in_worker: true,
                 })
             } else {
@@ -450,11 +450,4 @@ fn get_string(obj: &JsValue, key: &str) -> Option<String> {
     Reflect::get(obj, &key.into())
         .ok()
         .and_then(|v| v.as_string())
-}
-
-/// Milliseconds from the page's time origin.
-pub fn now() -> f64 {
-    gloo::utils::window()
-        .performance()
-        .map_or_else(web_sys::js_sys::Date::now, |p| p.now())
 }

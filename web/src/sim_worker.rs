@@ -61,7 +61,7 @@ pub fn in_worker() -> bool {
 /// elapsed_ms}` or `{kind: "error", id, error}`, and the buffers to
 /// transfer with it.
 pub fn reply(id: f64, text: &str) -> (JsValue, Array) {
-    let started = js_sys::Date::now();
+    let started = crate::profile::now();
     let transfer = Array::new();
     let reply = match simulate(text) {
         Ok(wire) => {
@@ -77,7 +77,7 @@ pub fn reply(id: f64, text: &str) -> (JsValue, Array) {
                 ("id", id.into()),
                 ("result", wire.json.into()),
                 ("lists", lists.into()),
-                ("elapsed_ms", (js_sys::Date::now() - started).into()),
+                ("elapsed_ms", (crate::profile::now() - started).into()),
             ])
         }
         Err(error) => message(&[

@@ -7,15 +7,9 @@
 //! Every function is synchronous. Integers stay exact: those beyond 2^53
 //! travel as `BigInt` (see [`rebalance_web::js_value`]).
 
-use engine::scenario::Scenario;
 use rebalance_web::{js_value, sim_worker};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-fn scenario_from_js(scenario: &JsValue) -> Result<Scenario, JsValue> {
-    Scenario::from_json(&js_value::json_text(scenario)?)
-        .map_err(|e| JsValue::from_str(&e.to_string()))
-}
 
 /// Simulates a scenario (object or JSON text); returns
 /// `{variants: [{label, trace, metrics, fingerprint}]}`, where `fingerprint`
@@ -23,7 +17,7 @@ fn scenario_from_js(scenario: &JsValue) -> Result<Scenario, JsValue> {
 /// `rebalance run --json` prints it.
 #[wasm_bindgen]
 pub fn simulate(scenario: JsValue) -> Result<JsValue, JsValue> {
-    let scenario = scenario_from_js(&scenario)?;
+    let scenario = js_value::scenario(&scenario)?;
     js_value::serialize(&engine::run::run(&scenario))
 }
 
@@ -40,7 +34,7 @@ pub fn simulate_for_page(scenario_json: &str) -> JsValue {
 /// `rebalance run --fingerprints`.
 #[wasm_bindgen(js_name = simulateFingerprints)]
 pub fn simulate_fingerprints(scenario: JsValue) -> Result<JsValue, JsValue> {
-    let scenario = scenario_from_js(&scenario)?;
+    let scenario = js_value::scenario(&scenario)?;
     let result = engine::run::run(&scenario);
     let out: Vec<serde_json::Value> = result
         .variants
@@ -67,20 +61,13 @@ pub fn workload_names() -> Vec<String> {
 pub fn run_workload(name: &str, runs: u32) -> Result<JsValue, JsValue> {
     let mut work = engine::workloads::prepare(name)
         .ok_or_else(|| JsValue::from_str(&format!("unknown workload `{name}`")))?;
-    let measured = engine::workloads::measure(name, &mut work, runs as usize, &mut now_ms);
+    let measured = engine::workloads::measure(
+        name,
+        &mut work,
+        runs as usize,
+        &mut rebalance_web::profile::now,
+    );
     js_value::serialize(&measured)
-}
-
-/// `performance.now()` of whichever global this module runs in (a window or
-/// a worker), or `Date.now()` where there is none.
-fn now_ms() -> f64 {
-    let performance = web_sys::js_sys::Reflect::get(
-        &web_sys::js_sys::global(),
-        &JsValue::from_str("performance"),
-    )
-    .ok()
-    .and_then(|p| p.dyn_into::<web_sys::Performance>().ok());
-    performance.map_or_else(web_sys::js_sys::Date::now, |p| p.now())
 }
 
 /// Bytes of WebAssembly linear memory in use by this module (it only grows).
