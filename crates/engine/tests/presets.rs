@@ -146,18 +146,37 @@ fn task_count(trace: &Trace) -> u64 {
         .count() as u64
 }
 
-fn longest_outage_ms(result: &RunResult, label: &str) -> u64 {
-    variant(result, label)
+/// The variant's longest task outage. Every variant these tests ask about
+/// has one; a missing outage would otherwise read as 0 and pass every `<`
+/// bound, so it fails instead.
+fn longest_outage_ms(run: &PresetRun, label: &str) -> u64 {
+    variant(run, label)
         .metrics
         .longest_task_outage
         .as_ref()
-        .map_or(0, |o| o.duration_ms)
+        .unwrap_or_else(|| panic!("{} / {label}: no task outage recorded", run.id))
+        .duration_ms
 }
 
-fn preset_result(id: &str) -> RunResult {
-    run(&presets::find(id)
-        .unwrap_or_else(|| panic!("no preset {id}"))
-        .scenario())
+/// A preset's run together with its id, for failure messages.
+struct PresetRun {
+    id: &'static str,
+    result: RunResult,
+}
+
+impl std::ops::Deref for PresetRun {
+    type Target = RunResult;
+    fn deref(&self) -> &RunResult {
+        &self.result
+    }
+}
+
+fn preset_result(id: &str) -> PresetRun {
+    let preset = presets::find(id).unwrap_or_else(|| panic!("no preset {id}"));
+    PresetRun {
+        id: preset.id,
+        result: run(&preset.scenario()),
+    }
 }
 
 #[test]
