@@ -8,9 +8,6 @@ use engine::presets;
 use engine::run::{run, RunResult, VariantRun};
 use engine::trace::{ItemKind, ItemState, Trace};
 
-/// Presets about zombies: the only ones allowed to run a task twice.
-const ZOMBIE_PRESETS: &[&str] = &["connect/gc-pause-zombie"];
-
 fn variant<'a>(result: &'a RunResult, label: &str) -> &'a VariantRun {
     result
         .variants
@@ -57,12 +54,10 @@ fn every_preset_keeps_kafkas_guarantees_and_ends_with_everything_running() {
         );
         for v in &result.variants {
             let at = format!("{} / {}", preset.id, v.label);
-            if !ZOMBIE_PRESETS.contains(&preset.id) {
-                assert_eq!(
-                    v.metrics.duplicate_task_ms, 0,
-                    "{at}: a task ran on two workers at once"
-                );
-            }
+            assert_eq!(
+                v.metrics.duplicate_task_ms, 0,
+                "{at}: a task ran on two workers at once"
+            );
             let configured = configured_at_end(&v.trace);
             assert!(
                 !configured.is_empty(),
