@@ -1387,6 +1387,12 @@ fn matches_the_literal_reference_on_random_scenarios() {
                     let want = slow.perform(&input);
                     let ctx = format!("seed {seed}, step {step}, max delay {max_delay}");
                     assert_eq!(got.delay_ms, want.delay_ms, "{ctx}: delay");
+                    assert_eq!(got.deltas.len(), round_members.len(), "{ctx}: fast deltas");
+                    assert_eq!(
+                        want.deltas.len(),
+                        round_members.len(),
+                        "{ctx}: reference deltas"
+                    );
                     for (w, (g, x)) in got.deltas.iter().zip(&want.deltas).enumerate() {
                         let who = &round_members[w].member;
                         assert_eq!(g.assigned_connectors, x.assigned_connectors, "{ctx}: {who}");
