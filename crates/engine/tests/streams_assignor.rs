@@ -958,6 +958,7 @@ fn sticky_spreads_each_topic_group_over_clients() {
     for standbys in [0, 1] {
         let clients = [client(1, 2), client(2, 2), client(3, 2)];
         let result = sticky(&clients, &tasks, standbys);
+        assert_eq!(result.clients.len(), 3, "one assignment per client");
         for c in &result.clients {
             let groups: Vec<u32> = c.active.iter().map(|task| task.subtopology).collect();
             assert_eq!(groups, [1, 2], "{c:?}");
@@ -1079,6 +1080,7 @@ fn sticky_standbys_go_to_other_clients_than_their_actives() {
     let result = sticky(&clients, &grid(1, 4), 1);
     let mut with_standbys = 0;
     let mut all_standbys = Vec::new();
+    assert_eq!(result.clients.len(), 4, "one assignment per client");
     for c in &result.clients {
         assert!(c.standby.is_disjoint(&c.active), "{c:?}");
         assert!(c.standby.len() <= 2, "{c:?}");
@@ -1125,6 +1127,7 @@ fn sticky_more_clients_than_tasks() {
     let result = sticky(&clients, &grid(1, 3), 0);
     assert_eq!(result.active_owners().len(), 3);
     let result = sticky(&clients, &grid(1, 3), 1);
+    assert_eq!(result.clients.len(), 6, "one assignment per client");
     for c in &result.clients {
         assert_eq!(c.assigned_task_count(), 1, "{c:?}");
     }
@@ -1198,6 +1201,7 @@ fn sticky_rebalances_away_from_one_overloaded_client() {
         &tasks,
         0,
     );
+    assert_eq!(result.clients.len(), 4, "one assignment per client");
     for c in &result.clients {
         assert_eq!(c.assigned_task_count(), 1, "{c:?}");
     }
