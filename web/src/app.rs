@@ -5,7 +5,6 @@
 
 use std::rc::Rc;
 
-use engine::layout::LayoutOptions;
 use yew::prelude::*;
 
 use crate::compare_view::CompareView;
@@ -23,19 +22,6 @@ use crate::share_bar::ShareBar;
 use crate::sim_client::{SimClient, SimOutcome, WorkerStatus};
 use crate::state::{Action, History, PlaygroundState, View};
 use crate::ui::{OverlayAction, Overlays};
-
-/// A height that fits the embedded view of a result (the embed reports
-/// its real height once loaded; this is the snippet's starting value).
-fn embed_height(state: &PlaygroundState) -> u32 {
-    let lanes = state.shown.as_ref().map_or(300.0, |s| {
-        s.result
-            .variants
-            .iter()
-            .map(|v| engine::layout::TimelineLayout::new(&v.trace, LayoutOptions::default()).height)
-            .fold(0.0, f64::max)
-    });
-    (lanes + 420.0).min(4_000.0) as u32
-}
 
 /// A scenario's description: its first sentence, the rest one click away
 /// (some descriptions run to ten lines; the comparison is what matters).
@@ -171,9 +157,11 @@ pub fn App() -> Html {
             Command::Escape => play.dispatch(PlayAction::Select(None)),
         }));
     }
+    // Callbacks keep their identity across renders (the page re-renders on
+    // every playback frame; a fresh callback would re-render each child).
     let on_file = {
         let dispatch = state.dispatcher();
-        Callback::from(move |r| dispatch.dispatch(Action::OpenFile(r)))
+        use_callback((), move |r, _| dispatch.dispatch(Action::OpenFile(r)))
     };
     use_file_drop(!embed, on_file.clone());
     use_height_reports(main_ref.clone(), framed());
@@ -188,31 +176,35 @@ pub fn App() -> Html {
     };
     let close_overlays = {
         let ui = overlays.dispatcher();
-        Callback::from(move |_: ()| ui.dispatch(OverlayAction::Close))
+        use_callback((), move |_: (), _| ui.dispatch(OverlayAction::Close))
     };
     let on_edit = {
         let dispatch = state.dispatcher();
-        Callback::from(move |e| dispatch.dispatch(Action::Edit(e)))
+        use_callback((), move |e, _| dispatch.dispatch(Action::Edit(e)))
     };
     let on_open_preset = {
         let dispatch = state.dispatcher();
-        Callback::from(move |id| dispatch.dispatch(Action::OpenPreset(id)))
+        use_callback((), move |id, _| dispatch.dispatch(Action::OpenPreset(id)))
     };
     let show_gallery = {
         let dispatch = state.dispatcher();
-        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::ShowGallery))
+        use_callback((), move |_: MouseEvent, _| {
+            dispatch.dispatch(Action::ShowGallery)
+        })
     };
     let back_to_compare = {
         let dispatch = state.dispatcher();
-        Callback::from(move |_: ()| dispatch.dispatch(Action::ShowCompare))
+        use_callback((), move |_: (), _| dispatch.dispatch(Action::ShowCompare))
     };
     let dismiss = {
         let dispatch = state.dispatcher();
-        Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::DismissNotice))
+        use_callback((), move |_: MouseEvent, _| {
+            dispatch.dispatch(Action::DismissNotice)
+        })
     };
     let on_embed = {
         let ui = overlays.dispatcher();
-        Callback::from(move |_: ()| ui.dispatch(OverlayAction::ShowEmbed))
+        use_callback((), move |_: (), _| ui.dispatch(OverlayAction::ShowEmbed))
     };
 
     let s = &*state;
@@ -304,7 +296,7 @@ pub fn App() -> Html {
             }
             if overlays.embed {
                 <EmbedDialog fragment={s.fragment.clone()} title={s.scenario.title.clone()}
-                             height={embed_height(s)} on_close={close_overlays} />
+                             result={s.shown.as_ref().map(|x| x.result.clone())} on_close={close_overlays} />
             }
         </main>
     }

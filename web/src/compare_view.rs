@@ -11,7 +11,7 @@ use crate::playback::{PlayAction, RoundRef};
 use crate::running_chart::RunningChart;
 use crate::shared::Shared;
 use crate::summary::Members;
-use crate::summary::{group_size, needs_summary};
+use crate::summary::{detail_height, group_size, needs_summary};
 use crate::timeline::{group_members, LaneMode};
 use crate::transport::Transport;
 
@@ -90,9 +90,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     // Big runs: groups of workers, summarised, with drill-down (shared by
     // every column, so they keep showing the same workers).
     let big = use_memo(props.result.clone(), |r| {
-        crate::profile::timed("needs summary", || {
-            r.variants.iter().any(|v| needs_summary(&v.trace))
-        })
+        crate::profile::timed("needs summary", || needs_summary(detail_height(r)))
     });
     let drill = use_state_eq(|| None::<usize>);
     let workers = props

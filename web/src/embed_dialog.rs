@@ -3,8 +3,18 @@
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
+use engine::run::RunResult;
+
 use crate::location;
 use crate::share;
+use crate::shared::Shared;
+use crate::summary::detail_height;
+
+/// A starting height that fits the embedded view of a result.
+fn embed_height(result: Option<&RunResult>) -> u32 {
+    let lanes = result.map_or(300.0, detail_height);
+    (lanes + 420.0).min(4_000.0) as u32
+}
 
 /// Props of [`EmbedDialog`].
 #[derive(Properties, PartialEq)]
@@ -13,8 +23,9 @@ pub struct EmbedDialogProps {
     pub fragment: AttrValue,
     /// Its title.
     pub title: AttrValue,
-    /// A height that fits it (the page also reports its height).
-    pub height: u32,
+    /// The result shown, which sizes the snippet's iframe (the embedded
+    /// page also reports its real height once loaded).
+    pub result: Option<Shared<RunResult>>,
     /// Close.
     pub on_close: Callback<()>,
 }
@@ -25,7 +36,9 @@ pub fn EmbedDialog(props: &EmbedDialogProps) -> Html {
     let autoplay = use_state_eq(|| false);
     let copied = use_state_eq(|| false);
     let src = location::embed_url(&props.fragment, *autoplay);
-    let snippet = share::iframe_snippet(&src, &props.title, props.height);
+    // Laid out once per result, not on every render of the open dialog.
+    let height = use_memo(props.result.clone(), |r| embed_height(r.as_deref()));
+    let snippet = share::iframe_snippet(&src, &props.title, *height);
     let close = props.on_close.reform(|_: MouseEvent| ());
     let stop = Callback::from(|e: MouseEvent| e.stop_propagation());
     let toggle = {

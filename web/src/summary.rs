@@ -8,6 +8,7 @@
 use std::ops::Range;
 
 use engine::layout::{LayoutOptions, TimelineLayout, LEGEND};
+use engine::run::RunResult;
 use engine::trace::{ItemKind, ItemState, StateSpan, Trace, WorkerSpan};
 
 /// States in legend order; a group's counts are indexed like this.
@@ -23,9 +24,21 @@ fn state_index(state: ItemState) -> usize {
     LEGEND.iter().position(|(s, _)| *s == state).unwrap_or(0)
 }
 
-/// True when the run's detailed timeline would be too tall to draw row by row.
-pub fn needs_summary(trace: &Trace) -> bool {
-    TimelineLayout::new(trace, LayoutOptions::default()).height > DETAIL_MAX_HEIGHT
+/// The height of the tallest detailed (one row per item) timeline of a
+/// run, in the engine's default layout. It decides between detail and
+/// summary and sizes the embed snippet; callers memoise it per result
+/// (a 100,000-task layout takes tens of milliseconds).
+pub fn detail_height(result: &RunResult) -> f64 {
+    result
+        .variants
+        .iter()
+        .map(|v| TimelineLayout::new(&v.trace, LayoutOptions::default()).height)
+        .fold(0.0, f64::max)
+}
+
+/// True when the run's detailed timelines would be too tall to draw row by row.
+pub fn needs_summary(detail_height: f64) -> bool {
+    detail_height > DETAIL_MAX_HEIGHT
 }
 
 /// Which lanes a group covers.
@@ -208,7 +221,10 @@ mod tests {
     fn groups_count_every_task_state_at_every_time() {
         let result = engine::run::run(&big());
         let trace = &result.variants[0].trace;
-        assert!(needs_summary(trace));
+        let first_only = RunResult {
+            variants: vec![result.variants[0].clone()],
+        };
+        assert!(needs_summary(detail_height(&first_only)));
         let size = group_size(trace.workers.len());
         let groups = summarize(trace, size);
         assert!(groups.len() <= MAX_GROUPS + 1);
@@ -240,6 +256,6 @@ mod tests {
         let layout = TimelineLayout::new(&sub, LayoutOptions::default());
         assert_eq!(layout.lanes.len(), 3);
         let small = engine::run::run(&engine::presets::default_preset().scenario());
-        assert!(!needs_summary(&small.variants[0].trace));
+        assert!(!needs_summary(detail_height(&small)));
     }
 }

@@ -36,14 +36,15 @@ pub fn Editor(props: &EditorProps) -> Html {
     // A typed value that is not a value at all (e.g. letters in a number)
     // never reaches the scenario; say so next to the editor.
     let field_error = use_state_eq(|| None::<String>);
+    // Stable callbacks, so the sub-editors re-render only when their props do.
     let on_error = {
-        let field_error = field_error.clone();
-        Callback::from(move |e: String| field_error.set(Some(e)))
+        let set = field_error.setter();
+        use_callback((), move |e: String, _| set.set(Some(e)))
     };
     let on_edit = {
-        let (field_error, on_edit) = (field_error.clone(), props.on_edit.clone());
-        Callback::from(move |e: Edit| {
-            field_error.set(None);
+        let set = field_error.setter();
+        use_callback(props.on_edit.clone(), move |e: Edit, on_edit| {
+            set.set(None);
             on_edit.emit(e);
         })
     };
