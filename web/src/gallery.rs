@@ -40,12 +40,7 @@ pub fn shape(s: &Scenario) -> String {
     let labels: Vec<&str> = s.compare.iter().map(|v| v.label.as_str()).collect();
     let cluster = match &s.streams {
         Some(st) => {
-            let tasks: u64 = st
-                .app
-                .subtopologies
-                .iter()
-                .map(|t| u64::from(t.partitions) * u64::from(t.count.unwrap_or(1)))
-                .sum();
+            let tasks = st.app.task_count();
             let stateful = st.app.subtopologies.iter().any(|t| t.stateful);
             format!(
                 "{} · {}{} · {}",
@@ -56,19 +51,20 @@ pub fn shape(s: &Scenario) -> String {
             )
         }
         None => {
+            // Counted from the specs: expanding them would format up to
+            // 20,000 connector names just to count them.
+            let copies = |c: &engine::scenario::ConnectorSpec| u64::from(c.count.unwrap_or(1));
+            let connectors: u64 = s.connect.connectors.iter().map(copies).sum();
             let tasks: u64 = s
-                .initial_connectors()
+                .connect
+                .connectors
                 .iter()
-                .map(|(_, t)| u64::from(*t))
+                .map(|c| copies(c) * u64::from(c.tasks))
                 .sum();
             format!(
                 "{} · {} · {} · {}",
                 plural(u64::from(s.connect.workers), "worker", "workers"),
-                plural(
-                    s.initial_connectors().len() as u64,
-                    "connector",
-                    "connectors"
-                ),
+                plural(connectors, "connector", "connectors"),
                 plural(tasks, "task", "tasks"),
                 plural(s.events.len() as u64, "event", "events"),
             )
@@ -133,6 +129,54 @@ mod tests {
         for p in presets::all() {
             let s = p.scenario();
             assert!(!first_sentence(&s.description).is_empty(), "{}", p.id);
+        }
+    }
+
+    #[test]
+    fn shape_counts_what_the_scenario_expands_to() {
+        let mut s = presets::default_preset().scenario();
+        s.connect.connectors = vec![
+            engine::scenario::ConnectorSpec {
+                name: "a".into(),
+                tasks: 4,
+                count: Some(3),
+            },
+            engine::scenario::ConnectorSpec {
+                name: "b".into(),
+                tasks: 2,
+                count: None,
+            },
+            engine::scenario::ConnectorSpec {
+                name: "c".into(),
+                tasks: 9,
+                count: Some(0),
+            },
+        ];
+        let expanded = s.initial_connectors();
+        let tasks: u32 = expanded.iter().map(|(_, t)| t).sum();
+        assert_eq!((expanded.len(), tasks), (4, 14));
+        assert!(
+            shape(&s).contains("4 connectors · 14 tasks"),
+            "{}",
+            shape(&s)
+        );
+        for p in presets::all() {
+            let s = p.scenario();
+            if s.streams.is_none() {
+                let expanded = s.initial_connectors();
+                let tasks: u32 = expanded.iter().map(|(_, t)| t).sum();
+                assert!(
+                    shape(&s).contains(&format!(" {} task", tasks)),
+                    "{}: {}",
+                    p.id,
+                    shape(&s)
+                );
+                assert!(
+                    shape(&s).contains(&format!(" · {} connector", expanded.len())),
+                    "{}",
+                    p.id
+                );
+            }
         }
     }
 }
