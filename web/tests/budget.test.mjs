@@ -37,6 +37,16 @@ test('release .wasm sizes (gzip -9)', async () => {
   for (const key of ['page_wasm', 'worker_wasm']) {
     assert.ok(budget[key].gzip_bytes < 400_000, `${key} over budget: ${JSON.stringify(budget[key])}`);
   }
+  // The split itself, by text only one side may hold: a Connect round
+  // explanation (crates/engine/src/sim/connect/rounds.rs) and the help
+  // overlay's key list (web/src/help_overlay.rs).
+  const holds = async (key, text) => (await readFile(join(DIST, budget[key].file))).includes(Buffer.from(text));
+  const simulatorText = "onJoinPrepare follows the previous generation's protocol";
+  const pageText = 'move the playhead by 1 % of the run';
+  assert.ok(await holds('worker_wasm', simulatorText), 'marker missing from the simulator: update it');
+  assert.ok(!(await holds('page_wasm', simulatorText)), 'the page module holds simulator code');
+  assert.ok(await holds('page_wasm', pageText), 'marker missing from the page: update it');
+  assert.ok(!(await holds('worker_wasm', pageText)), 'the simulator module holds page code');
 });
 
 test('navigation to the first drawn timeline (default preset)', async () => {
