@@ -312,7 +312,7 @@ fn random_scenarios_keep_kafkas_guarantees_and_are_deterministic() {
 }
 
 #[test]
-#[ignore]
+#[ignore = "prints the random scenario for a failing seed: SEED=<n> cargo test --test sim_properties print_scenario -- --ignored --nocapture"]
 fn print_scenario() {
     let seed: u64 = std::env::var("SEED").unwrap().parse().unwrap();
     println!("{}", random_scenario(seed).to_json_pretty());

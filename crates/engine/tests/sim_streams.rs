@@ -50,20 +50,6 @@ fn runs_throughout(pieces: &[(u64, u64, u32)], lane: u32, from: u64, to: u64) ->
     reach >= to
 }
 
-#[test]
-#[ignore = "prints a preset's timeline: PRESET=streams/<id> cargo test --test sim_streams show -- --ignored --nocapture"]
-fn show() {
-    let id = std::env::var("PRESET").unwrap_or_else(|_| "streams/stateful-scale-out".into());
-    let r = preset(&id);
-    println!("{}", engine::trace_text::render_result(&r));
-    for v in &r.variants {
-        println!("{}: {:?}", v.label, v.metrics.streams);
-        for s in &v.trace.steps {
-            println!("  {:>8} {:<18} {}", s.at_ms, s.kind, s.explanation);
-        }
-    }
-}
-
 const ROLLING: &str = r#"{"version":1,"title":"rolling","seed":1,
   "streams":{"instances":4,"subtopologies":[{"partitions":12,"stateful":true,"changelog_records":100000,"changelog_records_per_sec":50}]},
   "compare":[{"label":"eager","config":{"upgrade.from":"2.3"}},{"label":"cooperative + warmups"}],
@@ -456,77 +442,7 @@ fn random_scenarios_keep_kafkas_guarantees() {
 }
 
 #[test]
-#[ignore]
-fn debug_json() {
-    let json = std::fs::read_to_string("/tmp/s.json").unwrap();
-    let r = run(&scenario(&json));
-    println!("{}", engine::trace_text::render_result(&r));
-    for v in &r.variants {
-        println!("{:?}", v.metrics);
-        for s in &v.trace.steps {
-            println!("  {:>8} {:<18} {}", s.at_ms, s.kind, s.explanation);
-        }
-    }
-}
-
-#[test]
-#[ignore = "prints fingerprints, to compare two builds"]
-fn fingerprints() {
-    for p in presets::all().iter().filter(|p| p.family() == "streams") {
-        for v in run(&p.scenario()).variants {
-            println!("{} {} {:x}", p.id, v.label, v.trace.fingerprint());
-        }
-    }
-    for seed in 1..=120u64 {
-        for v in run(&scenario(&random_scenario(seed))).variants {
-            println!("{seed} {} {:x}", v.label, v.trace.fingerprint());
-        }
-    }
-}
-
-#[test]
-#[ignore]
-fn debug_counts() {
-    let r = preset("streams/upgrade-from-2-3");
-    let v = &r.variants[0];
-    let mut stops = std::collections::BTreeSet::new();
-    let mut starts = std::collections::BTreeSet::new();
-    for iv in v.trace.intervals() {
-        if iv.start_ms < v.metrics.measured_from_ms {
-            continue;
-        }
-        match iv.state {
-            ItemState::Stopping => {
-                stops.insert((iv.item, iv.worker, iv.start_ms));
-            }
-            ItemState::Starting => {
-                starts.insert((iv.item, iv.worker, iv.start_ms));
-            }
-            _ => {}
-        }
-    }
-    println!(
-        "stops {} starts {} metric {} {}",
-        stops.len(),
-        starts.len(),
-        v.metrics.tasks_stopped,
-        v.metrics.tasks_started
-    );
-    for s in v
-        .trace
-        .spans
-        .iter()
-        .filter(|s| s.state == ItemState::Stopping)
-    {
-        println!(
-            "{:?} {} {} {} cont {}",
-            s.worker, s.start_ms, s.end_ms, s.items.len, s.continues
-        );
-    }
-}
-
-#[test]
-#[ignore]
+#[ignore = "prints the random scenario for a failing seed: SEED=<n> cargo test --test sim_streams print_random -- --ignored --nocapture"]
 fn print_random() {
     let seed: u64 = std::env::var("SEED").unwrap().parse().unwrap();
     println!("{}", random_scenario(seed));
