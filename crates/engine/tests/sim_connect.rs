@@ -4,7 +4,6 @@
 //! changes, zombies after a GC pause, KIP-507 session keys, protocol
 //! switches, and events that cannot apply.
 
-use engine::metrics::Metrics;
 use engine::run::{run, RunResult, VariantRun};
 use engine::scenario::Scenario;
 use engine::trace::{ItemKind, ItemState, Trace};
@@ -156,7 +155,7 @@ fn one_compatible_worker_switches_session_keys_off() {
 }
 
 /// The longest outage of any task of `worker`'s that was running at `at`.
-fn outage_of_tasks_on(t: &Trace, m: &Metrics, worker: &str, at: u64) -> u64 {
+fn outage_of_tasks_on(t: &Trace, worker: &str, at: u64) -> u64 {
     let w = t.worker_index(worker).unwrap();
     let items: Vec<u32> = t
         .spans
@@ -171,7 +170,6 @@ fn outage_of_tasks_on(t: &Trace, m: &Metrics, worker: &str, at: u64) -> u64 {
         .filter(|&i| t.items[i as usize].kind == ItemKind::Task)
         .collect();
     assert!(!items.is_empty(), "{worker} ran tasks at {at}");
-    let _ = m;
     items
         .iter()
         .map(|&i| {
@@ -187,6 +185,11 @@ fn outage_of_tasks_on(t: &Trace, m: &Metrics, worker: &str, at: u64) -> u64 {
         .unwrap()
 }
 
+/// [`outage_of_tasks_on`] in one variant of a run.
+fn outage_in(r: &RunResult, label: &str, worker: &str, at: u64) -> u64 {
+    outage_of_tasks_on(&variant(r, label).trace, worker, at)
+}
+
 #[test]
 fn a_crashed_workers_tasks_wait_for_the_scheduled_delay_unless_it_is_zero() {
     let r = run(&cluster(
@@ -194,8 +197,7 @@ fn a_crashed_workers_tasks_wait_for_the_scheduled_delay_unless_it_is_zero() {
         r#"{"at_ms":30000,"type":"worker_crash","worker":"worker-3"}"#,
         "",
     ));
-    let coop = variant(&r, "cooperative");
-    let waited = outage_of_tasks_on(&coop.trace, &coop.metrics, "worker-3", 30_000);
+    let waited = outage_in(&r, "cooperative", "worker-3", 30_000);
     // session.timeout.ms (10 s, from the last heartbeat) + 5 min delay + restart.
     assert!(
         (300_000 + 7_000..300_000 + 15_000).contains(&waited),
@@ -219,14 +221,12 @@ fn a_crashed_workers_tasks_wait_for_the_scheduled_delay_unless_it_is_zero() {
         r2.explanation
     );
 
-    let zero = variant(&r, "cooperative, delay 0");
-    let waited0 = outage_of_tasks_on(&zero.trace, &zero.metrics, "worker-3", 30_000);
+    let waited0 = outage_in(&r, "cooperative, delay 0", "worker-3", 30_000);
     assert!(
         waited0 < 15_000,
         "with the delay at 0 they move at once: {waited0} ms"
     );
-    let eager = variant(&r, "eager");
-    assert!(outage_of_tasks_on(&eager.trace, &eager.metrics, "worker-3", 30_000) < 15_000);
+    assert!(outage_in(&r, "eager", "worker-3", 30_000) < 15_000);
 }
 
 #[test]
@@ -237,7 +237,7 @@ fn a_graceful_stop_waits_just_like_a_crash_under_cooperative() {
         "",
     ));
     let coop = variant(&r, "cooperative");
-    let waited = outage_of_tasks_on(&coop.trace, &coop.metrics, "worker-3", 30_000);
+    let waited = outage_of_tasks_on(&coop.trace, "worker-3", 30_000);
     assert!(
         (300_000..320_000).contains(&waited),
         "LeaveGroup does not skip the delay: {waited} ms"
@@ -257,7 +257,7 @@ fn a_leader_crash_reassigns_at_once_because_the_new_leader_has_no_history() {
         coop.trace.rounds[0].leader, 0,
         "worker-1 leads: it joined first"
     );
-    let waited = outage_of_tasks_on(&coop.trace, &coop.metrics, "worker-1", 30_000);
+    let waited = outage_of_tasks_on(&coop.trace, "worker-1", 30_000);
     assert!(waited < 15_000, "no 5-minute wait: {waited} ms");
     let round = coop
         .trace
