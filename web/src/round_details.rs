@@ -2,6 +2,7 @@
 //! what SyncGroup assigned and revoked, the delay, and the engine's one-line
 //! explanation. Everything here is read from the trace as recorded.
 
+use engine::connect::protocol::ConnectProtocol;
 use engine::report::format_duration;
 use engine::run::RunResult;
 use engine::trace::{ItemList, Trace};
@@ -109,7 +110,7 @@ pub fn RoundDetails(props: &RoundDetailsProps) -> Html {
                             html! {
                                 <tr>
                                     <th scope="row">{ worker(m.worker) }<span class="member-id" title={member_id.clone()}>{ member_id }</span></th>
-                                    { items_cell(trace, m.owned, if round.protocol == "default" { "— (eager: JoinGroup carries no ownership)" } else { "nothing" }) }
+                                    { items_cell(trace, m.owned, if round.protocol == ConnectProtocol::Eager.wire_name() { "— (eager: JoinGroup carries no ownership)" } else { "nothing" }) }
                                     { items_cell(trace, m.assigned, "nothing") }
                                     { items_cell(trace, m.revoked, "nothing") }
                                 </tr>

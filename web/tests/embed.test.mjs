@@ -36,6 +36,7 @@ test('embed mode with autoplay plays; a bad link in an embed shows the message a
   await bad.goto(server.url + '?embed=1#s=1.z.AAAA');
   await timelineReady(bad);
   assert.match(await bad.locator('#notice').textContent(), /link/);
+  assert.equal(await bad.locator('#scenario-title').textContent(), 'A worker joins');
   assert.deepEqual([...page.errors, ...bad.errors], []);
 });
 

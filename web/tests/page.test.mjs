@@ -68,7 +68,7 @@ test('an edit rewrites the link, and the link reproduces the same view', async (
   await page.fill('#workers', '5');
   await page.press('#workers', 'Enter');
   await page.waitForFunction(() => location.hash.startsWith('#s=1.'));
-  await page.waitForFunction(() => document.querySelector('main').dataset.shown === document.querySelector('main').dataset.request);
+  await simulationShown(page);
   const link = page.url();
   const lanes = await page.locator('svg.timeline').first().locator('g.lane').evaluateAll((ls) => ls.map((l) => l.dataset.lane));
   assert.ok(lanes.includes('worker-5'), lanes.join(','));

@@ -2,7 +2,7 @@
 // round details, play/pause, scrubbing, and the keyboard help.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveStatic, launchBrowser, newPage, screenshot, timelineReady } from './harness.mjs';
+import { serveStatic, launchBrowser, newPage, openEditor, screenshot, timelineReady } from './harness.mjs';
 
 let server;
 let browser;
@@ -104,7 +104,7 @@ test('? opens the keyboard help, which lists the shortcuts', async () => {
   await page.keyboard.press('Escape');
   await help.waitFor({ state: 'detached' });
   // Typing in a field is typing, not a shortcut.
-  await page.evaluate(() => { document.getElementById('editor').open = true; });
+  await openEditor(page);
   await page.focus('#workers');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('?');
