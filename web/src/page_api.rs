@@ -23,12 +23,9 @@ pub fn encode_link(scenario: JsValue) -> Result<String, JsValue> {
 pub fn decode_link(fragment: &str) -> Result<JsValue, JsValue> {
     match link::decode(fragment).map_err(|e| JsValue::from_str(&e.to_string()))? {
         LinkTarget::Scenario(s) => js_value::serialize(&*s),
-        LinkTarget::Preset(id) => match engine::presets::find(&id) {
-            Some(p) => js_value::serialize(&p.scenario()),
-            None => Err(JsValue::from_str(&engine::presets::unknown_preset_message(
-                &id,
-            ))),
-        },
+        LinkTarget::Preset(id) => engine::presets::resolve(&id)
+            .map_err(|message| JsValue::from_str(&message))
+            .and_then(|p| js_value::serialize(&p.scenario())),
         LinkTarget::Empty => Err(JsValue::from_str("This link holds no scenario.")),
     }
 }

@@ -180,9 +180,9 @@ impl PlaygroundState {
                 next.fragment = fragment.to_string();
                 next
             }
-            Ok(LinkTarget::Preset(id)) => match presets::find(&id) {
-                Some(p) => self.open(p.scenario(), Some(p.id), History::Keep),
-                None => self.refuse(presets::unknown_preset_message(&id)),
+            Ok(LinkTarget::Preset(id)) => match presets::resolve(&id) {
+                Ok(p) => self.open(p.scenario(), Some(p.id), History::Keep),
+                Err(message) => self.refuse(message),
             },
             Ok(LinkTarget::Empty) if self.embed => self.open(
                 presets::default_preset().scenario(),
@@ -259,9 +259,9 @@ impl Reducible for PlaygroundState {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let next = match action {
             Action::Navigate(fragment) => self.navigate(&fragment),
-            Action::OpenPreset(id) => match presets::find(id) {
-                Some(p) => self.open(p.scenario(), Some(p.id), History::Push),
-                None => self.refuse(presets::unknown_preset_message(id)),
+            Action::OpenPreset(id) => match presets::resolve(id) {
+                Ok(p) => self.open(p.scenario(), Some(p.id), History::Push),
+                Err(message) => self.refuse(message),
             },
             Action::OpenFile(Ok(scenario)) => self.open(*scenario, None, History::Push),
             Action::OpenFile(Err(message)) => Self {

@@ -38,12 +38,12 @@ pub fn run(action: UrlAction) -> ExitCode {
                 println!("{}", s.to_json_pretty());
                 ExitCode::SUCCESS
             }
-            Ok(LinkTarget::Preset(id)) => match engine::presets::find(&id) {
-                Some(preset) => {
+            Ok(LinkTarget::Preset(id)) => match engine::presets::resolve(&id) {
+                Ok(preset) => {
                     println!("{}", preset.scenario().to_json_pretty());
                     ExitCode::SUCCESS
                 }
-                None => fail(&engine::presets::unknown_preset_message(&id)),
+                Err(message) => fail(&message),
             },
             Ok(LinkTarget::Empty) => fail("This link holds no scenario: nothing follows the #."),
             Err(e) => fail(&e.to_string()),

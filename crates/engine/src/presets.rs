@@ -65,8 +65,14 @@ pub fn default_preset() -> &'static Preset {
     find(DEFAULT_PRESET).expect("the default preset exists")
 }
 
+/// The preset a link or the gallery names, or the message the page, the
+/// JS API and the CLI show for an id this version does not have.
+pub fn resolve(id: &str) -> Result<&'static Preset, String> {
+    find(id).ok_or_else(|| unknown_preset_message(id))
+}
+
 /// What to tell someone whose link names a preset that does not exist.
-pub fn unknown_preset_message(id: &str) -> String {
+fn unknown_preset_message(id: &str) -> String {
     let shown: String = id.chars().take(60).collect();
     format!("There is no preset `{shown}` in this version of the playground. Pick one from the gallery.")
 }
