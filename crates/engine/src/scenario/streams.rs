@@ -632,13 +632,19 @@ pub(crate) fn validate_config(
             "must be lower than session.timeout.ms (Kafka requires it)",
         ));
     }
-    if r.state_cleanup_delay_ms > limits::MAX_TIME_MS
-        || r.group_initial_rebalance_delay_ms > limits::MAX_TIME_MS
-    {
-        return Err(ScenarioError::invalid(
-            field("state.cleanup.delay.ms"),
-            "must be at most one day",
-        ));
+    for (key, v) in [
+        ("state.cleanup.delay.ms", r.state_cleanup_delay_ms),
+        (
+            "group.initial.rebalance.delay.ms",
+            r.group_initial_rebalance_delay_ms,
+        ),
+    ] {
+        if v > limits::MAX_TIME_MS {
+            return Err(ScenarioError::invalid(
+                field(key),
+                "must be at most one day",
+            ));
+        }
     }
     if let Some(id) = &r.group_instance_id {
         super::check_name(&field("group.instance.id"), id)?;
@@ -686,6 +692,14 @@ pub(crate) fn validate(
             "must list at least one subtopology",
         ));
     }
+    // Before the subtopologies: each must restore-lag behind this rate, so a
+    // zero rate would otherwise be reported against the first of them.
+    if app.timings.restore_records_per_sec == 0 {
+        return Err(ScenarioError::invalid(
+            "streams.timings.restore_records_per_sec",
+            "must be greater than 0",
+        ));
+    }
     let mut tasks: u64 = 0;
     let mut subtopologies: u64 = 0;
     for (i, st) in app.subtopologies.iter().enumerate() {
@@ -729,12 +743,6 @@ pub(crate) fn validate(
                 "must be lower than timings.restore_records_per_sec, or standbys never catch up",
             ));
         }
-    }
-    if app.timings.restore_records_per_sec == 0 {
-        return Err(ScenarioError::invalid(
-            "streams.timings.restore_records_per_sec",
-            "must be greater than 0",
-        ));
     }
     validate_config(&app.config, version, "streams.config")?;
     for (i, v) in compare.iter().enumerate() {

@@ -170,6 +170,25 @@ fn a_scenario_is_connect_or_streams_and_streams_errors_name_the_field() {
     );
     let err = Scenario::from_json(&probing).unwrap_err().to_string();
     assert!(err.contains("probing.rebalance.interval.ms"), "{err}");
+    // Each refusal names the key that is wrong.
+    let delay = streams_json().replace(
+        r#""num.stream.threads":2"#,
+        r#""num.stream.threads":2,"group.initial.rebalance.delay.ms":100000000"#,
+    );
+    let err = Scenario::from_json(&delay).unwrap_err();
+    assert!(
+        matches!(&err, ScenarioError::Invalid { field, .. } if field == "streams.config.group.initial.rebalance.delay.ms"),
+        "{err}"
+    );
+    let no_restore = streams_json().replace(
+        r#""config":{"num.stream.threads":2}"#,
+        r#""config":{"num.stream.threads":2},"timings":{"restore_records_per_sec":0}"#,
+    );
+    let err = Scenario::from_json(&no_restore).unwrap_err();
+    assert!(
+        matches!(&err, ScenarioError::Invalid { field, .. } if field == "streams.timings.restore_records_per_sec"),
+        "{err}"
+    );
     let removed = streams_json().replace(r#"["upgrade.from"]"#, r#"["upgrade.form"]"#);
     let err = Scenario::from_json(&removed).unwrap_err().to_string();
     assert!(err.contains("events[0].remove_config"), "{err}");
