@@ -281,8 +281,9 @@ impl ConnectSimulation {
         let max_delay = w.config.scheduled_rebalance_max_delay_ms;
         let mut assignor =
             std::mem::replace(&mut w.assignor, IncrementalCooperativeAssignor::new(0, -1));
+        let configured = self.config.configured();
         let input = RoundInput {
-            configured: self.config.configured(),
+            configured: &configured,
             members: &holdings,
             generation,
             last_completed_generation: last_completed,
@@ -362,6 +363,7 @@ impl ConnectSimulation {
             first_cooperative_round,
             anything_ran: !self.rounds.is_empty(),
             members: members.len(),
+            configured: (configured.connectors.len(), configured.task_count()),
             revoked: (rc, rt),
             assigned: (ac, at),
             revoked_from,
@@ -825,12 +827,7 @@ impl ConnectSimulation {
 
     fn explain_round(&self, f: &RoundFacts) -> String {
         let leader = self.name(f.leader).to_string();
-        let (cc, ct) = self
-            .config
-            .connectors()
-            .fold((0usize, 0usize), |(c, t), (_, s)| {
-                (c + 1, t + s.task_configs as usize)
-            });
+        let (cc, ct) = f.configured;
         if !f.cooperative {
             let prepare = if self.group_protocol.is_some_and(|p| p.is_cooperative()) {
                 "this first eager generation follows a cooperative one, so nobody stopped anything before joining (onJoinPrepare follows the previous generation's protocol); members report no assignment (V0 metadata)"
@@ -977,6 +974,8 @@ struct RoundFacts {
     first_cooperative_round: bool,
     anything_ran: bool,
     members: usize,
+    /// Configured connectors and tasks (the leader's config snapshot).
+    configured: (usize, usize),
     revoked: (usize, usize),
     assigned: (usize, usize),
     revoked_from: Vec<u32>,

@@ -125,7 +125,6 @@ impl ConfigRecord {
 pub struct ConfigTopic {
     connectors: BTreeMap<ConnectorId, ConnectorConfigState>,
     records: Vec<ConfigRecord>,
-    configured: ConfiguredWork,
 }
 
 impl ConfigTopic {
@@ -144,9 +143,15 @@ impl ConfigTopic {
         self.connectors.get(&c).copied()
     }
 
-    /// What the leader's snapshot holds: connectors with their task-config counts.
-    pub fn configured(&self) -> &ConfiguredWork {
-        &self.configured
+    /// What the leader's snapshot holds: connectors with their task-config
+    /// counts, built on demand (once per round) rather than on every write.
+    pub fn configured(&self) -> ConfiguredWork {
+        ConfiguredWork::new(
+            self.connectors
+                .iter()
+                .map(|(&c, s)| (c, s.task_configs))
+                .collect(),
+        )
     }
 
     /// Writes a record and returns its offset.
@@ -160,18 +165,7 @@ impl ConfigTopic {
                 self.connectors.remove(&c);
             }
         }
-        self.configured = ConfiguredWork::new(
-            self.connectors
-                .iter()
-                .map(|(&c, s)| (c, s.task_configs))
-                .collect(),
-        );
         self.records.push(record);
         self.offset()
-    }
-
-    /// Configured connectors with their states, sorted.
-    pub fn connectors(&self) -> impl Iterator<Item = (ConnectorId, ConnectorConfigState)> + '_ {
-        self.connectors.iter().map(|(&c, &s)| (c, s))
     }
 }
