@@ -294,15 +294,8 @@ impl ConnectSimulation {
         } else {
             EagerAssignor.assign(&input)
         };
-        let why = if cooperative {
-            assignor.last_round().cloned()
-        } else {
-            None
-        };
-        let w = self.proc_mut(lane);
-        w.assignor = assignor;
         if cooperative {
-            w.assignor_generation = generation;
+            self.proc_mut(lane).assignor_generation = generation;
         }
 
         // Record the round.
@@ -368,17 +361,25 @@ impl ConnectSimulation {
             assigned: (ac, at),
             revoked_from,
             assigned_to,
-            why,
+            // Borrowed from the assignor, which goes back to the leader once
+            // the round is explained.
+            why: if cooperative {
+                assignor.last_round()
+            } else {
+                None
+            },
             delay_ms: output.delay_ms,
             max_delay_ms: u64::from(max_delay),
-            member_lanes: member_lanes.clone(),
+            member_lanes,
         };
         // Several workers can join in one join phase; name them all.
         let mut cause_text = cause.text.clone();
         if !self.previous_round_lanes.is_empty() {
-            let fresh: Vec<&str> = member_lanes
+            let was_member = self.lane_set(&self.previous_round_lanes);
+            let fresh: Vec<&str> = facts
+                .member_lanes
                 .iter()
-                .filter(|l| !self.previous_round_lanes.contains(l))
+                .filter(|&&l| !was_member[l as usize])
                 .map(|&l| self.name(l))
                 .collect();
             if fresh.len() > 1 {
@@ -386,7 +387,7 @@ impl ConnectSimulation {
             }
         }
         let explanation = format!("{}. {}", sentence(&cause_text), self.explain_round(&facts));
-        let join_keys = join.members.clone();
+        self.proc_mut(lane).assignor = assignor;
         self.rounds.push(RebalanceRound {
             generation,
             started_ms: cause.started_ms,
@@ -410,7 +411,7 @@ impl ConnectSimulation {
             assigned_lists,
         });
         if cooperative {
-            for (h, (key, _)) in holdings.into_iter().zip(&join_keys) {
+            for (h, (key, _)) in holdings.into_iter().zip(&join.members) {
                 if let Some(m) = self.member_ref(key).copied() {
                     if let Some(w) = self.worker_mut(m.lane, m.inc) {
                         w.snapshot = h;
@@ -825,6 +826,16 @@ impl ConnectSimulation {
         self.note(None, "group_protocol", text);
     }
 
+    /// Membership by lane: `true` at each lane in `lanes` (a `contains`
+    /// without the scan, for filters over every member).
+    fn lane_set(&self, lanes: &[u32]) -> Vec<bool> {
+        let mut set = vec![false; self.lanes.len()];
+        for &l in lanes {
+            set[l as usize] = true;
+        }
+        set
+    }
+
     fn explain_round(&self, f: &RoundFacts) -> String {
         let leader = self.name(f.leader).to_string();
         let (cc, ct) = f.configured;
@@ -847,13 +858,14 @@ impl ConnectSimulation {
             names(&v)
         };
         let mut parts: Vec<String> = Vec::new();
+        let is_member = self.lane_set(&f.member_lanes);
         let departed: Vec<u32> = self
             .previous_round_lanes
             .iter()
             .copied()
-            .filter(|l| !f.member_lanes.contains(l))
+            .filter(|&l| !is_member[l as usize])
             .collect();
-        let Some(why) = &f.why else {
+        let Some(why) = f.why else {
             return "Cooperative round.".to_string();
         };
         let size = |ct: &ConnectorsAndTasks| work(ct.connectors.len(), ct.tasks.len());
@@ -967,7 +979,7 @@ impl ConnectSimulation {
 }
 
 /// What a round decided, for its explanation.
-struct RoundFacts {
+struct RoundFacts<'a> {
     cooperative: bool,
     leader: u32,
     leader_changed: bool,
@@ -981,7 +993,7 @@ struct RoundFacts {
     revoked_from: Vec<u32>,
     assigned_to: Vec<u32>,
     /// The assignor's own account of the round (cooperative only).
-    why: Option<RoundExplanation>,
+    why: Option<&'a RoundExplanation>,
     delay_ms: i32,
     max_delay_ms: u64,
     member_lanes: Vec<u32>,
