@@ -223,7 +223,7 @@ pub fn rolling_restart_scenario() -> Scenario {
 }
 
 /// A fixed but random-looking `ProcessId` (SplitMix64), as real Streams
-/// clients have random UUIDs (the setup of `benches/streams_assignor.rs`).
+/// clients have random UUIDs.
 fn streams_process_id(i: u64) -> ProcessId {
     let mix = |mut z: u64| {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
