@@ -135,7 +135,7 @@ impl ConnectSimulation {
                 continue;
             };
             if w.frozen.is_some() || !matches!(w.phase, Phase::Idle) {
-                w.pending_config.push(offset);
+                w.pending_config.push_back(offset);
                 continue;
             }
             self.handle_config(lane, offset);

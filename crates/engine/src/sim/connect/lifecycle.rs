@@ -530,8 +530,7 @@ impl ConnectSimulation {
                 self.request_rejoin(lane, r);
                 continue;
             }
-            if !w.pending_config.is_empty() {
-                let offset = w.pending_config.remove(0);
+            if let Some(offset) = w.pending_config.pop_front() {
                 self.handle_config(lane, offset);
                 continue;
             }

@@ -2,6 +2,8 @@
 //! assignment snapshot (what it reports in JoinGroup, spec §1.6), its own
 //! `connect.protocol` and its herder thread's state (spec §4.2–4.5).
 
+use std::collections::VecDeque;
+
 use crate::connect::assignment::{MemberDelta, MemberHoldings};
 use crate::connect::incremental_cooperative_assignor::IncrementalCooperativeAssignor;
 use crate::connect::protocol::ConnectProtocol;
@@ -176,8 +178,8 @@ pub struct ConnectWorker {
     pub rejoin_reason: Option<RejoinReason>,
     /// A rejoin requested while the herder was busy.
     pub pending_rejoin: Option<RejoinReason>,
-    /// Config records seen while it could not act on them.
-    pub pending_config: Vec<u64>,
+    /// Config records seen while it could not act on them, oldest first.
+    pub pending_config: VecDeque<u64>,
     /// `scheduledRebalance`: when the assignment's delay runs out.
     pub scheduled_rebalance: Option<u64>,
     /// An assignment that arrived while frozen.
@@ -216,7 +218,7 @@ impl ConnectWorker {
             session_key: None,
             rejoin_reason: None,
             pending_rejoin: None,
-            pending_config: Vec::new(),
+            pending_config: VecDeque::new(),
             scheduled_rebalance: None,
             held_delivery: None,
         }
