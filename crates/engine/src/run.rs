@@ -5,7 +5,8 @@ use serde::Serialize;
 
 use crate::metrics::Metrics;
 use crate::scenario::{limits, Scenario};
-use crate::sim::connect::{ConnectSimulation, SETTLE_MARGIN_MS};
+use crate::sim::connect::ConnectSimulation;
+use crate::sim::SETTLE_MARGIN_MS;
 use crate::trace::Trace;
 
 /// Every variant of one scenario, simulated.
@@ -80,7 +81,7 @@ pub fn run(scenario: &Scenario) -> RunResult {
 /// The Streams family: same shape, the Streams simulator and its metrics.
 fn run_streams(scenario: &Scenario) -> RunResult {
     use crate::metrics::StreamsMetrics;
-    use crate::sim::streams::{StreamsSimulation, SETTLE_MARGIN_MS as STREAMS_SETTLE_MS};
+    use crate::sim::streams::StreamsSimulation;
     let mut sims: Vec<StreamsSimulation> = scenario
         .compare
         .iter()
@@ -99,7 +100,7 @@ fn run_streams(scenario: &Scenario) -> RunResult {
                 .map(|s| s.run_until_quiet(limits::MAX_TIME_MS))
                 .max()
                 .unwrap_or(0);
-            (quiet.max(last_event) + STREAMS_SETTLE_MS).min(limits::MAX_TIME_MS)
+            (quiet.max(last_event) + SETTLE_MARGIN_MS).min(limits::MAX_TIME_MS)
         }
     };
     let variants = sims

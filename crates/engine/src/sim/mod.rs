@@ -13,3 +13,7 @@ pub mod herder_pool;
 pub mod session_key;
 pub mod streams;
 pub mod timeline;
+
+/// Quiet time simulated after the last activity when the scenario sets no
+/// `end_ms` (both families, see [`crate::run`]).
+pub const SETTLE_MARGIN_MS: u64 = 30_000;

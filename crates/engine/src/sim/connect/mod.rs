@@ -89,9 +89,6 @@ const ASSIGNOR_EPOCH_MS: i64 = 1_000_000_000;
 /// instead of hanging the page.
 const MAX_EVENTS: u64 = 50_000_000;
 
-/// Time simulated after the last activity when the scenario sets no `end_ms`.
-pub const SETTLE_MARGIN_MS: u64 = 30_000;
-
 /// Something scheduled.
 #[derive(Clone, Debug)]
 enum SimEvent {

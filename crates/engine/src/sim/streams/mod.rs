@@ -59,8 +59,6 @@ use crate::trace::{
     WorkItem, WorkerSpan, WorkerState,
 };
 
-/// Quiet time after the last activity before a run without `end_ms` stops.
-pub const SETTLE_MARGIN_MS: u64 = 30_000;
 /// Events one run may process before it stops (a runaway scenario).
 const MAX_EVENTS: u64 = 2_000_000;
 
