@@ -216,6 +216,19 @@ struct Process {
     rejoin_after_revoke: bool,
 }
 
+impl Process {
+    /// When to look again if the stream thread is not running: the end of
+    /// the freeze if frozen, else the end of the block; `None` when free.
+    fn free_at(&self) -> Option<u64> {
+        self.frozen_until.or(self.blocked_until)
+    }
+
+    /// Frozen or blocked (in a handler): the stream thread is not running.
+    fn is_busy(&self) -> bool {
+        self.free_at().is_some()
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Lane {
     name: String,
@@ -683,10 +696,7 @@ impl StreamsSimulation {
             Ev::ProcessStart { lane } => self.start_process(lane),
             Ev::SendJoin { lane, inc } => {
                 // JoinGroup is sent from poll(): not while frozen or blocked.
-                match self
-                    .proc_of(lane, inc)
-                    .and_then(|p| p.frozen_until.or(p.blocked_until))
-                {
+                match self.proc_of(lane, inc).and_then(Process::free_at) {
                     Some(until) => self.schedule(until, Ev::SendJoin { lane, inc }),
                     None => self.send_join(lane, inc),
                 }
@@ -784,7 +794,7 @@ impl StreamsSimulation {
             let free_at = self.lanes[l as usize]
                 .proc
                 .as_ref()
-                .and_then(|p| p.frozen_until.or(p.blocked_until));
+                .and_then(Process::free_at);
             if let Some(until) = free_at {
                 let name = self.name(l);
                 self.note(
@@ -1270,7 +1280,7 @@ impl StreamsSimulation {
         let Some(p) = self.lanes[lane as usize].proc.as_ref() else {
             return;
         };
-        if p.frozen_until.is_some() || p.blocked_until.is_some() {
+        if p.is_busy() {
             // Still frozen or blocked for the other reason.
             return;
         }
@@ -1300,8 +1310,7 @@ impl StreamsSimulation {
     }
 
     fn busy(&self, lane: u32, inc: u32) -> bool {
-        self.proc_of(lane, inc)
-            .is_some_and(|p| p.frozen_until.is_some() || p.blocked_until.is_some())
+        self.proc_of(lane, inc).is_some_and(Process::is_busy)
     }
 
     // --- the group protocol --------------------------------------------------
@@ -1665,7 +1674,7 @@ impl StreamsSimulation {
                 continue;
             }
             p.out_of_group = true;
-            let (inc, busy) = (p.inc, p.frozen_until.is_some() || p.blocked_until.is_some());
+            let (inc, busy) = (p.inc, p.is_busy());
             if !busy {
                 let active: Vec<u32> = p.active.keys().copied().collect();
                 self.timeline
@@ -1961,7 +1970,7 @@ impl StreamsSimulation {
         if p.phase != Phase::Joining || p.out_of_group {
             return;
         }
-        if let Some(until) = p.frozen_until.or(p.blocked_until) {
+        if let Some(until) = p.free_at() {
             // The JoinGroup/SyncGroup answer is handled on the next poll.
             self.schedule(
                 until,
@@ -2153,12 +2162,8 @@ impl StreamsSimulation {
     }
 
     fn on_initialized(&mut self, lane: u32, inc: u32, tasks: Vec<u32>, token: u64) {
-        if self.busy(lane, inc) {
+        if let Some(until) = self.proc_of(lane, inc).and_then(Process::free_at) {
             // Frozen or blocked: initialisation finishes when it is free again.
-            let until = self
-                .proc_of(lane, inc)
-                .and_then(|p| p.frozen_until.or(p.blocked_until))
-                .unwrap_or(self.now);
             self.schedule(
                 until,
                 Ev::Initialized {
@@ -2249,11 +2254,7 @@ impl StreamsSimulation {
     }
 
     fn on_restored(&mut self, lane: u32, inc: u32, task: u32, token: u64) {
-        if self.busy(lane, inc) {
-            let until = self
-                .proc_of(lane, inc)
-                .and_then(|p| p.frozen_until.or(p.blocked_until))
-                .unwrap_or(self.now);
+        if let Some(until) = self.proc_of(lane, inc).and_then(Process::free_at) {
             self.schedule(
                 until,
                 Ev::Restored {
