@@ -1717,7 +1717,9 @@ impl StreamsSimulation {
             }
             entry.1.push(*key);
         }
-        let subs: Vec<ClientSubscription> = by_process.values().map(|v| v.0.clone()).collect();
+        // Split (in ProcessId order) rather than clone every subscription.
+        let (subs, member_keys): (Vec<ClientSubscription>, Vec<Vec<MemberKey>>) =
+            by_process.into_values().unzip();
         let end_offsets: BTreeMap<StreamsTaskId, i64> = self
             .stateful_tasks
             .iter()
@@ -1778,7 +1780,7 @@ impl StreamsSimulation {
         let mut assignments: BTreeMap<MemberKey, Assigned> = BTreeMap::new();
         let mut round_members = Vec::new();
         let (mut moved, mut held, mut warm, mut standby) = (0usize, 0usize, 0usize, 0usize);
-        for ((client, keys), res) in by_process.values().zip(&result.clients) {
+        for ((client, keys), res) in subs.iter().zip(&member_keys).zip(&result.clients) {
             let idx = |s: &BTreeSet<StreamsTaskId>| -> BTreeSet<u32> {
                 s.iter().map(|&t| self.task_index(t)).collect()
             };
