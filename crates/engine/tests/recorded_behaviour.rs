@@ -6,7 +6,8 @@
 //! Recorded before the one-shape redesign (issue #12) to prove it changed no
 //! behaviour. When a change is *meant* to alter traces, re-record with
 //! `RECORD=1 cargo test --test recorded_behaviour` and say in the commit
-//! which traces changed and why.
+//! which traces changed and why; a change that only rewords explanations
+//! must leave `fingerprint_without_explanations` as it was.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -14,6 +15,7 @@ use std::fmt::Write as _;
 use engine::presets;
 use engine::run::run;
 use engine::scenario::Scenario;
+use engine::trace::Trace;
 use serde_json::Value;
 
 const RECORDED: &str = "tests/recorded/behaviour.jsonl";
@@ -67,11 +69,25 @@ fn record_line(name: &str, scenario: &Scenario) -> Value {
             serde_json::json!({
                 "label": v.label,
                 "fingerprint": v.fingerprint,
+                "fingerprint_without_explanations": format!("{:016x}", without_explanations(&v.trace)),
                 "metrics": flat_metrics(&metrics),
             })
         })
         .collect();
     serde_json::json!({ "name": name, "variants": variants })
+}
+
+/// The fingerprint of a trace with every explanation blanked: a change that
+/// only rewords explanations (and re-records) must leave this one equal.
+fn without_explanations(trace: &Trace) -> u64 {
+    let mut t = trace.clone();
+    for r in &mut t.rounds {
+        r.explanation.clear();
+    }
+    for s in &mut t.steps {
+        s.explanation.clear();
+    }
+    t.fingerprint()
 }
 
 /// Every scenario the file pins, by name.
