@@ -6,6 +6,9 @@
 //! members are passed in Java `HashMap` order of their ids, deltas are
 //! applied to holdings after a standard round and dropped after a failed one.
 
+#[path = "support/rng.rs"]
+mod rng;
+
 use engine::connect::assignment::{
     apply_delta, ConfiguredWork, MemberDelta, MemberHoldings, RoundInput, RoundOutput,
 };
@@ -14,6 +17,7 @@ use engine::connect::incremental_cooperative_assignor::{
     IncrementalCooperativeAssignor, LoadBalancing, LostHandling,
 };
 use engine::connect::java_hash::hash_set_iteration_order;
+use rng::SplitMix64;
 
 const DEFAULT_MAX_DELAY: i32 = 300_000;
 
@@ -1265,27 +1269,6 @@ mod reference {
     }
 }
 
-/// A small deterministic PRNG (SplitMix64) for the randomized scenarios.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
-
 /// Random rolling restarts, joins, crashes, config changes, leader changes,
 /// failed rounds and zombies, with random member orders: the fast assignor and
 /// the literal reference agree on every output and on the leader's state.
@@ -1310,33 +1293,33 @@ fn matches_the_literal_reference_on_random_scenarios() {
     // Which branches of spec §3.3 steps 7 and 8 the scenarios reached.
     let mut branches: std::collections::BTreeMap<String, usize> = Default::default();
     for seed in 0..400u64 {
-        let mut rng = SplitMix(seed);
-        let max_delay = [0, 1, 10, 40, 5000, 300_000][rng.below(6)];
+        let mut rng = SplitMix64::new(seed);
+        let max_delay = [0, 1, 10, 40, 5000, 300_000][rng.below_usize(6)];
         let mut fast = IncrementalCooperativeAssignor::new(max_delay, 1000);
         let mut slow = reference::Reference::new(max_delay, 1000);
         let mut members: Vec<MemberHoldings> = Vec::new();
         let mut configured: Vec<(ConnectorId, u32)> = Vec::new();
         let (mut generation, mut last_completed, mut now) = (1000, 1000, 1_000_000_000i64);
         for step in 0..40 {
-            match rng.below(10) {
+            match rng.below_usize(10) {
                 0 => {
                     configured.clear();
                     for name in CONNECTOR_POOL {
                         if rng.chance(60) {
                             if let Some(c) = names.id(name) {
-                                configured.push((c, rng.below(7) as u32));
+                                configured.push((c, rng.below_usize(7) as u32));
                             }
                         }
                     }
                 }
                 1 | 2 => {
-                    let id = WORKER_POOL[rng.below(WORKER_POOL.len())];
+                    let id = WORKER_POOL[rng.below_usize(WORKER_POOL.len())];
                     if !members.iter().any(|m| m.member == id) {
                         let mut m = MemberHoldings::empty(id);
                         if rng.chance(15) && !configured.is_empty() {
                             // A zombie: runs part of the configured work, maybe
                             // with a task index far beyond the config.
-                            let (c, n) = configured[rng.below(configured.len())];
+                            let (c, n) = configured[rng.below_usize(configured.len())];
                             m.connectors.push(c);
                             m.tasks.extend((0..n).map(|index| TaskId {
                                 connector: c,
@@ -1354,10 +1337,10 @@ fn matches_the_literal_reference_on_random_scenarios() {
                 }
                 3 => {
                     if !members.is_empty() {
-                        members.remove(rng.below(members.len()));
+                        members.remove(rng.below_usize(members.len()));
                     }
                 }
-                4 => now += [1, 20, 40, 1600, 5000, 150_000, 300_000][rng.below(7)],
+                4 => now += [1, 20, 40, 1600, 5000, 150_000, 300_000][rng.below_usize(7)],
                 5 if rng.chance(30) => {
                     fast = IncrementalCooperativeAssignor::new(max_delay, generation);
                     slow = reference::Reference::new(max_delay, generation);
@@ -1371,7 +1354,7 @@ fn matches_the_literal_reference_on_random_scenarios() {
                     let advance = completed || rng.chance(50);
                     let mut order: Vec<usize> = (0..members.len()).collect();
                     for i in (1..order.len()).rev() {
-                        order.swap(i, rng.below(i + 1));
+                        order.swap(i, rng.below_usize(i + 1));
                     }
                     let round_members: Vec<MemberHoldings> =
                         order.iter().map(|&i| members[i].clone()).collect();

@@ -1,10 +1,14 @@
 //! The Kafka Streams simulator: the seed's claims, determinism and Kafka's
 //! guarantees on seeded random scenarios (streams spec §1–§5).
 
+#[path = "support/rng.rs"]
+mod rng;
+
 use engine::presets;
 use engine::run::{run, RunResult, VariantRun};
 use engine::scenario::Scenario;
 use engine::trace::{ItemState, Trace};
+use rng::SplitMix64;
 
 fn preset(id: &str) -> RunResult {
     run(&presets::find(id)
@@ -276,24 +280,8 @@ fn the_same_scenario_twice_gives_the_same_trace() {
     }
 }
 
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 fn random_scenario(seed: u64) -> String {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let instances = 1 + rng.below(4);
     let threads = 1 + rng.below(2);
     let standbys = rng.below(2);
