@@ -1,8 +1,11 @@
 //! Regression tests for the Kafka issues that shaped the incremental
-//! cooperative assignor (spec §3.10), and replays of the scenario tables of
-//! spec §7.2 and §7.3 (Kafka's `IncrementalCooperativeAssignorTest`).
+//! cooperative assignor (KAFKA-8463, KAFKA-9848, KAFKA-9841, KAFKA-10413,
+//! KAFKA-12495, KAFKA-15693), and replays of the scenarios of Kafka's
+//! `IncrementalCooperativeAssignorTest` (full rounds and the
+//! `testLostAssignmentHandling*` unit tests).
 //!
-//! Every round is driven the way Kafka's test harness drives it (spec §7.1):
+//! Every round is driven the way Kafka's test harness drives it
+//! (`IncrementalCooperativeAssignorTest.performStandardRebalance`):
 //! members are passed in Java `HashMap` order of their ids, deltas are
 //! applied to holdings after a standard round and dropped after a failed one.
 
@@ -21,7 +24,8 @@ use rng::SplitMix64;
 
 const DEFAULT_MAX_DELAY: i32 = 300_000;
 
-/// Kafka's test harness around one long-lived leader (spec §7.1).
+/// Kafka's test harness around one long-lived leader
+/// (`IncrementalCooperativeAssignorTest`).
 struct Harness {
     names: ConnectorNames,
     configured: Vec<(ConnectorId, u32)>,
@@ -33,7 +37,7 @@ struct Harness {
     now: i64,
 }
 
-/// What Kafka's tests assert about a round (spec §7.1): sorted per-worker
+/// What Kafka's tests assert about a round: sorted per-worker
 /// counts after the round, the delay, and totals revoked / newly assigned.
 #[derive(Debug, PartialEq, Eq)]
 struct Summary {
@@ -186,7 +190,7 @@ impl Harness {
         (summary, deltas)
     }
 
-    /// A standard rebalance (spec §7.1).
+    /// A standard rebalance (Kafka's `performStandardRebalance`).
     fn rebalance(&mut self) -> Summary {
         self.round(1, true).0
     }
@@ -227,7 +231,7 @@ impl Harness {
     }
 }
 
-/// Shorthand for a [`Summary`] row of the spec's tables.
+/// Shorthand for a [`Summary`] row: one round of a Kafka test, replayed.
 fn row(
     connectors: &[usize],
     tasks: &[usize],
@@ -244,7 +248,8 @@ fn row(
     }
 }
 
-/// Compares only counts and delay, for rows whose totals the spec leaves out.
+/// Compares only counts and delay, for rows whose revoked and assigned totals
+/// Kafka's test does not assert.
 fn counts(summary: &Summary) -> (Vec<usize>, Vec<usize>, i32) {
     (
         summary.connectors.clone(),
@@ -254,7 +259,7 @@ fn counts(summary: &Summary) -> (Vec<usize>, Vec<usize>, i32) {
 }
 
 // ---------------------------------------------------------------------------
-// Kafka issues (spec §3.10)
+// Kafka issues (the JIRAs that shaped the assignor)
 // ---------------------------------------------------------------------------
 
 /// Before the fix, `created` was `configured − previous`, so a new leader
@@ -327,7 +332,7 @@ fn kafka_9184_delay_is_reset_when_nothing_is_lost() {
 // See: https://issues.apache.org/jira/browse/KAFKA-9841
 #[test]
 fn kafka_9841_duplicated_work_is_revoked_from_every_holder() {
-    // testTaskAssignmentWhenTasksDuplicatedInWorkerAssignment (spec §7.2).
+    // testTaskAssignmentWhenTasksDuplicatedInWorkerAssignment.
     let mut h = Harness::two_connectors(DEFAULT_MAX_DELAY);
     h.join("worker1");
     assert_eq!(h.rebalance(), row(&[2], &[8], 0, (0, 0), (2, 8)));
@@ -353,7 +358,7 @@ fn kafka_9841_duplicated_work_is_revoked_from_every_holder() {
 // See: https://issues.apache.org/jira/browse/KAFKA-9848
 #[test]
 fn kafka_9848_undelivered_assignment_is_reassigned_at_once() {
-    // testTaskAssignmentWhenFirstAssignmentAttemptFails (spec §7.2).
+    // testTaskAssignmentWhenFirstAssignmentAttemptFails.
     let mut h = Harness::two_connectors(DEFAULT_MAX_DELAY);
     h.join("worker1");
     h.join("worker2");
@@ -462,7 +467,7 @@ fn kafka_10413_lost_work_is_spread_over_every_candidate() {
 // See: https://issues.apache.org/jira/browse/KAFKA-12495
 #[test]
 fn kafka_12495_consecutive_revocations_back_off_then_balance() {
-    // testAssignmentsWhenWorkersJoinAfterRevocations (spec §7.2).
+    // testAssignmentsWhenWorkersJoinAfterRevocations.
     let mut h = Harness::three_connectors(DEFAULT_MAX_DELAY);
     h.join("worker1");
     assert_eq!(h.rebalance(), row(&[3], &[12], 0, (0, 0), (3, 12)));
@@ -511,7 +516,7 @@ fn kafka_12495_consecutive_revocations_back_off_then_balance() {
 // See: https://issues.apache.org/jira/browse/KAFKA-15693
 #[test]
 fn kafka_15693_zero_max_delay_reassigns_lost_work_at_once() {
-    // testScheduledDelayIsDisabled (spec §7.2).
+    // testScheduledDelayIsDisabled.
     let mut h = Harness::two_connectors(0);
     h.join("worker1");
     h.join("worker2");
@@ -526,10 +531,10 @@ fn kafka_15693_zero_max_delay_reassigns_lost_work_at_once() {
 }
 
 // ---------------------------------------------------------------------------
-// Behaviours of FORMAT.md §6 and spec §3.3 worth pinning
+// Behaviours of `performTaskAssignment` worth pinning (seen in the recorded vectors)
 // ---------------------------------------------------------------------------
 
-/// FORMAT.md §6: at expiry, lost work dealt to a candidate can be revoked
+/// At expiry, lost work dealt to a candidate can be revoked
 /// again in the same round by load balancing. The worker is told to stop work
 /// it never ran; that work is unowned and is assigned as new work next round.
 #[test]
@@ -569,7 +574,7 @@ fn revocation_of_work_a_worker_never_held() {
     h.assert_complete_and_unique();
 }
 
-/// Spec §3.3 step 7.5 edge case: right after a revoking round, a departing
+/// `handleLostAssignments` edge case: right after a revoking round, a departing
 /// member that held nothing starts a full delay; the next round clears it.
 #[test]
 fn departure_right_after_revocation_starts_a_full_delay() {
@@ -585,7 +590,7 @@ fn departure_right_after_revocation_starts_a_full_delay() {
     assert_eq!(h.rebalance(), row(&[2], &[8], 0, (0, 0), (0, 0)));
 }
 
-/// Spec §3.3 step 5 and §7.2 testTaskAssignmentWhenConnectorsAreDeleted:
+/// Deleted work (Kafka's testTaskAssignmentWhenConnectorsAreDeleted):
 /// deleted work is revoked exactly, and that is not a load-balancing
 /// revocation (no backoff next time).
 #[test]
@@ -601,7 +606,7 @@ fn deleted_connector_is_revoked_without_counting_as_load_balancing() {
 }
 
 // ---------------------------------------------------------------------------
-// Spec §7.2 tables
+// Kafka's IncrementalCooperativeAssignorTest scenarios, round by round
 // ---------------------------------------------------------------------------
 
 #[test]
@@ -797,10 +802,10 @@ fn table_duplicated_assignment_deleted_together_with_its_connector() {
 }
 
 // ---------------------------------------------------------------------------
-// Spec §7.3 handleLostAssignments vectors, as full rounds
+// Kafka's testLostAssignmentHandling* unit tests, as full rounds
 // ---------------------------------------------------------------------------
 
-/// Spec §7.3 setup: worker0 = {connector0,1; task-0..3}, worker1 =
+/// The unit tests' setup: worker0 = {connector0,1; task-0..3}, worker1 =
 /// {connector2,3; task-4..7}, worker2 = {connector4,5; task-8..11}, taken
 /// over by a fresh leader (so nothing is lost or created). Kafka's unit test
 /// has tasks without a configured connector; here the tasks belong to a
@@ -919,10 +924,11 @@ fn lost_assignment_when_scheduled_delay_is_disabled() {
 }
 
 // ---------------------------------------------------------------------------
-// Reference model: spec §3.3 read literally, with ordered sets and lists
+// Reference model: `performTaskAssignment` read literally, with ordered sets and lists
 // ---------------------------------------------------------------------------
 
-/// The incremental cooperative assignor written straight from spec §3.3 with
+/// The incremental cooperative assignor written straight from Kafka's
+/// `performTaskAssignment` and `handleLostAssignments` with
 /// `BTreeSet`s and `Vec`s, no slots and no shortcuts. Randomized scenarios
 /// must give identical outputs and state from it and from the fast one.
 mod reference {
@@ -1290,7 +1296,7 @@ fn matches_the_literal_reference_on_random_scenarios() {
     ];
     let names = ConnectorNames::new(CONNECTOR_POOL);
     let mut rounds = 0;
-    // Which branches of spec §3.3 steps 7 and 8 the scenarios reached.
+    // Which branches of handleLostAssignments and the load balancing the scenarios reached.
     let mut branches: std::collections::BTreeMap<String, usize> = Default::default();
     for seed in 0..400u64 {
         let mut rng = SplitMix64::new(seed);
@@ -1435,7 +1441,7 @@ fn matches_the_literal_reference_on_random_scenarios() {
                                     .any(|c| !m.connectors.contains(c))
                         });
                         if not_held {
-                            // FORMAT.md §6: revocation of work never delivered.
+                            // Kafka revokes work it never delivered (seen in the recorded vectors).
                             *branches.entry("RevokedNotHeld".into()).or_default() += 1;
                         }
                         if !round.duplicated.is_empty() {

@@ -231,7 +231,8 @@ fn check_settled(t: &Trace, at: &str) {
         // A zombie can come back reporting work deleted while it was frozen;
         // the leader no longer counts that work as its own (it left the
         // previous assignment when it was revoked as deleted), so nothing
-        // revokes it until a later rebalance (spec §3.3 step 3): ignore it.
+        // revokes it until a later rebalance (it is neither deleted nor
+        // duplicated in `performTaskAssignment`'s terms): ignore it.
         running.retain(|r| configured.binary_search(&r.0).is_ok());
     }
     let items: Vec<u32> = running.iter().map(|r| r.0).collect();

@@ -1,5 +1,6 @@
 //! The Kafka Streams simulator: the seed's claims, determinism and Kafka's
-//! guarantees on seeded random scenarios (streams spec §1–§5).
+//! guarantees on seeded random scenarios (classic group protocol,
+//! `StreamsPartitionAssignor`, the task assignors and state restoration).
 
 #[path = "support/rng.rs"]
 mod rng;
@@ -164,13 +165,14 @@ fn scaling_out_by_one_moves_only_enough_tasks_to_balance() {
         assert_eq!(scale_out_moves(&s), (3, 3), "seed {seed}");
     }
     // HighAvailabilityTaskAssignor ignores history when everyone is caught up:
-    // it deals round-robin over clients in ProcessId order (spec §0.3), so
+    // it deals round-robin over clients in ProcessId order, so
     // the new instance still gets its share but 9 of the 12 tasks move.
     for seed in 1..=10 {
         assert_eq!(scale_out_moves(&scale_out(seed, "")), (3, 9), "seed {seed}");
     }
     // With the default acceptable.recovery.lag the newcomer is not caught up:
-    // no active moves at once, warmups start instead (spec §4.1 step 4).
+    // no active moves at once, warmups start instead
+    // (`TaskMovement.assignActiveTaskMovements`).
     let r = preset("streams/stateful-scale-out");
     let warm = variant(&r, "cooperative + warmups");
     let m = warm.metrics.streams.as_ref().unwrap();

@@ -1,5 +1,5 @@
 //! Convergence of the `HighAvailabilityTaskAssignor` under cluster changes,
-//! in the spirit of Kafka's `TaskAssignorConvergenceTest` (spec §7.4).
+//! in the spirit of Kafka's `TaskAssignorConvergenceTest`.
 //!
 //! The harness is Kafka's: every client has one thread; after each
 //! assignment every assigned active *and* standby (warmups included)
@@ -335,7 +335,7 @@ fn dropping_a_node_converges() {
     let first = *harness.clients.keys().next().unwrap();
     harness.drop_node(first);
     // One extra assignment: the first stateful task must go back to the
-    // first client (spec §7.4).
+    // first client (as in `TaskAssignorConvergenceTest`).
     expect_converged(
         &mut harness,
         &configs(warm, 0),
