@@ -75,16 +75,17 @@ pub enum ItemState {
     /// Configured but nobody runs it.
     Unassigned,
     /// Running on a worker that was removed from the group without knowing
-    /// it (a frozen worker that resumed, spec §4.1), or left running by the
-    /// cooperative→eager downgrade (spec §1.3): a copy Kafka no longer tracks.
+    /// it (a frozen worker that resumed after its session expired), or left
+    /// running by the cooperative→eager downgrade (`WorkerCoordinator.onJoinPrepare`
+    /// follows the previous generation's protocol): a copy Kafka no longer tracks.
     Zombie,
     /// Held by a worker whose process is paused (a long GC): nothing runs.
     Frozen,
     /// Kafka Streams: an active task replaying its changelog before it can
-    /// process (streams spec §5). Not processing.
+    /// process (`StoreChangelogReader`). Not processing.
     Restoring,
-    /// Kafka Streams: a warmup replica (HighAvailabilityTaskAssignor, spec
-    /// §4.1) restoring in the background while the active runs elsewhere.
+    /// Kafka Streams: a warmup replica (`HighAvailabilityTaskAssignor`,
+    /// KIP-441) restoring in the background while the active runs elsewhere.
     Warmup,
     /// Kafka Streams: a standby replica following the changelog.
     Standby,

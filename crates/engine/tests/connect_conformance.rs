@@ -1,7 +1,7 @@
 //! Replays every Connect conformance vector: the public set recorded from
-//! Kafka trunk (`shared/conformance/connect/`, FORMAT.md; vendored in
+//! Kafka trunk (`shared/conformance/connect/`, format `rebalance-conformance/1`; vendored in
 //! `tests/vectors/connect-kafka/`) and the small eager vectors in
-//! `tests/vectors/connect/`, derived by hand from spec §2.
+//! `tests/vectors/connect/`, derived by hand from `EagerAssignor.performAssignment`.
 
 mod support;
 

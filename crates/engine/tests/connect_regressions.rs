@@ -1,10 +1,16 @@
 //! Regression tests for the Kafka issues that shaped the incremental
-//! cooperative assignor (spec §3.10), and replays of the scenario tables of
-//! spec §7.2 and §7.3 (Kafka's `IncrementalCooperativeAssignorTest`).
+//! cooperative assignor (KAFKA-8463, KAFKA-9848, KAFKA-9841, KAFKA-10413,
+//! KAFKA-12495, KAFKA-15693), and replays of the scenarios of Kafka's
+//! `IncrementalCooperativeAssignorTest` (full rounds and the
+//! `testLostAssignmentHandling*` unit tests).
 //!
-//! Every round is driven the way Kafka's test harness drives it (spec §7.1):
+//! Every round is driven the way Kafka's test harness drives it
+//! (`IncrementalCooperativeAssignorTest.performStandardRebalance`):
 //! members are passed in Java `HashMap` order of their ids, deltas are
 //! applied to holdings after a standard round and dropped after a failed one.
+
+#[path = "support/rng.rs"]
+mod rng;
 
 use engine::connect::assignment::{
     apply_delta, ConfiguredWork, MemberDelta, MemberHoldings, RoundInput, RoundOutput,
@@ -14,10 +20,12 @@ use engine::connect::incremental_cooperative_assignor::{
     IncrementalCooperativeAssignor, LoadBalancing, LostHandling,
 };
 use engine::connect::java_hash::hash_set_iteration_order;
+use rng::SplitMix64;
 
 const DEFAULT_MAX_DELAY: i32 = 300_000;
 
-/// Kafka's test harness around one long-lived leader (spec §7.1).
+/// Kafka's test harness around one long-lived leader
+/// (`IncrementalCooperativeAssignorTest`).
 struct Harness {
     names: ConnectorNames,
     configured: Vec<(ConnectorId, u32)>,
@@ -29,7 +37,7 @@ struct Harness {
     now: i64,
 }
 
-/// What Kafka's tests assert about a round (spec §7.1): sorted per-worker
+/// What Kafka's tests assert about a round: sorted per-worker
 /// counts after the round, the delay, and totals revoked / newly assigned.
 #[derive(Debug, PartialEq, Eq)]
 struct Summary {
@@ -182,7 +190,7 @@ impl Harness {
         (summary, deltas)
     }
 
-    /// A standard rebalance (spec §7.1).
+    /// A standard rebalance (Kafka's `performStandardRebalance`).
     fn rebalance(&mut self) -> Summary {
         self.round(1, true).0
     }
@@ -223,7 +231,7 @@ impl Harness {
     }
 }
 
-/// Shorthand for a [`Summary`] row of the spec's tables.
+/// Shorthand for a [`Summary`] row: one round of a Kafka test, replayed.
 fn row(
     connectors: &[usize],
     tasks: &[usize],
@@ -240,7 +248,8 @@ fn row(
     }
 }
 
-/// Compares only counts and delay, for rows whose totals the spec leaves out.
+/// Compares only counts and delay, for rows whose revoked and assigned totals
+/// Kafka's test does not assert.
 fn counts(summary: &Summary) -> (Vec<usize>, Vec<usize>, i32) {
     (
         summary.connectors.clone(),
@@ -250,7 +259,7 @@ fn counts(summary: &Summary) -> (Vec<usize>, Vec<usize>, i32) {
 }
 
 // ---------------------------------------------------------------------------
-// Kafka issues (spec §3.10)
+// Kafka issues (the JIRAs that shaped the assignor)
 // ---------------------------------------------------------------------------
 
 /// Before the fix, `created` was `configured − previous`, so a new leader
@@ -323,7 +332,7 @@ fn kafka_9184_delay_is_reset_when_nothing_is_lost() {
 // See: https://issues.apache.org/jira/browse/KAFKA-9841
 #[test]
 fn kafka_9841_duplicated_work_is_revoked_from_every_holder() {
-    // testTaskAssignmentWhenTasksDuplicatedInWorkerAssignment (spec §7.2).
+    // testTaskAssignmentWhenTasksDuplicatedInWorkerAssignment.
     let mut h = Harness::two_connectors(DEFAULT_MAX_DELAY);
     h.join("worker1");
     assert_eq!(h.rebalance(), row(&[2], &[8], 0, (0, 0), (2, 8)));
@@ -349,7 +358,7 @@ fn kafka_9841_duplicated_work_is_revoked_from_every_holder() {
 // See: https://issues.apache.org/jira/browse/KAFKA-9848
 #[test]
 fn kafka_9848_undelivered_assignment_is_reassigned_at_once() {
-    // testTaskAssignmentWhenFirstAssignmentAttemptFails (spec §7.2).
+    // testTaskAssignmentWhenFirstAssignmentAttemptFails.
     let mut h = Harness::two_connectors(DEFAULT_MAX_DELAY);
     h.join("worker1");
     h.join("worker2");
@@ -458,7 +467,7 @@ fn kafka_10413_lost_work_is_spread_over_every_candidate() {
 // See: https://issues.apache.org/jira/browse/KAFKA-12495
 #[test]
 fn kafka_12495_consecutive_revocations_back_off_then_balance() {
-    // testAssignmentsWhenWorkersJoinAfterRevocations (spec §7.2).
+    // testAssignmentsWhenWorkersJoinAfterRevocations.
     let mut h = Harness::three_connectors(DEFAULT_MAX_DELAY);
     h.join("worker1");
     assert_eq!(h.rebalance(), row(&[3], &[12], 0, (0, 0), (3, 12)));
@@ -507,7 +516,7 @@ fn kafka_12495_consecutive_revocations_back_off_then_balance() {
 // See: https://issues.apache.org/jira/browse/KAFKA-15693
 #[test]
 fn kafka_15693_zero_max_delay_reassigns_lost_work_at_once() {
-    // testScheduledDelayIsDisabled (spec §7.2).
+    // testScheduledDelayIsDisabled.
     let mut h = Harness::two_connectors(0);
     h.join("worker1");
     h.join("worker2");
@@ -522,10 +531,10 @@ fn kafka_15693_zero_max_delay_reassigns_lost_work_at_once() {
 }
 
 // ---------------------------------------------------------------------------
-// Behaviours of FORMAT.md §6 and spec §3.3 worth pinning
+// Behaviours of `performTaskAssignment` worth pinning (seen in the recorded vectors)
 // ---------------------------------------------------------------------------
 
-/// FORMAT.md §6: at expiry, lost work dealt to a candidate can be revoked
+/// At expiry, lost work dealt to a candidate can be revoked
 /// again in the same round by load balancing. The worker is told to stop work
 /// it never ran; that work is unowned and is assigned as new work next round.
 #[test]
@@ -565,7 +574,7 @@ fn revocation_of_work_a_worker_never_held() {
     h.assert_complete_and_unique();
 }
 
-/// Spec §3.3 step 7.5 edge case: right after a revoking round, a departing
+/// `handleLostAssignments` edge case: right after a revoking round, a departing
 /// member that held nothing starts a full delay; the next round clears it.
 #[test]
 fn departure_right_after_revocation_starts_a_full_delay() {
@@ -581,7 +590,7 @@ fn departure_right_after_revocation_starts_a_full_delay() {
     assert_eq!(h.rebalance(), row(&[2], &[8], 0, (0, 0), (0, 0)));
 }
 
-/// Spec §3.3 step 5 and §7.2 testTaskAssignmentWhenConnectorsAreDeleted:
+/// Deleted work (Kafka's testTaskAssignmentWhenConnectorsAreDeleted):
 /// deleted work is revoked exactly, and that is not a load-balancing
 /// revocation (no backoff next time).
 #[test]
@@ -597,7 +606,7 @@ fn deleted_connector_is_revoked_without_counting_as_load_balancing() {
 }
 
 // ---------------------------------------------------------------------------
-// Spec §7.2 tables
+// Kafka's IncrementalCooperativeAssignorTest scenarios, round by round
 // ---------------------------------------------------------------------------
 
 #[test]
@@ -793,10 +802,10 @@ fn table_duplicated_assignment_deleted_together_with_its_connector() {
 }
 
 // ---------------------------------------------------------------------------
-// Spec §7.3 handleLostAssignments vectors, as full rounds
+// Kafka's testLostAssignmentHandling* unit tests, as full rounds
 // ---------------------------------------------------------------------------
 
-/// Spec §7.3 setup: worker0 = {connector0,1; task-0..3}, worker1 =
+/// The unit tests' setup: worker0 = {connector0,1; task-0..3}, worker1 =
 /// {connector2,3; task-4..7}, worker2 = {connector4,5; task-8..11}, taken
 /// over by a fresh leader (so nothing is lost or created). Kafka's unit test
 /// has tasks without a configured connector; here the tasks belong to a
@@ -915,10 +924,11 @@ fn lost_assignment_when_scheduled_delay_is_disabled() {
 }
 
 // ---------------------------------------------------------------------------
-// Reference model: spec §3.3 read literally, with ordered sets and lists
+// Reference model: `performTaskAssignment` read literally, with ordered sets and lists
 // ---------------------------------------------------------------------------
 
-/// The incremental cooperative assignor written straight from spec §3.3 with
+/// The incremental cooperative assignor written straight from Kafka's
+/// `performTaskAssignment` and `handleLostAssignments` with
 /// `BTreeSet`s and `Vec`s, no slots and no shortcuts. Randomized scenarios
 /// must give identical outputs and state from it and from the fast one.
 mod reference {
@@ -1265,27 +1275,6 @@ mod reference {
     }
 }
 
-/// A small deterministic PRNG (SplitMix64) for the randomized scenarios.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
-
 /// Random rolling restarts, joins, crashes, config changes, leader changes,
 /// failed rounds and zombies, with random member orders: the fast assignor and
 /// the literal reference agree on every output and on the leader's state.
@@ -1307,36 +1296,36 @@ fn matches_the_literal_reference_on_random_scenarios() {
     ];
     let names = ConnectorNames::new(CONNECTOR_POOL);
     let mut rounds = 0;
-    // Which branches of spec §3.3 steps 7 and 8 the scenarios reached.
+    // Which branches of handleLostAssignments and the load balancing the scenarios reached.
     let mut branches: std::collections::BTreeMap<String, usize> = Default::default();
     for seed in 0..400u64 {
-        let mut rng = SplitMix(seed);
-        let max_delay = [0, 1, 10, 40, 5000, 300_000][rng.below(6)];
+        let mut rng = SplitMix64::new(seed);
+        let max_delay = [0, 1, 10, 40, 5000, 300_000][rng.below_usize(6)];
         let mut fast = IncrementalCooperativeAssignor::new(max_delay, 1000);
         let mut slow = reference::Reference::new(max_delay, 1000);
         let mut members: Vec<MemberHoldings> = Vec::new();
         let mut configured: Vec<(ConnectorId, u32)> = Vec::new();
         let (mut generation, mut last_completed, mut now) = (1000, 1000, 1_000_000_000i64);
         for step in 0..40 {
-            match rng.below(10) {
+            match rng.below_usize(10) {
                 0 => {
                     configured.clear();
                     for name in CONNECTOR_POOL {
                         if rng.chance(60) {
                             if let Some(c) = names.id(name) {
-                                configured.push((c, rng.below(7) as u32));
+                                configured.push((c, rng.below_usize(7) as u32));
                             }
                         }
                     }
                 }
                 1 | 2 => {
-                    let id = WORKER_POOL[rng.below(WORKER_POOL.len())];
+                    let id = WORKER_POOL[rng.below_usize(WORKER_POOL.len())];
                     if !members.iter().any(|m| m.member == id) {
                         let mut m = MemberHoldings::empty(id);
                         if rng.chance(15) && !configured.is_empty() {
                             // A zombie: runs part of the configured work, maybe
                             // with a task index far beyond the config.
-                            let (c, n) = configured[rng.below(configured.len())];
+                            let (c, n) = configured[rng.below_usize(configured.len())];
                             m.connectors.push(c);
                             m.tasks.extend((0..n).map(|index| TaskId {
                                 connector: c,
@@ -1354,10 +1343,10 @@ fn matches_the_literal_reference_on_random_scenarios() {
                 }
                 3 => {
                     if !members.is_empty() {
-                        members.remove(rng.below(members.len()));
+                        members.remove(rng.below_usize(members.len()));
                     }
                 }
-                4 => now += [1, 20, 40, 1600, 5000, 150_000, 300_000][rng.below(7)],
+                4 => now += [1, 20, 40, 1600, 5000, 150_000, 300_000][rng.below_usize(7)],
                 5 if rng.chance(30) => {
                     fast = IncrementalCooperativeAssignor::new(max_delay, generation);
                     slow = reference::Reference::new(max_delay, generation);
@@ -1371,7 +1360,7 @@ fn matches_the_literal_reference_on_random_scenarios() {
                     let advance = completed || rng.chance(50);
                     let mut order: Vec<usize> = (0..members.len()).collect();
                     for i in (1..order.len()).rev() {
-                        order.swap(i, rng.below(i + 1));
+                        order.swap(i, rng.below_usize(i + 1));
                     }
                     let round_members: Vec<MemberHoldings> =
                         order.iter().map(|&i| members[i].clone()).collect();
@@ -1452,7 +1441,7 @@ fn matches_the_literal_reference_on_random_scenarios() {
                                     .any(|c| !m.connectors.contains(c))
                         });
                         if not_held {
-                            // FORMAT.md §6: revocation of work never delivered.
+                            // Kafka revokes work it never delivered (seen in the recorded vectors).
                             *branches.entry("RevokedNotHeld".into()).or_default() += 1;
                         }
                         if !round.duplicated.is_empty() {

@@ -352,7 +352,7 @@ fn streams_upgrade_from_2_3_without_upgrade_from_risks_double_ownership() {
 fn streams_stateful_scale_out_warmups_keep_processing() {
     let r = preset_result("streams/stateful-scale-out");
     assert_eq!(tasks_stopped(&r, "eager"), 12);
-    // HATA deals round-robin, ignoring history (spec §0.3): 9 of 12 move.
+    // HATA deals round-robin, ignoring history: 9 of 12 move.
     assert_eq!(tasks_stopped(&r, "cooperative"), 9);
     let warm = streams_metrics(&r, "cooperative + warmups");
     assert!(warm.warmups_started > 0 && warm.warmups_promoted > 0);

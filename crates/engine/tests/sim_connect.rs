@@ -434,8 +434,9 @@ fn a_rolling_upgrade_switches_the_group_protocol_when_the_last_old_worker_is_rep
 fn a_cooperative_to_eager_downgrade_leaves_orphans_running_as_documented() {
     // worker-3 is redeployed with connect.protocol=eager: the group drops to
     // `default`. The first eager generation starts without a revoke-all, and
-    // work missing from a worker's new full assignment keeps running (spec
-    // §1.3 note): the trace shows it as zombie copies and explains why.
+    // work missing from a worker's new full assignment keeps running
+    // (`WorkerCoordinator.onJoinPrepare` follows the previous generation's
+    // protocol): the trace shows it as zombie copies and explains why.
     let s = scenario(
         r#"{"version":1,"connect":{"workers":3,"connectors":[{"name":"x","tasks":6}]},
             "compare":[{"label":"downgrade","config":{}}],

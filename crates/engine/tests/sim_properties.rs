@@ -7,6 +7,9 @@
 //!   tasks each differ by at most one);
 //! * the same scenario gives the same trace fingerprint.
 
+#[path = "support/rng.rs"]
+mod rng;
+
 use engine::connect::protocol::ConnectProtocol;
 use engine::run::run;
 use engine::scenario::{
@@ -14,25 +17,7 @@ use engine::scenario::{
     WorkerOverride, SCENARIO_VERSION,
 };
 use engine::trace::{ItemState, Trace, WorkerState};
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as u64) as usize]
-    }
-}
+use rng::SplitMix64;
 
 fn config(protocol: Option<ConnectProtocol>, delay: Option<u32>) -> ConnectConfig {
     ConnectConfig {
@@ -43,7 +28,7 @@ fn config(protocol: Option<ConnectProtocol>, delay: Option<u32>) -> ConnectConfi
 }
 
 fn random_scenario(seed: u64) -> Scenario {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let workers = 1 + rng.below(5) as u32;
     let connectors: Vec<ConnectorSpec> = (1..=1 + rng.below(3))
         .map(|i| ConnectorSpec {
@@ -246,7 +231,8 @@ fn check_settled(t: &Trace, at: &str) {
         // A zombie can come back reporting work deleted while it was frozen;
         // the leader no longer counts that work as its own (it left the
         // previous assignment when it was revoked as deleted), so nothing
-        // revokes it until a later rebalance (spec §3.3 step 3): ignore it.
+        // revokes it until a later rebalance (it is neither deleted nor
+        // duplicated in `performTaskAssignment`'s terms): ignore it.
         running.retain(|r| configured.binary_search(&r.0).is_ok());
     }
     let items: Vec<u32> = running.iter().map(|r| r.0).collect();

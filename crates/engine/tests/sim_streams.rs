@@ -1,10 +1,15 @@
 //! The Kafka Streams simulator: the seed's claims, determinism and Kafka's
-//! guarantees on seeded random scenarios (streams spec §1–§5).
+//! guarantees on seeded random scenarios (classic group protocol,
+//! `StreamsPartitionAssignor`, the task assignors and state restoration).
+
+#[path = "support/rng.rs"]
+mod rng;
 
 use engine::presets;
 use engine::run::{run, RunResult, VariantRun};
 use engine::scenario::Scenario;
 use engine::trace::{ItemState, Trace};
+use rng::SplitMix64;
 
 fn preset(id: &str) -> RunResult {
     run(&presets::find(id)
@@ -160,13 +165,14 @@ fn scaling_out_by_one_moves_only_enough_tasks_to_balance() {
         assert_eq!(scale_out_moves(&s), (3, 3), "seed {seed}");
     }
     // HighAvailabilityTaskAssignor ignores history when everyone is caught up:
-    // it deals round-robin over clients in ProcessId order (spec §0.3), so
+    // it deals round-robin over clients in ProcessId order, so
     // the new instance still gets its share but 9 of the 12 tasks move.
     for seed in 1..=10 {
         assert_eq!(scale_out_moves(&scale_out(seed, "")), (3, 9), "seed {seed}");
     }
     // With the default acceptable.recovery.lag the newcomer is not caught up:
-    // no active moves at once, warmups start instead (spec §4.1 step 4).
+    // no active moves at once, warmups start instead
+    // (`TaskMovement.assignActiveTaskMovements`).
     let r = preset("streams/stateful-scale-out");
     let warm = variant(&r, "cooperative + warmups");
     let m = warm.metrics.streams.as_ref().unwrap();
@@ -276,24 +282,8 @@ fn the_same_scenario_twice_gives_the_same_trace() {
     }
 }
 
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 fn random_scenario(seed: u64) -> String {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let instances = 1 + rng.below(4);
     let threads = 1 + rng.below(2);
     let standbys = rng.below(2);

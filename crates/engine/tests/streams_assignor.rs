@@ -1,8 +1,9 @@
 //! Exact outputs of Kafka Streams' task assignors, as recorded by running
-//! Kafka's own classes (spec §7.1, §7.2) and as asserted by Kafka's
-//! `LegacyStickyTaskAssignorTest` (spec §7.3).
+//! Kafka's own classes on the scenarios of `HighAvailabilityTaskAssignorTest`
+//! and a few extra ones, and as asserted by Kafka's
+//! `LegacyStickyTaskAssignorTest`.
 //!
-//! Notation follows the spec: `Pn` = `ProcessId(new UUID(0, n))`, `a_b` =
+//! Notation: `Pn` = `ProcessId(new UUID(0, n))`, `a_b` =
 //! `TaskId(a, b)`, `MAX` = `Long.MAX_VALUE`, `LATEST` = −2. Expected standby
 //! sets are Kafka's, i.e. hot standbys and warmups together.
 
@@ -153,7 +154,7 @@ fn assert_assignment(result: &StreamsAssignment, expected: &[(i64, &str, &str)],
     );
 }
 
-// ---------------------------------------------------------------- §7.1 ---
+// ------------------------------------ HighAvailabilityTaskAssignorTest ---
 
 #[test]
 fn ha01_should_be_sticky_for_active_and_standby_tasks_while_warming_up() {
@@ -568,7 +569,7 @@ fn ha29_to_ha32_stateless_tasks_ignore_history_and_follow_capacity() {
     );
 }
 
-// ---------------------------------------------------------------- §7.2 ---
+// --------------- extra HATA scenarios, run on Kafka's classes (not its tests) ---
 
 /// The extra scenarios' common setup: 6 stateful tasks, caps 1, acc 10000,
 /// warm 2; running actives report LATEST, standbys lag 50, the rest 100000.
@@ -732,7 +733,7 @@ fn x06_client_gone() {
     );
 }
 
-/// One round of the spec's convergence loop (C.java): what each client ran
+/// One round of the convergence loop the extra scenarios were run with: what each client ran
 /// becomes its new state. Actives report LATEST, standbys and warmups lag 0,
 /// everything else lags 100000.
 fn next_round(
@@ -928,7 +929,7 @@ fn c6_c7_a_client_sorting_first_cascades_without_standbys() {
     );
 }
 
-// ---------------------------------------------------------------- §7.3 ---
+// -------------------------------------- LegacyStickyTaskAssignorTest ---
 
 fn assert_active_counts(result: &StreamsAssignment, expected: &[(i64, usize)]) {
     for &(n, count) in expected {

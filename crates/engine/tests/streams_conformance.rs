@@ -1,6 +1,7 @@
-//! Replays the Streams conformance vectors (FORMAT.md §8, single-shot
+//! Replays the Streams conformance vectors (single-shot
 //! `HighAvailabilityTaskAssignor` calls): the vectors in
-//! `tests/vectors/streams/`, written from the exact outputs of spec §7, and,
+//! `tests/vectors/streams/`, written from the exact outputs of Kafka's
+//! `HighAvailabilityTaskAssignor` on the scenarios of its tests, and,
 //! when present beside the workspace, the public examples recorded from
 //! Kafka in `shared/conformance/streams/`.
 
@@ -16,7 +17,7 @@ fn spec_vectors() {
     let replayed = replay_dir(&dir, "streams");
     assert!(
         replayed >= 10,
-        "expected the spec §7 vectors in {}",
+        "expected the HighAvailabilityTaskAssignorTest vectors in {}",
         dir.display()
     );
 }

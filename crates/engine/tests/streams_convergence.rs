@@ -1,5 +1,5 @@
 //! Convergence of the `HighAvailabilityTaskAssignor` under cluster changes,
-//! in the spirit of Kafka's `TaskAssignorConvergenceTest` (spec §7.4).
+//! in the spirit of Kafka's `TaskAssignorConvergenceTest`.
 //!
 //! The harness is Kafka's: every client has one thread; after each
 //! assignment every assigned active *and* standby (warmups included)
@@ -23,6 +23,10 @@
 //! `standbys = min(num.standby.replicas, clients − 1)`. On failure the seed
 //! and a readable history are printed.
 
+#[path = "support/rng.rs"]
+mod rng;
+
+use rng::SplitMix64;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -32,24 +36,6 @@ use engine::streams::{
 };
 
 const END_OFFSET_SUM: i64 = 150_000;
-
-/// SplitMix64: small, seedable, and the same everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n > 0`), like Java's `Random.nextInt(n)`.
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// What a client ran after the last assignment.
 #[derive(Clone, Default)]
@@ -129,7 +115,7 @@ impl Harness {
         }
     }
 
-    fn drop_random_nodes(&mut self, count: usize, rng: &mut Rng) {
+    fn drop_random_nodes(&mut self, count: usize, rng: &mut SplitMix64) {
         for _ in 0..count {
             if self.clients.is_empty() {
                 return;
@@ -137,21 +123,21 @@ impl Harness {
             let id = *self
                 .clients
                 .keys()
-                .nth(rng.below(self.clients.len()))
+                .nth(rng.below_usize(self.clients.len()))
                 .unwrap();
             self.drop_node(id);
         }
     }
 
-    fn add_or_resurrect_randomly(&mut self, limit: usize, rng: &mut Rng) {
-        for _ in 0..rng.below(limit) {
-            if rng.below(2) == 0 || self.dropped.is_empty() {
+    fn add_or_resurrect_randomly(&mut self, limit: usize, rng: &mut SplitMix64) {
+        for _ in 0..rng.below_usize(limit) {
+            if rng.below_usize(2) == 0 || self.dropped.is_empty() {
                 self.add_node();
             } else {
                 let id = *self
                     .dropped
                     .keys()
-                    .nth(rng.below(self.dropped.len()))
+                    .nth(rng.below_usize(self.dropped.len()))
                     .unwrap();
                 let held = self.dropped.remove(&id).unwrap();
                 let _ = writeln!(
@@ -349,7 +335,7 @@ fn dropping_a_node_converges() {
     let first = *harness.clients.keys().next().unwrap();
     harness.drop_node(first);
     // One extra assignment: the first stateful task must go back to the
-    // first client (spec §7.4).
+    // first client (as in `TaskAssignorConvergenceTest`).
     expect_converged(
         &mut harness,
         &configs(warm, 0),
@@ -359,13 +345,13 @@ fn dropping_a_node_converges() {
 
 /// One randomized scenario, as Kafka's `runRandomizedScenario`.
 fn run_random_scenario(seed: u64) -> Result<(), (String, String)> {
-    let mut rng = Rng(seed);
-    let initial_size = rng.below(10) + 1;
-    let stateless = rng.below(10) + 1;
-    let stateful = rng.below(10) + 1;
-    let warm = rng.below(stateful) as u32 + 1;
-    let standbys = rng.below(initial_size + 1) as u32;
-    let events = rng.below(10) + 1;
+    let mut rng = SplitMix64::new(seed);
+    let initial_size = rng.below_usize(10) + 1;
+    let stateless = rng.below_usize(10) + 1;
+    let stateful = rng.below_usize(10) + 1;
+    let warm = rng.below_usize(stateful) as u32 + 1;
+    let standbys = rng.below_usize(initial_size + 1) as u32;
+    let events = rng.below_usize(10) + 1;
     let configs = configs(warm, standbys);
 
     let mut harness = Harness::new(stateless, stateful, initial_size);
@@ -381,8 +367,8 @@ fn run_random_scenario(seed: u64) -> Result<(), (String, String)> {
     };
     check(&mut harness, 1).map_err(|p| fail(&harness, p))?;
     for _ in 0..events {
-        if rng.below(2) == 0 {
-            let count = rng.below(initial_size);
+        if rng.below_usize(2) == 0 {
+            let count = rng.below_usize(initial_size);
             harness.drop_random_nodes(count, &mut rng);
         } else {
             harness.add_or_resurrect_randomly(initial_size, &mut rng);

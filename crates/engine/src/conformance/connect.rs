@@ -1,9 +1,11 @@
-//! Conformance runner for family `connect` (FORMAT.md §1–§7): replays a
+//! Conformance runner for family `connect`: replays a
 //! scripted scenario step by step against [`IncrementalCooperativeAssignor`]
 //! or [`EagerAssignor`] and compares every round with what Kafka produced.
 //!
 //! The runner feeds members in `input.member_order` with its *own* holdings,
-//! built by applying its own outputs (FORMAT.md §3 step 4), and checks them
+//! built by applying its own outputs (holdings minus revoked, order kept,
+//! then the assigned items, as Kafka's `IncrementalCooperativeAssignorTest`
+//! applies them), and checks them
 //! against the vector's `input.members`: a wrong item order in an earlier
 //! round therefore shows up as a failure even when the sets matched. After
 //! reporting such a mismatch it continues from the vector's input, so one
@@ -22,11 +24,11 @@ use crate::connect::eager_assignor::EagerAssignor;
 use crate::connect::ids::{ConnectorId, ConnectorNames, TaskId};
 use crate::connect::incremental_cooperative_assignor::IncrementalCooperativeAssignor;
 
-/// FORMAT.md §2: the recording clock's start. Only elapsed time matters, but
+/// The recording clock's start (the vectors were recorded with it). Only elapsed time matters, but
 /// it must be positive (`scheduledRebalance <= 0` means "none scheduled").
 const T0_MS: i64 = 1_000_000_000;
-/// FORMAT.md §2: starting generation, last completed generation and the
-/// assignor's previous generation.
+/// Starting generation, last completed generation and the assignor's
+/// previous generation, as in Kafka's `IncrementalCooperativeAssignorTest`.
 const FIRST_GENERATION: i32 = 1000;
 
 pub(super) fn run(vector: &Value) -> Result<VectorReport, ConformanceError> {
@@ -46,7 +48,7 @@ pub(super) fn run(vector: &Value) -> Result<VectorReport, ConformanceError> {
         .and_then(|c| c.get("scheduled_rebalance_max_delay_ms"))
     {
         Some(v) => int_in::<i32>(v, "config.scheduled_rebalance_max_delay_ms")?,
-        // The eager assignor ignores it (FORMAT.md §1).
+        // The eager assignor has no scheduled delay.
         None if kind == AssignorKind::Eager => 0,
         None => {
             return Err(ConformanceError(format!(
@@ -91,7 +93,8 @@ enum AssignorKind {
     Eager,
 }
 
-/// The simulated state of FORMAT.md §2.
+/// The state a replay keeps between steps: configured connectors, members
+/// with ordered holdings, clock, generations and the long-lived assignor.
 struct Replay<'n> {
     names: &'n ConnectorNames,
     kind: AssignorKind,
@@ -176,7 +179,7 @@ impl Replay<'_> {
         Ok(())
     }
 
-    /// FORMAT.md §3 `rebalance`.
+    /// A `rebalance` step: one group round at the long-lived leader.
     fn rebalance(&mut self, index: usize, step: &Value) -> Result<(), ConformanceError> {
         self.generation += 1;
         let at = format!("step {index} (rebalance, generation {})", self.generation);

@@ -1,4 +1,4 @@
-//! Conformance runner for family `streams` (FORMAT.md §8): one call of
+//! Conformance runner for family `streams`: one call of
 //! Kafka Streams' `HighAvailabilityTaskAssignor.assign`, replayed against
 //! [`HighAvailabilityTaskAssignor`] and compared client by client.
 //!
@@ -354,7 +354,7 @@ mod tests {
 
     const VECTOR: &str = r#"{
       "format": "rebalance-conformance/1", "family": "streams", "assignor": "high-availability",
-      "kafka": "trunk-2024-10", "name": "ha14", "description": "spec 7.1 HA14",
+      "kafka": "trunk-2024-10", "name": "ha14", "description": "HighAvailabilityTaskAssignorTest shouldComputeNewAssignmentIfActiveTasksWasNotOnCaughtUpClient",
       "config": { "acceptable_recovery_lag": 100, "max_warmup_replicas": 2, "num_standby_replicas": 0 },
       "tasks": [ {"id": "0_0", "stateful": true}, {"id": "0_1", "stateful": false} ],
       "clients": [

@@ -1,9 +1,12 @@
-//! The data an assignor reads and writes in one rebalance round (spec §1.5–1.6, §3.7).
+//! The data an assignor reads and writes in one rebalance round: the
+//! member metadata of `IncrementalCooperativeConnectProtocol`, the per-member
+//! `ExtendedAssignment` (start, stop, delay) the leader sends back, and how
+//! `WorkerCoordinator.onJoinComplete` applies it.
 
 use super::ids::{ConnectorId, MemberId, TaskId};
 
 /// What one member reports in its JoinGroup metadata: the connectors and tasks
-/// it runs, in its own holdings order (which decides what it gives up first, FORMAT.md §5).
+/// it runs, in its own holdings order (which decides what it gives up first: Kafka revokes the head of the list).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MemberHoldings {
     /// The member id.
@@ -63,7 +66,7 @@ pub struct RoundInput<'a> {
     /// The leader's config snapshot.
     pub configured: &'a ConfiguredWork,
     /// Every member of the round, in the order the assignor iterates them
-    /// (Java hash-map order in Kafka; FORMAT.md §5).
+    /// (Java `HashMap` order of the member ids in Kafka).
     pub members: &'a [MemberHoldings],
     /// The generation this round creates.
     pub generation: i32,
@@ -111,7 +114,7 @@ pub struct RoundOutput {
 }
 
 /// Applies a delivered delta to a member's holdings the way the worker does
-/// (spec §1.6): drop revoked items keeping order, then append the assigned ones
+/// (`WorkerCoordinator.onJoinComplete`): drop revoked items keeping order, then append the assigned ones
 /// that are not already held.
 pub fn apply_delta(holdings: &mut MemberHoldings, delta: &MemberDelta) {
     fn apply<T: PartialEq + Copy + Ord>(held: &mut Vec<T>, revoked: &[T], assigned: &[T]) {

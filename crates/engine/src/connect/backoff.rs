@@ -1,6 +1,6 @@
 //! Kafka's `ExponentialBackoff` without jitter, as the incremental cooperative
 //! assignor uses it to space out consecutive revoking rebalances
-//! (KAFKA-12495, spec §3.6).
+//! (KAFKA-12495, Kafka 3.4).
 //!
 //! The arithmetic is IEEE double, as Kafka's: `ln`, `pow`, then a truncating
 //! conversion. That is what produces the odd-looking 999 for a maximum of
@@ -73,7 +73,7 @@ mod tests {
 
     #[test]
     fn values_computed_with_the_jdk() {
-        // Spec §3.6.
+        // Values computed with the JDK's ExponentialBackoff.
         assert_eq!(series(300_000), [40, 1600, 64_000, 300_000, 300_000]);
         assert_eq!(series(60_000), [40, 1600, 60_000, 60_000, 60_000]);
         assert_eq!(series(10_000), [40, 1600, 10_000, 10_000, 10_000]);
@@ -105,7 +105,7 @@ mod tests {
 
     #[test]
     fn hidden_set_max_delays() {
-        // FORMAT.md §7: max delays 0, 10, 5000, 60000, 300000.
+        // The max delays of the randomized conformance vectors: 0, 10, 5000, 60000, 300000.
         assert_eq!(series(10), [10; 5]);
         assert_eq!(series(5000), [40, 1600, 5000, 5000, 5000]);
     }

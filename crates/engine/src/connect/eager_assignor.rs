@@ -1,5 +1,5 @@
 //! `EagerAssignor`: the stop-the-world assignor used whenever the group runs
-//! the `default` protocol (spec §2, FORMAT.md §4).
+//! the `default` protocol (`EagerAssignor.performAssignment`).
 
 use super::assignment::{MemberDelta, RoundInput, RoundOutput};
 use super::ids::java_string_cmp;
@@ -11,7 +11,7 @@ pub struct EagerAssignor;
 impl EagerAssignor {
     /// One round: members sorted by id, connectors in name order dealt
     /// round-robin, then tasks continuing with the same circular iterator
-    /// (spec §2 step 5: the iterator is not reset between connectors and tasks).
+    /// (the iterator is not reset between connectors and tasks).
     /// `assigned_*` is the complete new assignment; `revoked_*` is everything
     /// the member held, since eager members release all work before joining.
     pub fn assign(&self, input: &RoundInput<'_>) -> RoundOutput {
@@ -53,7 +53,7 @@ mod tests {
 
     #[test]
     fn iterator_continues_from_connectors_into_tasks() {
-        // Spec §2 example: members [a,b,c], c1,c2 with 2 tasks each.
+        // Members [a,b,c], c1,c2 with 2 tasks each: c1→a, c2→b, c1-0→c, c1-1→a, …
         let names = ConnectorNames::new(["c1", "c2"]);
         let c1 = names.id("c1").unwrap();
         let c2 = names.id("c2").unwrap();

@@ -1,6 +1,6 @@
 //! Correctly rounded `ln` and `pow`, computed the same way on every target.
 //!
-//! The consecutive-revocation backoff (spec §3.6) truncates
+//! The consecutive-revocation backoff (KAFKA-12495) truncates
 //! `40^(ln(maxDelay) / ln(40))` to an integer, so the last bit of `ln` and
 //! `pow` decides between `maxDelay` and `maxDelay − 1` (1000 gives 999,
 //! 600000 gives 599999). Rust's `f64::ln`/`powf` call the platform's libm,

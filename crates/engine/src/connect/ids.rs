@@ -1,7 +1,8 @@
 //! Identities of Connect work: connectors, tasks and group members.
 //!
 //! Kafka sorts connectors by name and tasks by (connector name, task index)
-//! (spec §3.3 step 9, FORMAT.md §2). To keep the assignor fast at 100,000
+//! (`IncrementalCooperativeAssignor.performTaskAssignment` sorts new work
+//! that way; names compare as Java's `String.compareTo`). To keep the assignor fast at 100,000
 //! tasks, connector names are interned once, up front, in that order: a
 //! [`ConnectorId`] compares exactly as its name does, so sorting ids sorts
 //! names without touching a string.

@@ -1,8 +1,10 @@
-//! `IncrementalCooperativeAssignor` as Kafka trunk runs it (spec §3).
+//! `IncrementalCooperativeAssignor` as Kafka trunk runs it (KIP-415, with the
+//! changes of KAFKA-9848, KAFKA-9841, KAFKA-10413, KAFKA-12495 and KAFKA-15693).
 //!
 //! One call of [`IncrementalCooperativeAssignor::perform_assignment`] is one
-//! rebalance round at the leader (`performTaskAssignment`, spec §3.3). The
-//! assignor object is the leader's memory (spec §3.2): a new leader starts a
+//! rebalance round at the leader (`performTaskAssignment`). The
+//! assignor object is the leader's memory (`previousAssignment`,
+//! `scheduledRebalance`, `candidateWorkersForReassignment`, …): a new leader starts a
 //! fresh one, which is why a leader change makes lost work reassign at once.
 //!
 //! The round is computed over dense slot numbers instead of hashed ids (see
@@ -10,7 +12,7 @@
 //! with 1,000 workers and 100,000 tasks takes 1–4 ms (opt-level 3 / "z"), where
 //! Kafka's Java takes hundreds. Everything that decides *which* item moves is
 //! kept as Kafka does it: members are walked in the caller's order (Java
-//! hash-map order, FORMAT.md §5), holdings in their listed order, and new work
+//! `HashMap` order of the member ids), holdings in their listed order, and new work
 //! in sorted order.
 
 use std::collections::BTreeSet;
@@ -42,7 +44,7 @@ impl ConnectorsAndTasks {
     }
 }
 
-/// How a round treated lost work (`handleLostAssignments`, spec §3.3 step 7).
+/// How a round treated lost work (`handleLostAssignments`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LostHandling {
     /// Nothing lost and no revocation last round: any pending delay and the
@@ -77,7 +79,8 @@ pub enum LostHandling {
     },
 }
 
-/// What the load-balancing step of a round did (spec §3.3 step 8).
+/// What the load-balancing step of a round did (`performLoadBalancingRevocations`
+/// and the consecutive-revocation backoff).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LoadBalancing {
     /// A delay was active, so no load-balancing revocation was considered.
@@ -90,7 +93,7 @@ pub enum LoadBalancing {
     /// Revocations were issued (the previous round did not revoke).
     Revoked,
     /// A second consecutive revoking round was postponed by the exponential
-    /// backoff (KAFKA-12495, spec §3.6).
+    /// backoff (KAFKA-12495).
     PostponedByBackoff {
         /// The number of successive revoking rebalances, after increment.
         attempt: i32,
@@ -102,7 +105,8 @@ pub enum LoadBalancing {
     RevokedWithoutBackoff,
 }
 
-/// Why a round came out as it did: the derived sets of spec §3.3 and the
+/// Why a round came out as it did: the derived sets of `performTaskAssignment`
+/// (deleted, duplicated, lost, created) and the
 /// branches taken. Kept for explanations; not needed to run the assignor.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoundExplanation {
@@ -129,7 +133,8 @@ pub struct RoundExplanation {
 }
 
 /// Kafka's incremental cooperative Connect assignor. Keeps the leader's
-/// memory between rounds (spec §3.2); a new leader starts a fresh one.
+/// memory between rounds (`previousAssignment`, `previousRevocation`,
+/// `scheduledRebalance`, …); a new leader starts a fresh one.
 #[derive(Clone, Debug)]
 pub struct IncrementalCooperativeAssignor {
     /// `scheduled.rebalance.max.delay.ms` (`maxDelay`).
@@ -237,7 +242,7 @@ impl IncrementalCooperativeAssignor {
         self.last_round.as_ref()
     }
 
-    /// One round at the leader (spec §3.3).
+    /// One round at the leader (`performTaskAssignment`).
     pub fn perform_assignment(&mut self, input: &RoundInput<'_>) -> RoundOutput {
         let members = input.members;
         let now = input.now_ms;
@@ -350,7 +355,7 @@ impl IncrementalCooperativeAssignor {
         }
     }
 
-    /// `handleLostAssignments` (spec §3.3 step 7). Deals lost work straight to
+    /// `handleLostAssignments`. Deals lost work straight to
     /// candidate workers, or marks it for reassignment as new work, or
     /// postpones it behind the single scheduled deadline.
     fn handle_lost_assignments(
@@ -442,7 +447,7 @@ impl IncrementalCooperativeAssignor {
         self.delay_ms = 0;
     }
 
-    /// Spec §3.3 step 8: load-balancing revocations over the configured
+    /// `performLoadBalancingRevocations`: load-balancing revocations over the configured
     /// totals, with the consecutive-revocation backoff (KAFKA-12495).
     fn load_balance(
         &mut self,
@@ -587,7 +592,7 @@ const DUPLICATED: u8 = 8;
 const NEXT: u8 = 16;
 
 /// True for an item every holder must give up now: deleted (in P, no longer
-/// configured) or duplicated (spec §3.3 step 5).
+/// configured) or duplicated (held by two members; KAFKA-9841 revokes every copy).
 #[inline]
 fn must_revoke(flags: u8) -> bool {
     flags & DUPLICATED != 0 || (flags & PREVIOUS != 0 && flags & CONFIGURED == 0)
@@ -800,7 +805,7 @@ impl<T: WorkItem> KindRound<T> {
         }
     }
 
-    /// `loadBalancingRevocations` (spec §3.5): how many items each member must
+    /// `loadBalancingRevocations`: how many items each member must
     /// give up so that at most `total mod W` members keep `min + 1` and the
     /// rest keep `min`, where `total` counts *configured* items. Members are
     /// walked in input order: the first over-loaded ones take the `min + 1`
@@ -842,7 +847,8 @@ impl<T: WorkItem> KindRound<T> {
 
     /// Revokes, from each member, the head of its next assignment: first its
     /// kept holdings, then lost work just dealt to it. Revoking dealt work is
-    /// Kafka's "revocation of items a worker does not hold" (FORMAT.md §6):
+    /// what Kafka does too (revocation of items a worker does not hold, seen in
+    /// the recorded conformance vectors):
     /// the item is listed as revoked and not as assigned.
     fn apply_revocations(&mut self, members: &[MemberHoldings], plan: &[usize]) {
         for (w, &take) in plan.iter().enumerate() {
@@ -863,7 +869,7 @@ impl<T: WorkItem> KindRound<T> {
         }
     }
 
-    /// `assignConnectors` / `assignTasks` (spec §3.4) over `created` then
+    /// `assignConnectors` / `assignTasks` over `created` then
     /// `lost_to_reassign`: members sorted by (load, member id) once; the
     /// least-loaded level is raised one item per member, in that order, until
     /// the work runs out.

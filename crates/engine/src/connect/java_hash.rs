@@ -2,11 +2,12 @@
 //! `java.util.HashSet<String>`.
 //!
 //! Kafka collects the candidate workers for lost work
-//! (`candidateWorkersForReassignment`, spec §3.3 step 7.5) through
+//! (`candidateWorkersForReassignment`, in
+//! `IncrementalCooperativeAssignor.handleLostAssignments`) through
 //! `Collectors.toSet()`, a fresh `HashSet<String>`, and appends that set to a
 //! long-lived insertion-ordered set. Which candidate receives the first lost
 //! connector or task therefore depends on Java's hash order of the member ids
-//! (FORMAT.md §5 item 3). This module reproduces that order.
+//! (`String.hashCode`, bucket by bucket). This module reproduces that order.
 
 /// Java's default `HashMap` capacity.
 const DEFAULT_CAPACITY: usize = 16;
@@ -125,7 +126,7 @@ mod tests {
 
     #[test]
     fn worker6_comes_first() {
-        // Spec §8: "with worker6 present Java visits worker6 first".
+        // With worker6 present, Java's HashMap visits worker6 first.
         let keys = [
             "worker1", "worker2", "worker3", "worker4", "worker5", "worker6",
         ];

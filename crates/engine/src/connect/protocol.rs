@@ -1,4 +1,6 @@
-//! `connect.protocol` and how the broker picks the group protocol (spec §1.1–1.3).
+//! `connect.protocol` and how the broker picks the group protocol:
+//! `ConnectProtocolCompatibility`, `WorkerCoordinator.metadata` and the
+//! classic group's vote (`ClassicGroup.selectProtocol`, `ClassicGroupMember.vote`).
 
 use serde::{Deserialize, Serialize};
 
@@ -48,7 +50,8 @@ impl ConnectProtocol {
         self != Self::Eager
     }
 
-    /// The protocols a worker in this mode advertises, most preferred first (spec §1.2).
+    /// The protocols a worker in this mode advertises, most preferred first
+    /// (`WorkerCoordinator.metadata`).
     pub fn advertised(self) -> &'static [ConnectProtocol] {
         match self {
             Self::Eager => &[Self::Eager],
@@ -58,7 +61,7 @@ impl ConnectProtocol {
     }
 }
 
-/// The broker's choice (spec §1.3): candidates are the protocols every member
+/// The broker's choice (`ClassicGroup.selectProtocol`): candidates are the protocols every member
 /// supports; each member votes for its first candidate; most votes wins.
 /// Connect workers share one preference order, so the vote is unanimous and the
 /// group runs the lowest mode present. `None` when there are no members.

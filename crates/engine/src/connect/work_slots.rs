@@ -1,7 +1,8 @@
 //! Dense numbering of the connectors and tasks one assignor round looks at.
 //!
 //! The incremental cooperative assignor works with set differences over all
-//! configured, reported and remembered work (spec §3.3 steps 1–3). At 100,000
+//! configured, reported and remembered work (the `configured`, `active`,
+//! `deleted`, `lost` and `created` sets of `performTaskAssignment`). At 100,000
 //! tasks, hashing every id several times per round is the cost that makes
 //! Kafka's own assignor slow; here every item gets a *slot*, a small integer
 //! whose order equals the item's order (connector name, then task index), so

@@ -1,5 +1,6 @@
-//! The broker side of a classic group (Connect spec §1.4, §4.1; streams spec
-//! §1.1): members, generations, the join phase and leader election.
+//! The broker side of a classic group (Kafka's `ClassicGroup` and the classic
+//! paths of `GroupMetadataManager`): members, generations, the join phase and
+//! leader election.
 //!
 //! [`ClassicGroup`] is a passive state machine: every call takes the current
 //! time and returns what changed ([`GroupChange`]); the caller owns the clock,
@@ -8,7 +9,7 @@
 //! order, our deterministic stand-in for the broker's hash-map order) and the
 //! JoinGroup metadata `M`, so the Kafka Streams simulator can reuse it.
 //! Protocol selection is left to the caller: it gets every member's metadata
-//! at completion and votes with its own rules (Connect: spec §1.3).
+//! at completion and votes with its own rules (Connect: `ClassicGroup.selectProtocol`).
 //!
 //! Heartbeats are not modelled here: a caller that knows when a member went
 //! silent removes it with [`ClassicGroup::remove`] once its session expired.
@@ -156,7 +157,8 @@ pub enum JoinResponse<K, M> {
     /// The member id is not (any more) in the group: rejoin as a new member.
     UnknownMember,
     /// A stable group and a follower with unchanged metadata: the current
-    /// generation is returned and no rebalance starts (spec §4.1).
+    /// generation is returned and no rebalance starts
+    /// (`GroupMetadataManager.classicGroupJoinExistingMember`).
     CurrentGeneration {
         /// The generation.
         generation: i32,
@@ -196,7 +198,7 @@ pub struct ClassicGroup<K, M> {
     pending: Option<PendingJoin<K>>,
     next_timer: u64,
     /// Static members (`group.instance.id`, KIP-345): kept when they miss a
-    /// join phase (streams spec §1.1, §1.4).
+    /// join phase (`GroupMetadataManager.completeClassicGroupJoin`).
     static_members: BTreeSet<K>,
 }
 
@@ -225,7 +227,7 @@ impl<K: Ord + Clone, M: Clone + PartialEq> ClassicGroup<K, M> {
     }
 
     /// A static member (known `group.instance.id`, new member id) rejoins
-    /// after a restart (streams spec §1.4, `updateStaticMemberThenRebalanceOrCompleteJoin`).
+    /// after a restart (KIP-345, `updateStaticMemberThenRebalanceOrCompleteJoin`).
     /// In a stable group it simply takes its place back, no rebalance
     /// (`CurrentGeneration`: the caller hands it its stored assignment); in
     /// a join phase it counts as joined; while the group waits for SyncGroup
@@ -565,7 +567,7 @@ impl<K: Ord + Clone, M: Clone + PartialEq> ClassicGroup<K, M> {
             return;
         };
         // Dynamic members that did not rejoin are dropped; static ones are
-        // kept with their last metadata (streams spec §1.1).
+        // kept with their last metadata (`completeClassicGroupJoin`).
         let dropped: Vec<K> = self
             .members
             .iter()

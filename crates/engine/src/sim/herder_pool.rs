@@ -1,5 +1,6 @@
 //! How long the herder's start/stop pool takes to stop a batch of work
-//! (spec §4.2 step 3): every revoked connector and task is stopped by its own
+//! (`DistributedHerder`'s revocation callback, run from
+//! `WorkerCoordinator.onJoinComplete`): every revoked connector and task is stopped by its own
 //! callable on a pool of 8 threads (`START_STOP_THREAD_POOL_SIZE`),
 //! connectors first, each waiting up to its own timeout.
 

@@ -1,4 +1,5 @@
-//! The deterministic discrete-event simulator (spec §4, §8).
+//! The deterministic discrete-event simulator (what it models and leaves out:
+//! `docs/model.md`).
 //!
 //! Reusable parts: [`event_queue`] (the future-event list), [`group`] (the
 //! broker's classic group coordinator, generic so the Kafka Streams simulator

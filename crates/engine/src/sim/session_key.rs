@@ -1,4 +1,5 @@
-//! KIP-507 as the code has it (spec §5): the leader writes a session key to
+//! KIP-507 as the code has it (`DistributedHerder`, `InternalRequestSignature`):
+//! the leader writes a session key to
 //! the config topic and rotates it every `inter.worker.key.ttl.ms`; followers
 //! sign *internal REST requests* with it (task-config forwarding), and the
 //! leader verifies them while the group runs `sessioned`. Group assignments
@@ -94,7 +95,8 @@ pub fn check_signature(
 }
 
 /// Delay before retry `attempt` (1-based) of a failed task-config forward:
-/// 250 ms doubling up to 60 s, no jitter (spec §5).
+/// 250 ms doubling up to 60 s, no jitter (`DistributedHerder`'s forwarding
+/// retry backoff).
 pub fn forward_retry_backoff_ms(attempt: u32) -> u64 {
     let shift = attempt.saturating_sub(1).min(20);
     (250u64 << shift).min(60_000)

@@ -1,7 +1,8 @@
-//! The config topic as workers react to it (spec §4.6): connectors created,
+//! The config topic as workers react to it (`DistributedHerder`'s
+//! `ConfigUpdateListener`): connectors created,
 //! deleted and reconfigured, task configs written by the leader or forwarded
 //! to it over internal REST, and KIP-507 session keys signing those requests
-//! (spec §5).
+//! (`InternalRequestSignature`).
 
 use crate::connect::ids::ConnectorId;
 use crate::connect::protocol::ConnectProtocol;
@@ -202,7 +203,8 @@ impl ConnectSimulation {
                     return;
                 }
                 // Cooperative: stop the local tasks of the connector first; they
-                // restart after the rebalance if still assigned (spec §4.6).
+                // restart after the rebalance if still assigned
+                // (`DistributedHerder.processTaskConfigUpdatesWithIncrementalCooperative`).
                 let tasks: Vec<u32> = self
                     .proc(lane)
                     .snapshot
@@ -265,7 +267,7 @@ impl ConnectSimulation {
             Some(leader),
             "task_configs",
             format!(
-                "Leader {leader_name} writes {} for {name} (was {}). Every worker rebalances when it reads them; cooperative workers first stop their local tasks of {name} (spec §4.6).",
+                "Leader {leader_name} writes {} for {name} (was {}). Every worker rebalances when it reads them; cooperative workers first stop their local tasks of {name} (DistributedHerder.processTaskConfigUpdatesWithIncrementalCooperative).",
                 plural(state.desired_tasks as usize, "task config"),
                 state.task_configs
             ),

@@ -1,5 +1,6 @@
-//! Worker processes: start, graceful stop (spec §4.5), crash, GC pauses,
-//! heartbeats and session expiry (spec §4.1), the herder thread's blocking
+//! Worker processes: start, graceful stop (`DistributedHerder.halt`, then
+//! LeaveGroup), crash, GC pauses, heartbeats and session expiry
+//! (`session.timeout.ms`), the herder thread's blocking
 //! stops, and the scenario's events.
 
 use crate::connect::protocol::ConnectProtocol;
@@ -165,7 +166,7 @@ impl ConnectSimulation {
             Some(lane),
             "graceful_stop",
             format!(
-                "{name} shuts down gracefully: it stops its {} ({}), then sends LeaveGroup. To the cooperative assignor a graceful leave is the same as a crash: its work is lost and the scheduled delay applies (spec §4.5).",
+                "{name} shuts down gracefully: it stops its {} ({}), then sends LeaveGroup. To the cooperative assignor a graceful leave is the same as a crash: its work is lost and the scheduled delay applies (IncrementalCooperativeAssignor.handleLostAssignments).",
                 work(c, t),
                 duration(took)
             ),
@@ -403,7 +404,8 @@ impl ConnectSimulation {
     }
 
     /// Sends JoinGroup, after eager `onJoinPrepare` stops everything when the
-    /// previous generation was eager (spec §1.3, §4.4).
+    /// previous generation was eager (`WorkerCoordinator.onJoinPrepare` follows
+    /// the previous generation's protocol).
     pub(super) fn begin_join(&mut self, lane: u32, reason: RejoinReason) {
         let w = self.proc_mut(lane);
         w.rejoin_reason = Some(reason);

@@ -1,5 +1,5 @@
 //! Member ids: `connect-<worker>-<uuid>` like Kafka's (Connect's client id,
-//! then a broker-made uuid, spec §2), the uuid drawn from the scenario seed.
+//! then a broker-made uuid; `EagerAssignor` sorts by it), the uuid drawn from the scenario seed.
 //!
 //! Maps keyed by member id are keyed by [`MemberKey`] instead of the string:
 //! it compares exactly as the id string does (so every "ascending member id"

@@ -1,6 +1,8 @@
-//! The Kafka Connect cluster simulation: worker processes (spec §4) around a
-//! broker-side [`ClassicGroup`], the two assignors (spec §2–3), the config
-//! topic and KIP-507 session keys (spec §5), recorded into a [`Trace`].
+//! The Kafka Connect cluster simulation: worker processes (Kafka's
+//! `WorkerCoordinator` and `DistributedHerder`) around a broker-side
+//! [`ClassicGroup`], the two assignors (`EagerAssignor`,
+//! `IncrementalCooperativeAssignor`), the config topic and KIP-507 session
+//! keys, recorded into a [`Trace`]. `docs/model.md` describes the model.
 //!
 //! Time is integer milliseconds. Network and coordinator latency is one
 //! `coordinator_rtt_ms` per request (JoinGroup of a new member takes two: the
@@ -23,22 +25,26 @@
 //!   together are notified by one event.
 //! * Each worker process owns its assignor object (Kafka's
 //!   `WorkerCoordinator` field): a worker that becomes leader starts with no
-//!   history (spec §3.9), while other fields keep their stale values.
+//!   history (`performTaskAssignment` discards a stale `previousAssignment`),
+//!   while other fields keep their stale values.
 //! * Stops block the herder: revocations and eager `onJoinPrepare` stop one
-//!   callable per item on 8 threads, each bounded by its timeout (spec §4.2);
+//!   callable per item on 8 threads, each bounded by its timeout
+//!   (`task.shutdown.graceful.timeout.ms` per task, 5 s per connector);
 //!   the items show `stopping` until the whole stop returns. Starts do not
 //!   block: every item starts in parallel and runs after its start duration.
 //! * A new connector has tasks only once it runs and generates task configs;
 //!   a follower forwards them to the leader over internal REST, signed under
-//!   `sessioned` (spec §5). A task-count change restarts the connector, which
-//!   then writes new task configs; only that triggers a rebalance (§4.6).
+//!   `sessioned` (KIP-507). A task-count change restarts the connector, which
+//!   then writes new task configs; only that triggers a rebalance
+//!   (`DistributedHerder`'s `onTaskConfigUpdate`).
 //! * A GC pause freezes everything on the worker; events due during the
 //!   pause are postponed (ticks to its end, work by what was left of it).
 //!   A worker removed meanwhile resumes as a zombie: its copies run, marked
 //!   `zombie`, until its heartbeat is answered UNKNOWN_MEMBER_ID and it
 //!   rejoins as a new member (eager stops everything first; cooperative
 //!   reports what it runs, and duplicated work is revoked, KAFKA-9841).
-//! * Cooperative → eager downgrade (spec §1.3 note): the first eager
+//! * Cooperative → eager downgrade (`WorkerCoordinator.onJoinPrepare` follows
+//!   the previous generation's protocol): the first eager
 //!   generation is entered without a revoke-all, and work missing from a
 //!   worker's new full assignment keeps running untracked (`zombie`, a
 //!   `downgrade_orphans` step) — the code reading of `startWork` and
@@ -82,7 +88,7 @@ use worker::{ConnectMetadata, ConnectWorker};
 
 /// The assignor's clock is the simulated time plus this epoch: Kafka treats a
 /// scheduled-rebalance time of 0 as "none", so the leader's clock must be > 0
-/// (FORMAT.md §2 uses the same offset).
+/// (the recorded conformance vectors use the same offset).
 const ASSIGNOR_EPOCH_MS: i64 = 1_000_000_000;
 
 /// Stops a run that keeps generating events (a bug or an absurd scenario)

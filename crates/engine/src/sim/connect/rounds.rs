@@ -1,6 +1,7 @@
 //! Rebalance rounds: JoinGroup at the broker, the leader's assignment
 //! (EagerAssignor or the incremental cooperative assignor), SyncGroup, and
-//! each worker applying what it was told (spec §1.6, §4.2–4.4).
+//! each worker applying what it was told (`WorkerCoordinator.onJoinComplete`,
+//! `DistributedHerder.handleRebalanceCompleted`).
 
 use crate::connect::assignment::{apply_delta, MemberDelta, MemberHoldings, RoundInput};
 use crate::connect::eager_assignor::EagerAssignor;
@@ -72,7 +73,8 @@ impl ConnectSimulation {
             }
             JoinResponse::CurrentGeneration { .. } => {
                 // A follower with unchanged metadata in a stable group: the
-                // broker returns the current generation, nothing moves (spec §4.1).
+                // broker returns the current generation, nothing moves
+                // (`GroupMetadataManager.classicGroupJoinExistingMember`).
                 let w = self.proc_mut(lane);
                 w.phase = Phase::Idle;
                 w.rejoin_reason = None;
@@ -91,7 +93,7 @@ impl ConnectSimulation {
             self.note(
                 self.member_ref(new_leader).map(|m| m.lane),
                 "leader_change",
-                format!("The leader left the group; the broker makes {name} leader. Its assignor holds no history of the last rounds (spec §3.9)."),
+                format!("The leader left the group; the broker makes {name} leader. Its assignor holds no history of the last rounds: Kafka keeps it in the leader's IncrementalCooperativeAssignor object only."),
             );
         }
         if let Some(started) = change.started {
@@ -256,7 +258,7 @@ impl ConnectSimulation {
         for (key, _) in &join.members {
             let m = self.member_ref(key).copied();
             let mut h = match m {
-                // V0 metadata carries no assignment (spec §1.3).
+                // V0 (`default`) metadata carries no assignment (`ConnectProtocol`).
                 _ if !cooperative => MemberHoldings::default(),
                 Some(m) => match self.worker_mut(m.lane, m.inc) {
                     Some(w) => std::mem::take(&mut w.snapshot),
@@ -503,7 +505,8 @@ impl ConnectSimulation {
         self.apply_delivery(lane, d);
     }
 
-    /// `onJoinComplete` + `onAssigned` + `handleRebalanceCompleted` (spec §4.2, §4.4).
+    /// `onJoinComplete` + `onAssigned` + `handleRebalanceCompleted`
+    /// (`WorkerCoordinator`, `DistributedHerder`).
     fn apply_delivery(&mut self, lane: u32, d: Delivery) {
         let now = self.now;
         let w = self.proc_mut(lane);
@@ -583,7 +586,7 @@ impl ConnectSimulation {
         self.after_idle(lane);
     }
 
-    /// A cooperative→eager switch (spec §1.3 note): `onJoinPrepare` followed
+    /// A cooperative→eager switch: `onJoinPrepare` followed
     /// the previous, cooperative generation, so nothing was revoked before
     /// joining, and the full eager assignment replaces the snapshot while
     /// `startWork` only starts what is not running. Work missing from the new
@@ -613,14 +616,14 @@ impl ConnectSimulation {
             Some(lane),
             "downgrade_orphans",
             format!(
-                "Cooperative → eager: {name} entered this first eager generation without revoking anything (onJoinPrepare follows the previous generation's protocol) and its new full assignment lacks {} it runs. Nothing in Kafka stops them (code reading, spec §1.3; no Kafka test covers it): they keep running untracked, shown as zombie copies.",
+                "Cooperative → eager: {name} entered this first eager generation without revoking anything (onJoinPrepare follows the previous generation's protocol) and its new full assignment lacks {} it runs. Nothing in Kafka stops them (code reading of WorkerCoordinator.onJoinPrepare and DistributedHerder.startWork; no Kafka test covers it): they keep running untracked, shown as zombie copies.",
                 super::explain::plural(orphans.len(), "item")
             ),
         );
     }
 
     /// After the revocation stop: arm the delay, start new work, and rejoin
-    /// at once if anything was revoked (spec §4.2 steps 4–5, §4.3).
+    /// at once if anything was revoked (`DistributedHerder.handleRebalanceCompleted`).
     pub(super) fn finish_round(&mut self, lane: u32, delay_ms: i32, delta: &MemberDelta) {
         let (connectors, tasks) = (delta.revoked_connectors.len(), delta.revoked_tasks.len());
         let now = self.now;
@@ -810,10 +813,10 @@ impl ConnectSimulation {
         };
         let text = match previous {
             None => format!(
-                "The broker selects group protocol `{wire}`: the members vote for their first choice among the protocols every member supports (spec §1.3). {signing}"
+                "The broker selects group protocol `{wire}`: the members vote for their first choice among the protocols every member supports (ClassicGroup.selectProtocol). {signing}"
             ),
             Some(old) if protocol < old => format!(
-                "The group protocol drops from `{}` to `{wire}`: {} advertise{} nothing newer, and the broker only picks a protocol every member supports (spec §1.3). {signing}",
+                "The group protocol drops from `{}` to `{wire}`: {} advertise{} nothing newer, and the broker only picks a protocol every member supports (ClassicGroup.selectProtocol). {signing}",
                 old.wire_name(),
                 names(&holders),
                 if holders.len() == 1 { "s" } else { "" }
@@ -872,7 +875,7 @@ impl ConnectSimulation {
         let at_clock = |deadline: i64| clock((deadline - ASSIGNOR_EPOCH_MS).max(0) as u64);
         if why.history_discarded {
             let who = if f.leader_changed {
-                format!("new leader {leader} has no assignment history (spec §3.9)")
+                format!("new leader {leader} has no assignment history (it lived in the old leader's assignor)")
             } else if f.first_cooperative_round {
                 format!("leader {leader}'s cooperative assignor has computed no round before")
             } else {

@@ -1,5 +1,6 @@
 //! The work of a Connect cluster: the trace's item numbering and the config
-//! topic (what is configured, spec §0 "configured set").
+//! topic (what is configured: the connectors of the config snapshot and
+//! their task configs).
 
 use std::collections::BTreeMap;
 
@@ -95,7 +96,8 @@ pub struct ConnectorConfigState {
     pub task_configs: u32,
 }
 
-/// A record in the config topic, as workers react to it (spec §4.6).
+/// A record in the config topic, as workers react to it (`KafkaConfigBackingStore`
+/// records, seen through `DistributedHerder`'s `ConfigUpdateListener`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConfigRecord {
     /// A new connector config.

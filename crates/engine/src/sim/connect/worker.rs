@@ -1,6 +1,7 @@
 //! One Connect worker process: its group membership as it believes it, its
-//! assignment snapshot (what it reports in JoinGroup, spec §1.6), its own
-//! `connect.protocol` and its herder thread's state (spec §4.2–4.5).
+//! assignment snapshot (what it reports in JoinGroup, rebuilt by
+//! `WorkerCoordinator.onJoinComplete`), its own `connect.protocol` and its
+//! herder thread's state (`DistributedHerder`).
 
 use std::collections::VecDeque;
 
@@ -37,7 +38,7 @@ pub enum RejoinReason {
         /// Tasks it stopped.
         tasks: usize,
     },
-    /// The assignment's `delay` ran out (spec §4.3).
+    /// The assignment's `delay` ran out (`WorkerCoordinator.onAssigned` armed it).
     DelayExpired,
     /// A heartbeat answered REBALANCE_IN_PROGRESS.
     RebalanceNotice,
@@ -151,7 +152,7 @@ pub struct ConnectWorker {
     /// The group protocol of its last completed generation
     /// (`currentConnectProtocol`; starts as its own mode, as in Kafka).
     pub current_protocol: ConnectProtocol,
-    /// The assignor object of this process (spec §3.9: history lives here).
+    /// The assignor object of this process: the leader's history lives here.
     pub assignor: IncrementalCooperativeAssignor,
     /// `previousGenerationId` of its assignor: the generation of the last
     /// round this process computed as leader (-1: never).
