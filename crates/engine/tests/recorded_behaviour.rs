@@ -98,8 +98,8 @@ fn scenarios() -> Vec<(String, Scenario)> {
         .collect();
     let random = std::fs::read_to_string(RANDOM).expect("the recorded random scenarios");
     for (i, line) in random.lines().enumerate() {
-        let scenario = Scenario::from_json(line)
-            .unwrap_or_else(|e| panic!("{RANDOM} line {}: {e}", i + 1));
+        let scenario =
+            Scenario::from_json(line).unwrap_or_else(|e| panic!("{RANDOM} line {}: {e}", i + 1));
         out.push((format!("random {}: {}", i + 1, scenario.title), scenario));
     }
     out
@@ -154,5 +154,9 @@ fn the_recording_covers_both_families_and_every_preset() {
     let all = scenarios();
     let streams = all.iter().filter(|(_, s)| s.family() == "streams").count();
     assert!(streams >= 100, "{streams} Streams scenarios");
-    assert!(all.len() - streams >= 100, "{} Connect scenarios", all.len() - streams);
+    assert!(
+        all.len() - streams >= 100,
+        "{} Connect scenarios",
+        all.len() - streams
+    );
 }

@@ -46,6 +46,7 @@ mod model;
 pub mod partition_assignor;
 mod priority_set;
 mod sticky;
+pub mod versions;
 
 use std::collections::BTreeSet;
 

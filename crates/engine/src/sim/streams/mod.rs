@@ -43,7 +43,7 @@ use local_state::{restore_ms, Changelog, LocalState};
 use crate::report::format_duration;
 use crate::scenario::{
     instance_name, KafkaVersion, ProcessingGuarantee, ResolvedStreamsConfig, Scenario,
-    StreamsConfig, StreamsEvent, StreamsTimings, TaskAssignorClass, Variant,
+    StreamsConfig, StreamsEvent, StreamsTimings, Variant,
 };
 use crate::sim::event_queue::EventQueue;
 use crate::sim::group::{
@@ -51,6 +51,7 @@ use crate::sim::group::{
 };
 use crate::sim::timeline::{ItemPool, Timeline};
 use crate::streams::partition_assignor::{self, AssignorKind, ClientSubscription, LeaderContext};
+use crate::streams::versions::{leader_task_assignor, streams_release};
 use crate::streams::{
     AssignmentConfigs, ProcessId, StreamsTaskId, LATEST_OFFSET, UNKNOWN_OFFSET_SUM,
 };
@@ -65,24 +66,6 @@ const MAX_EVENTS: u64 = 2_000_000;
 /// A group member: (lane, incarnation); static members keep incarnation 0
 /// across restarts, as their `group.instance.id` does.
 type MemberKey = (u32, u32);
-
-/// The latest `SubscriptionInfo` version a Kafka Streams release supports
-/// (spec §3.2: v7 came with 2.6, v11 is HEAD's). Earlier steps are
-/// approximate; only their order matters for version probing (spec §3.6).
-fn latest_metadata_version(v: KafkaVersion) -> u32 {
-    match (v.major, v.minor) {
-        (0, _) | (1, _) => 2,
-        (2, 0) => 3,
-        (2, 1) | (2, 2) => 4,
-        (2, 3) => 5,
-        (2, 4) | (2, 5) => 6,
-        (2, 6) => 7,
-        (2, 7) => 8,
-        (2, _) => 9,
-        (3, 0..=3) => 10,
-        _ => 11,
-    }
-}
 
 /// A member's JoinGroup metadata (the Streams subscription, spec §3.2).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1346,7 +1329,7 @@ impl StreamsSimulation {
                 (t, sum)
             })
             .collect();
-        let latest = latest_metadata_version(l.version);
+        let latest = streams_release(l.version).latest_subscription_version;
         let used = l.used_metadata.unwrap_or(latest).min(latest);
         // Before v7 a subscription carried task sets, which the leader maps to
         // LATEST_OFFSET (previous actives) and UNKNOWN_OFFSET_SUM (spec §3.2).
@@ -1728,12 +1711,7 @@ impl StreamsSimulation {
                 (t, self.logs[idx as usize].end(now) as i64)
             })
             .collect();
-        let assignor = match leader_cfg.task_assignor {
-            TaskAssignorClass::HighAvailabilityTaskAssignor if !leader_version.before(2, 6) => {
-                AssignorKind::HighAvailability
-            }
-            _ => AssignorKind::Sticky,
-        };
+        let assignor = leader_task_assignor(leader_version, leader_cfg.task_assignor.into());
         let ctx = LeaderContext {
             all_tasks: &self.all_tasks,
             stateful_tasks: &self.stateful_tasks,
@@ -1746,7 +1724,7 @@ impl StreamsSimulation {
                 probing_rebalance_interval_ms: leader_cfg.probing_rebalance_interval_ms,
             },
             assignor,
-            cooperative_filter: !leader_version.before(2, 4),
+            cooperative_filter: streams_release(leader_version).cooperative,
             leader: self.lanes[leader_lane as usize].process_id,
         };
         let result = match partition_assignor::assign(&subs, &ctx) {
