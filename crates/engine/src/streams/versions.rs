@@ -88,7 +88,7 @@ pub fn streams_release(version: KafkaVersion) -> &'static StreamsRelease {
 /// later values have no effect on the protocol).
 pub fn runs_cooperative(version: KafkaVersion, upgrade_from: Option<KafkaVersion>) -> bool {
     streams_release(version).cooperative
-        && !upgrade_from.is_some_and(|u| !streams_release(u).cooperative)
+        && upgrade_from.is_none_or(|u| streams_release(u).cooperative)
 }
 
 /// The task assignor a leader of `version` runs when its config asks for
