@@ -47,11 +47,15 @@ use crate::scenario::{
 };
 use crate::sim::event_queue::EventQueue;
 use crate::sim::group::{
-    ClassicGroup, GroupChange, GroupState, JoinResponse, RebalanceTrigger, RemovalReason,
+    ClassicGroup, CompletedJoin, GroupChange, GroupState, JoinResponse, RebalanceTrigger,
+    RemovalReason,
 };
 use crate::sim::timeline::{ItemPool, Timeline};
-use crate::streams::partition_assignor::{self, AssignorKind, ClientSubscription, LeaderContext};
-use crate::streams::versions::{leader_task_assignor, streams_release};
+use crate::streams::partition_assignor::{
+    self, assign_group, AssignorKind, ClientSubscription, GroupDecision, GroupInput, LeaderContext,
+    MemberSubscription,
+};
+use crate::streams::versions::streams_release;
 use crate::streams::{
     AssignmentConfigs, ProcessId, StreamsTaskId, LATEST_OFFSET, UNKNOWN_OFFSET_SUM,
 };
@@ -414,11 +418,7 @@ impl StreamsSimulation {
                 offset_sums: BTreeMap::new(),
             })
             .collect();
-        let end_offsets: BTreeMap<StreamsTaskId, i64> = self
-            .stateful_tasks
-            .iter()
-            .map(|&t| (t, self.logs[self.task_index(t) as usize].end(0) as i64))
-            .collect();
+        let end_offsets = self.end_offsets(0);
         let ctx = LeaderContext {
             all_tasks: &self.all_tasks,
             stateful_tasks: &self.stateful_tasks,
@@ -1635,36 +1635,12 @@ impl StreamsSimulation {
 
     // --- the leader ------------------------------------------------------------
 
-    fn compute_assignment(
-        &mut self,
-        done: crate::sim::group::CompletedJoin<MemberKey, Subscription>,
-    ) {
-        let now = self.now;
-        for k in &done.dropped {
-            let name = self.name(k.0);
-            self.note(
-                Some(k.0),
-                "member_dropped",
-                format!("{name}'s member did not rejoin within the rebalance timeout (max.poll.interval.ms) and is removed."),
-            );
-            // A live process still believes it is a member: it keeps processing
-            // as a zombie until its next heartbeat is answered UNKNOWN_MEMBER_ID
-            // (a frozen or blocked one finds out when it is free again).
-            let Some(p) = self.lanes[k.0 as usize].proc.as_mut() else {
-                continue;
-            };
-            if p.member != Some(*k) {
-                continue;
-            }
-            p.out_of_group = true;
-            let (inc, busy) = (p.inc, p.is_busy());
-            if !busy {
-                let active: Vec<u32> = p.active.keys().copied().collect();
-                self.timeline
-                    .split_off(k.0, &active, ItemState::Zombie, &mut self.pool);
-                let delay = self.heartbeat_delay(k.0);
-                self.schedule(now + delay, Ev::ZombieEnds { lane: k.0, inc });
-            }
+    /// The join phase completed: drop the laggards, ask the leader's
+    /// `StreamsPartitionAssignor` for the assignment, record the round and
+    /// send SyncGroup.
+    fn compute_assignment(&mut self, done: CompletedJoin<MemberKey, Subscription>) {
+        for &key in &done.dropped {
+            self.drop_member(key);
         }
         let leader_lane = done.leader.0;
         let leader_cfg = self.lanes[leader_lane as usize].config.clone();
@@ -1673,49 +1649,13 @@ impl StreamsSimulation {
             .iter()
             .find(|(k, _)| *k == done.leader)
             .map_or(self.lanes[leader_lane as usize].version, |(_, m)| m.version);
-        // Clients by ProcessId (a client's consumers share it).
-        let mut by_process: BTreeMap<ProcessId, (ClientSubscription, Vec<MemberKey>)> =
-            BTreeMap::new();
-        for (key, sub) in &done.members {
-            let entry = by_process.entry(sub.process_id).or_insert_with(|| {
-                (
-                    ClientSubscription {
-                        process_id: sub.process_id,
-                        capacity: 0,
-                        owned: BTreeSet::new(),
-                        offset_sums: BTreeMap::new(),
-                    },
-                    Vec::new(),
-                )
-            });
-            entry.0.capacity += sub.capacity;
-            entry
-                .0
-                .owned
-                .extend(sub.owned.iter().map(|&t| self.task_ids[t as usize]));
-            for &(t, s) in &sub.offset_sums {
-                if self.stateful[t as usize] {
-                    entry.0.offset_sums.insert(self.task_ids[t as usize], s);
-                }
-            }
-            entry.1.push(*key);
-        }
-        // Split (in ProcessId order) rather than clone every subscription.
-        let (subs, member_keys): (Vec<ClientSubscription>, Vec<Vec<MemberKey>>) =
-            by_process.into_values().unzip();
-        let end_offsets: BTreeMap<StreamsTaskId, i64> = self
-            .stateful_tasks
-            .iter()
-            .map(|&t| {
-                let idx = self.task_index(t);
-                (t, self.logs[idx as usize].end(now) as i64)
-            })
-            .collect();
-        let assignor = leader_task_assignor(leader_version, leader_cfg.task_assignor.into());
-        let ctx = LeaderContext {
-            all_tasks: &self.all_tasks,
-            stateful_tasks: &self.stateful_tasks,
-            end_offsets: &end_offsets,
+        let members = self.member_subscriptions(&done.members);
+        let end_offsets = self.end_offsets(self.now);
+        let input = GroupInput {
+            members: &members,
+            leader_version,
+            leader: self.lanes[leader_lane as usize].process_id,
+            configured_assignor: leader_cfg.task_assignor.into(),
             configs: AssignmentConfigs {
                 acceptable_recovery_lag: i64::try_from(leader_cfg.acceptable_recovery_lag)
                     .unwrap_or(i64::MAX),
@@ -1723,12 +1663,12 @@ impl StreamsSimulation {
                 num_standby_replicas: leader_cfg.num_standby_replicas,
                 probing_rebalance_interval_ms: leader_cfg.probing_rebalance_interval_ms,
             },
-            assignor,
-            cooperative_filter: streams_release(leader_version).cooperative,
-            leader: self.lanes[leader_lane as usize].process_id,
+            all_tasks: &self.all_tasks,
+            stateful_tasks: &self.stateful_tasks,
+            end_offsets: &end_offsets,
         };
-        let result = match partition_assignor::assign(&subs, &ctx) {
-            Ok(r) => r,
+        let decision = match assign_group(&input) {
+            Ok(d) => d,
             Err(e) => {
                 self.note(
                     Some(leader_lane),
@@ -1738,90 +1678,166 @@ impl StreamsSimulation {
                 return;
             }
         };
-        // Version probing (spec §3.6): the leader encodes at the lowest used
-        // version with the commonly supported one; a member that sent more
-        // downgrades and rejoins at once, and once every member supports
-        // more, the others upgrade and rejoin at once.
-        let common = done
-            .members
+        let probing_at = self.now + leader_cfg.probing_rebalance_interval_ms;
+        let (assignments, round_members) = self.round_assignments(&decision, probing_at);
+        let explanation = self.round_explanation(
+            &decision,
+            leader_lane,
+            leader_version,
+            leader_cfg.probing_rebalance_interval_ms,
+        );
+        self.cause.clear();
+        let protocols: BTreeSet<bool> = done.members.iter().map(|(_, m)| m.cooperative).collect();
+        let now = self.now;
+        let round = RebalanceRound {
+            generation: done.generation,
+            started_ms: done.started_ms,
+            joined_ms: now,
+            completed_ms: now + 2 * self.rtt,
+            delivered: false,
+            protocol: protocol_label(&protocols).to_string(),
+            leader: leader_lane,
+            members: round_members,
+            delay_ms: 0,
+            explanation,
+        };
+        self.pending = Some(PendingRound { round, assignments });
+        self.schedule(
+            now + 2 * self.rtt,
+            Ev::SyncDone {
+                generation: done.generation,
+            },
+        );
+    }
+
+    /// A member that did not rejoin within the rebalance timeout is removed.
+    /// A live process still believes it is a member: it keeps processing as
+    /// a zombie until its next heartbeat is answered UNKNOWN_MEMBER_ID (a
+    /// frozen or blocked one finds out when it is free again).
+    fn drop_member(&mut self, key: MemberKey) {
+        let name = self.name(key.0);
+        self.note(
+            Some(key.0),
+            "member_dropped",
+            format!("{name}'s member did not rejoin within the rebalance timeout (max.poll.interval.ms) and is removed."),
+        );
+        let Some(p) = self.lanes[key.0 as usize].proc.as_mut() else {
+            return;
+        };
+        if p.member != Some(key) {
+            return;
+        }
+        p.out_of_group = true;
+        let (inc, busy) = (p.inc, p.is_busy());
+        if !busy {
+            let active: Vec<u32> = p.active.keys().copied().collect();
+            self.timeline
+                .split_off(key.0, &active, ItemState::Zombie, &mut self.pool);
+            let delay = self.heartbeat_delay(key.0);
+            self.schedule(self.now + delay, Ev::ZombieEnds { lane: key.0, inc });
+        }
+    }
+
+    /// The leader's view of the members' JoinGroup metadata, by task id.
+    fn member_subscriptions(
+        &self,
+        members: &[(MemberKey, Subscription)],
+    ) -> Vec<MemberSubscription<MemberKey>> {
+        members
             .iter()
-            .map(|(_, m)| m.latest_metadata)
-            .min()
-            .unwrap_or(0);
-        // Everyone converges on the highest version all members support.
-        let probing_versions: Vec<(MemberKey, u32, u32)> = done
-            .members
+            .map(|(key, sub)| MemberSubscription {
+                member: *key,
+                process_id: sub.process_id,
+                capacity: sub.capacity,
+                cooperative: sub.cooperative,
+                used_version: sub.used_metadata,
+                latest_supported_version: sub.latest_metadata,
+                owned: sub
+                    .owned
+                    .iter()
+                    .map(|&t| self.task_ids[t as usize])
+                    .collect(),
+                offset_sums: sub
+                    .offset_sums
+                    .iter()
+                    .map(|&(t, sum)| (self.task_ids[t as usize], sum))
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// Changelog end offsets of the stateful tasks at `at` (Admin listOffsets).
+    fn end_offsets(&self, at: u64) -> BTreeMap<StreamsTaskId, i64> {
+        self.stateful_tasks
             .iter()
-            .filter(|(_, m)| m.used_metadata != common)
-            .map(|(k, m)| (*k, m.used_metadata, common))
-            .collect();
-        let mut assignments: BTreeMap<MemberKey, Assigned> = BTreeMap::new();
+            .map(|&t| (t, self.logs[self.task_index(t) as usize].end(at) as i64))
+            .collect()
+    }
+
+    /// Each member's assignment as the simulator applies it, and the round's
+    /// per-member record (owned, newly assigned, revoked) for the trace.
+    fn round_assignments(
+        &mut self,
+        decision: &GroupDecision<MemberKey>,
+        probing_at: u64,
+    ) -> (BTreeMap<MemberKey, Assigned>, Vec<RoundMember>) {
+        let mut assignments = BTreeMap::new();
         let mut round_members = Vec::new();
-        let (mut moved, mut held, mut warm, mut standby) = (0usize, 0usize, 0usize, 0usize);
-        for ((client, keys), res) in subs.iter().zip(&member_keys).zip(&result.clients) {
-            let idx = |s: &BTreeSet<StreamsTaskId>| -> BTreeSet<u32> {
-                s.iter().map(|&t| self.task_index(t)).collect()
-            };
-            let active = idx(&res.active);
-            let owned = idx(&client.owned);
-            moved += active.difference(&owned).count();
-            held += res.held_back.len();
-            warm += res.warmup.len();
-            standby += res.standby.len();
-            let assigned = Assigned {
-                active: active.clone(),
-                standby: idx(&res.standby),
-                warmup: idx(&res.warmup),
-                immediate: res.immediate_rebalance,
-                probing_at: res
-                    .probing_rebalance
-                    .then_some(now + leader_cfg.probing_rebalance_interval_ms),
-                metadata_version: None,
-            };
-            for (n, key) in keys.iter().enumerate() {
-                // The whole client's assignment goes to its first consumer here
-                // (one member per instance).
-                let mut a = if n == 0 {
-                    assigned.clone()
-                } else {
-                    Assigned::default()
+        for client in &decision.clients {
+            let owned = self.indices(&client.owned);
+            for m in &client.members {
+                let a = Assigned {
+                    active: self.indices(&m.active),
+                    standby: self.indices(&m.standby),
+                    warmup: self.indices(&m.warmup),
+                    immediate: m.immediate_rebalance,
+                    probing_at: m.probing_rebalance.then_some(probing_at),
+                    metadata_version: m.metadata_version,
                 };
-                if let Some(&(_, _, to)) = probing_versions.iter().find(|p| p.0 == *key) {
-                    a.metadata_version = Some(to);
-                    a.immediate = true;
-                    a.probing_at = None;
-                }
                 let revoked: Vec<u32> = owned.difference(&a.active).copied().collect();
                 let added: Vec<u32> = a.active.difference(&owned).copied().collect();
-                let member = self.member_index.get(key).copied().unwrap_or(0);
+                let member = self.member_index.get(&m.member).copied().unwrap_or(0);
                 let owned_list = self.pool.push(&owned.iter().copied().collect::<Vec<_>>());
                 let assigned_list = self.pool.push(&added);
                 let revoked_list = self.pool.push(&revoked);
                 round_members.push(RoundMember {
-                    worker: key.0,
+                    worker: m.member.0,
                     member,
                     owned: owned_list,
                     assigned: assigned_list,
                     revoked: revoked_list,
                 });
-                assignments.insert(*key, a);
+                assignments.insert(m.member, a);
             }
         }
-        let protocols: BTreeSet<bool> = done.members.iter().map(|(_, m)| m.cooperative).collect();
-        let protocol = match (protocols.contains(&false), protocols.contains(&true)) {
-            (true, true) => "mixed",
-            (false, true) => "cooperative",
-            _ => "eager",
-        };
+        (assignments, round_members)
+    }
+
+    /// The round's explanation, with a step per version-probing member and
+    /// one for double ownership.
+    fn round_explanation(
+        &mut self,
+        decision: &GroupDecision<MemberKey>,
+        leader_lane: u32,
+        leader_version: KafkaVersion,
+        probing_interval_ms: u64,
+    ) -> String {
+        let (mut moved, mut held, mut warm, mut standby) = (0usize, 0usize, 0usize, 0usize);
+        for c in &decision.clients {
+            moved += c.result.active.difference(&c.owned).count();
+            held += c.result.held_back.len();
+            warm += c.result.warmup.len();
+            standby += c.result.standby.len();
+        }
         let leader_name = self.name(leader_lane);
-        let assignor_name = match assignor {
+        let assignor_name = match decision.assignor {
             AssignorKind::HighAvailability => "HighAvailabilityTaskAssignor",
             AssignorKind::Sticky => "StickyTaskAssignor",
         };
         let mut explanation = format!(
             "{}: {assignor_name} on leader {leader_name} ({} clients): {moved} actives newly placed",
             if self.cause.is_empty() { "rebalance".to_string() } else { self.cause.clone() },
-            subs.len()
+            decision.clients.len()
         );
         if held > 0 {
             explanation.push_str(&format!(
@@ -1834,33 +1850,30 @@ impl StreamsSimulation {
         if standby > 0 {
             explanation.push_str(&format!(", {standby} standbys"));
         }
-        if result.probing_rebalance_needed {
+        if decision.probing_rebalance_needed {
             explanation.push_str(&format!(
                 "; probing rebalance in {}",
-                format_duration(leader_cfg.probing_rebalance_interval_ms)
+                format_duration(probing_interval_ms)
             ));
         }
-        for &(key, from, to) in &probing_versions {
-            let name = self.name(key.0);
+        for p in &decision.version_probing {
+            let name = self.name(p.member.0);
+            let (from, to) = (p.from, p.to);
             let what = if to < from { "downgrades" } else { "upgrades" };
             self.note(
-                Some(key.0),
+                Some(p.member.0),
                 "version_probing",
                 format!("Version probing: {name} sent subscription v{from}; the group's common version is v{to}, so it {what} and rejoins at once (spec §3.6)."),
             );
         }
-        if !probing_versions.is_empty() {
+        if !decision.version_probing.is_empty() {
             explanation.push_str(&format!(
                 "; version probing: {} members rejoin with another metadata version",
-                probing_versions.len()
+                decision.version_probing.len()
             ));
         }
-        if !result.doubly_owned.is_empty() {
-            let tasks: BTreeSet<u32> = result
-                .doubly_owned
-                .iter()
-                .map(|&t| self.task_index(t))
-                .collect();
+        if !decision.doubly_owned.is_empty() {
+            let tasks = self.indices(&decision.doubly_owned);
             let labels = self.labels(&tasks);
             self.note(
                 Some(leader_lane),
@@ -1873,27 +1886,11 @@ impl StreamsSimulation {
             ));
         }
         explanation.push('.');
-        self.cause.clear();
-        let round = RebalanceRound {
-            generation: done.generation,
-            started_ms: done.started_ms,
-            joined_ms: now,
-            completed_ms: now + 2 * self.rtt,
-            delivered: false,
-            protocol: protocol.to_string(),
-            leader: leader_lane,
-            members: round_members,
-            delay_ms: 0,
-            explanation,
-        };
-        self.pending = Some(PendingRound { round, assignments });
-        let at = now + 2 * self.rtt;
-        self.schedule(
-            at,
-            Ev::SyncDone {
-                generation: done.generation,
-            },
-        );
+        explanation
+    }
+
+    fn indices(&self, tasks: &BTreeSet<StreamsTaskId>) -> BTreeSet<u32> {
+        tasks.iter().map(|&t| self.task_index(t)).collect()
     }
 
     fn task_index(&self, t: StreamsTaskId) -> u32 {
@@ -2291,5 +2288,14 @@ impl StreamsSimulation {
         );
         self.set_cause("probing rebalance".to_string());
         self.begin_rejoin(lane, inc);
+    }
+}
+
+/// The round's protocol: what its members run.
+fn protocol_label(cooperative: &BTreeSet<bool>) -> &'static str {
+    match (cooperative.contains(&false), cooperative.contains(&true)) {
+        (true, true) => "mixed",
+        (false, true) => "cooperative",
+        _ => "eager",
     }
 }
