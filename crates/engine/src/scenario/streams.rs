@@ -1,6 +1,6 @@
 //! A Kafka Streams application as a scenario describes it: instances, a
 //! topology by counts (subtopologies × partitions), Kafka's configs under
-//! their own names, and the Streams event script (streams spec §1, §3, §5, §6).
+//! their own names, and the Streams event script.
 
 use serde::{Deserialize, Serialize};
 
@@ -75,13 +75,14 @@ pub enum ProcessingGuarantee {
     #[serde(rename = "at_least_once")]
     AtLeastOnce,
     /// `exactly_once_v2`: a running task's checkpoint is deleted, so a crash
-    /// wipes local state (spec §5).
+    /// wipes local state (`ProcessorStateManager`).
     #[serde(rename = "exactly_once_v2", alias = "exactly_once")]
     ExactlyOnceV2,
 }
 
 /// Streams configuration as written in a scenario: every key optional, absent
-/// meaning Kafka's default for the instance's version (spec §6).
+/// meaning Kafka's default for the instance's version (`StreamsConfig`;
+/// version-dependent defaults in `streams::versions`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StreamsConfig {
@@ -157,7 +158,7 @@ pub struct StreamsConfig {
     )]
     pub group_instance_id: Option<String>,
     /// `upgrade.from`: `0100` … `2.3` force the EAGER protocol; later values
-    /// have no effect on the protocol (spec §0.1, §3.6).
+    /// have no effect on the protocol (`AssignorConfiguration.rebalanceProtocol`).
     #[serde(
         rename = "upgrade.from",
         default,
@@ -272,7 +273,7 @@ impl StreamsConfig {
         )
     }
 
-    /// Fills in Kafka's defaults for `version` (spec §6): `session.timeout.ms`
+    /// Fills in Kafka's defaults for `version` (`streams::versions`): `session.timeout.ms`
     /// is 10 s before 3.0 (KIP-735) and the assignor is `StickyTaskAssignor`
     /// before 2.6 (KIP-441).
     pub fn resolve(&self, version: KafkaVersion) -> ResolvedStreamsConfig {
@@ -323,7 +324,7 @@ impl StreamsConfig {
 }
 
 impl ResolvedStreamsConfig {
-    /// The rebalance protocol this member runs (spec §2.1, §3.6): EAGER when
+    /// The rebalance protocol this member runs (`StreamsPartitionAssignor.supportedProtocols`): EAGER when
     /// its code predates 2.4 or `upgrade.from` names 2.3 or older.
     pub fn cooperative(&self, version: KafkaVersion) -> bool {
         runs_cooperative(version, self.upgrade_from)
@@ -331,7 +332,7 @@ impl ResolvedStreamsConfig {
 }
 
 /// Simulator timings: not Kafka configs but the model of how long real work
-/// takes. Restoration runs per task at `restore_records_per_sec` (spec §5).
+/// takes. Restoration runs per task at `restore_records_per_sec` (`StoreChangelogReader`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct StreamsTimings {
@@ -387,7 +388,7 @@ pub enum StreamsEvent {
         config: StreamsConfig,
     },
     /// `KafkaStreams.close()`: tasks are committed and checkpointed, but the
-    /// main consumer sends no LeaveGroup (spec §1.3): the group notices after
+    /// main consumer sends no LeaveGroup (`internal.leave.group.on.close=false`): the group notices after
     /// `session.timeout.ms` (scale in).
     InstanceStop {
         /// The instance.
@@ -533,7 +534,7 @@ impl StreamsApp {
     }
 }
 
-/// Checks a config's values against Kafka's validators (spec §0.12, §6).
+/// Checks a config's values against Kafka's validators (`StreamsConfig`).
 pub(crate) fn validate_config(
     config: &StreamsConfig,
     version: KafkaVersion,

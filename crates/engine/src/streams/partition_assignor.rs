@@ -1,5 +1,5 @@
 //! The leader's side of `StreamsPartitionAssignor.assign()` around the task
-//! assignor (streams spec §3.3): lags from the subscriptions' offset sums
+//! assignor: lags from the subscriptions' offset sums
 //! (step 4), the task assignor (step 5), the cooperative filter that holds
 //! back a task still owned by another consumer (step 8) and the follow-up
 //! schedule (immediate for held-back tasks, probing for the leader's client).
@@ -56,7 +56,7 @@ pub struct LeaderContext<'a> {
     pub configs: AssignmentConfigs,
     /// The task assignor.
     pub assignor: AssignorKind,
-    /// False for a pre-2.4 leader: it has no cooperative filter (spec §3.6).
+    /// False for a pre-2.4 leader: it has no cooperative filter (KIP-429).
     pub cooperative_filter: bool,
     /// The leader's client.
     pub leader: ProcessId,
@@ -419,7 +419,7 @@ fn clients_of<K: Clone>(
     by_process.into_values().unzip()
 }
 
-/// Version probing (since 2.0): the leader answers at the lowest used
+/// Version probing (KIP-268, 2.0): the leader answers at the lowest used
 /// version with `commonlySupportedVersion`, the lowest latest-supported one.
 /// A member that sent another version switches to it and rejoins at once,
 /// so the group converges on the highest version every member supports.

@@ -59,7 +59,7 @@ impl StreamsSimulation {
             self.note(
                 Some(p.member.0),
                 "version_probing",
-                format!("Version probing: {name} sent subscription v{from}; the group's common version is v{to}, so it {what} and rejoins at once (spec §3.6)."),
+                format!("Version probing: {name} sent subscription v{from}; the group's common version is v{to}, so it {what} and rejoins at once (version probing, KIP-268: StreamsPartitionAssignor.onAssignment)."),
             );
         }
         if !decision.version_probing.is_empty() {
@@ -74,7 +74,7 @@ impl StreamsSimulation {
             self.note(
                 Some(leader_lane),
                 "double_ownership",
-                format!("Leader {leader_name} runs Streams {leader_version}, which has no cooperative filter: it gives {labels} to a new owner while a cooperative member still owns them. Both own them until the old owner revokes on its SyncGroup response; this is why an upgrade from 2.3 or older needs upgrade.from and two bounces (spec §3.6)."),
+                format!("Leader {leader_name} runs Streams {leader_version}, which has no cooperative filter: it gives {labels} to a new owner while a cooperative member still owns them. Both own them until the old owner revokes on its SyncGroup response; this is why an upgrade from 2.3 or older needs upgrade.from and two bounces (KIP-429)."),
             );
             explanation.push_str(&format!(
                 "; {} tasks doubly owned (no cooperative filter on a {leader_version} leader)",

@@ -37,7 +37,7 @@ impl StreamsSimulation {
         let start = u64::from(self.timings.instance_start_ms);
         let statics = self.lanes[lane as usize].config.group_instance_id.is_some();
         // A dynamic member's first JoinGroup is answered MEMBER_ID_REQUIRED:
-        // one extra round trip (spec §1.1).
+        // one extra round trip (KIP-394).
         let extra = if statics { 0 } else { 2 * self.rtt };
         self.schedule(self.now + start + extra, Ev::SendJoin { lane, inc });
     }
@@ -75,7 +75,7 @@ impl StreamsSimulation {
         self.note(
             Some(lane),
             "close",
-            format!("{name} closes: commits and checkpoints its tasks. Streams' main consumer sets internal.leave.group.on.close=false, so no LeaveGroup is sent (spec §1.3)."),
+            format!("{name} closes: commits and checkpoints its tasks. Streams' main consumer sets internal.leave.group.on.close=false, so no LeaveGroup is sent (StreamsConfig CONSUMER_DEFAULT_OVERRIDES)."),
         );
         self.schedule(
             self.now + u64::from(self.timings.task_commit_ms),
@@ -98,7 +98,7 @@ impl StreamsSimulation {
             Some(lane),
             "crash",
             if eos {
-                format!("{name} crashes. Under exactly_once_v2 a running task's checkpoint was deleted at initialisation, so its local state is wiped (spec §5).")
+                format!("{name} crashes. Under exactly_once_v2 a running task's checkpoint was deleted at initialisation, so its local state is wiped (ProcessorStateManager, TaskCorruptedException).")
             } else {
                 format!("{name} crashes; its last checkpoints survive (at_least_once).")
             },
@@ -224,8 +224,8 @@ impl StreamsSimulation {
         let name = self.name(lane);
         if out {
             // It still believes it owns its tasks and processes the running
-            // ones until its first heartbeat answers UNKNOWN_MEMBER_ID (spec
-            // §1.2, Connect §4.1); tasks that were not running yet never get
+            // ones until its first heartbeat answers UNKNOWN_MEMBER_ID
+            // (`AbstractCoordinator.HeartbeatResponseHandler`); tasks that were not running yet never get
             // to process before onPartitionsLost closes them.
             let (mut running, mut idle) = (Vec::new(), Vec::new());
             if let Some(p) = self.lanes[lane as usize].proc.as_ref() {
@@ -267,7 +267,7 @@ impl StreamsSimulation {
     }
 
     /// `onPartitionsLost`: the member fell out of the group; its actives are
-    /// closed dirty and it rejoins as a new member (spec §2.2).
+    /// closed dirty and it rejoins as a new member (`ConsumerCoordinator.onJoinPrepare`).
     pub(super) fn lose_tasks(&mut self, lane: u32, inc: u32) {
         let name = self.name(lane);
         let eos = self.lanes[lane as usize].config.processing_guarantee
@@ -346,7 +346,7 @@ impl StreamsSimulation {
             self.note(
                 Some(lane),
                 "poll_timeout",
-                format!("{name} has not polled for max.poll.interval.ms ({}): its heartbeat thread sends LeaveGroup, a rebalance starts at once (spec §1.2).", format_duration(max_poll)),
+                format!("{name} has not polled for max.poll.interval.ms ({}): its heartbeat thread sends LeaveGroup, a rebalance starts at once (AbstractCoordinator.maybeLeaveGroup).", format_duration(max_poll)),
             );
             self.set_cause(format!("{name} exceeded max.poll.interval.ms"));
             let change = self.group.remove(&key, RemovalReason::LeaveGroup, self.now);

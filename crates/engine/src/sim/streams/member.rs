@@ -15,7 +15,7 @@ use crate::trace::RebalanceRound;
 /// across restarts, as their `group.instance.id` does.
 pub(super) type MemberKey = (u32, u32);
 
-/// A member's JoinGroup metadata (the Streams subscription, spec §3.2).
+/// A member's JoinGroup metadata (the Streams `SubscriptionInfo`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Subscription {
     pub(super) process_id: ProcessId,
@@ -159,7 +159,7 @@ impl StreamsSimulation {
         let latest = streams_release(l.version).latest_subscription_version;
         let used = l.used_metadata.unwrap_or(latest).min(latest);
         // Before v7 a subscription carried task sets, which the leader maps to
-        // LATEST_OFFSET (previous actives) and UNKNOWN_OFFSET_SUM (spec §3.2).
+        // LATEST_OFFSET (previous actives) and UNKNOWN_OFFSET_SUM (`SubscriptionInfo`, KIP-441).
         let offset_sums = if used < 7 {
             offset_sums
                 .into_iter()

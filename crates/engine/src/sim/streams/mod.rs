@@ -1,38 +1,51 @@
 //! The Kafka Streams simulator: a Streams application's instances in one
-//! classic consumer group (streams spec §1–§5), on the same group
-//! coordinator ([`ClassicGroup`]), event queue and span timeline as Connect.
+//! classic consumer group, on the same group coordinator ([`ClassicGroup`]),
+//! event queue and span timeline as Connect.
 //!
 //! Model, per instance (one lane): a `ProcessId` (random from the seed, kept
-//! across restarts because the state directory persists, spec §3.1), its
-//! stream threads as capacity, a local state per stateful task (checkpoint,
-//! restoring copy, or RUNNING active) and its active/standby/warmup tasks.
-//! All threads of an instance join together, so one group member stands for
-//! the instance (see `streams::partition_assignor` on the filter's
-//! granularity).
+//! across restarts because the state directory persists,
+//! `StateDirectory.initializeProcessId`), its stream threads as capacity, a
+//! local state per stateful task (checkpoint, restoring copy, or RUNNING
+//! active) and its active/standby/warmup tasks. All threads of an instance
+//! join together, so one group member stands for the instance (see
+//! `streams::partition_assignor` on the filter's granularity).
 //!
 //! Protocol: EAGER members revoke every active before JoinGroup;
 //! COOPERATIVE members keep processing, a task still owned elsewhere is held
-//! back (spec §3.3 step 8) and its owner revokes and rejoins (§2.4, §3.5).
-//! Members learn of a rebalance from their next heartbeat; a closed instance
-//! sends no LeaveGroup (§1.3); static members return without a rebalance
-//! (§1.4); a thread that does not poll for `max.poll.interval.ms` leaves
-//! (§1.2). The leader's client schedules the probing rebalance (§0.6).
-//! Version probing (§3.6) adds immediate rounds while versions are mixed.
+//! back (`StreamsPartitionAssignor.populateActiveTaskAndPartitionsLists`) and
+//! its owner revokes and rejoins (`ConsumerCoordinator.onJoinComplete`,
+//! KIP-429). Members learn of a rebalance from their next heartbeat; a
+//! closed instance sends no LeaveGroup (`internal.leave.group.on.close`);
+//! static members return without a rebalance (KIP-345); a thread that does
+//! not poll for `max.poll.interval.ms` leaves
+//! (`AbstractCoordinator.maybeLeaveGroup`). The leader's client schedules the
+//! probing rebalance (KIP-441). Version probing (KIP-268) adds immediate
+//! rounds while versions are mixed.
 //!
 //! Simplified or not modelled:
 //! * one group member per instance: its threads join together, so the
-//!   thread distribution (§3.3 step 7) and a move between two threads of one
-//!   instance are not modelled; capacity is `num.stream.threads`;
+//!   thread distribution (`StreamsPartitionAssignor.assignTasksToThreads`)
+//!   and a move between two threads of one instance are not modelled;
+//!   capacity is `num.stream.threads`;
 //! * restoration runs per task at a fixed rate, independent of other tasks
 //!   on the same thread, and standbys do not yield to restoring actives;
 //! * an at-least-once crash keeps checkpoints as of the crash (Kafka's are
 //!   up to one commit older);
 //! * a zombie learns it was removed on its next heartbeat response;
 //! * metadata version numbers per release are approximate (their order is
-//!   what version probing needs), and a pre-2.0 leader's `FUTURE_ID` client
-//!   is not modelled;
+//!   what version probing needs, see `streams::versions`), and a pre-2.0
+//!   leader's `FUTURE_ID` client is not modelled;
 //! * rack awareness, KIP-924 assignors, `FallbackPriorTaskAssignor`, named
 //!   topologies and the KIP-848/KIP-1071 protocols.
+//!
+//! The code is split by job: `events` (what is scheduled, its dispatch and
+//! the scenario's events), `lifecycle` (processes, pauses, sessions),
+//! `rounds` (join, notice, revoke, sync, assignment), `leader` (the glue
+//! around `streams::partition_assignor::assign_group`), `restoration`
+//! (actives and standbys catching up), `member` (lanes, processes,
+//! subscriptions), `explain` (wording). This file keeps the driving and
+//! recording machinery: the clock, the queue, `note`, worker spans,
+//! `run_until*` and `finish`.
 
 mod events;
 mod explain;
@@ -327,8 +340,8 @@ impl StreamsSimulation {
         let lane = self.lanes.len() as u32;
         let raw = self.base_config.merged(over);
         let config = raw.resolve(version);
-        // A random UUID per instance, fixed by the seed (spec §0.4: where a new
-        // client sorts decides how far the round-robin shifts).
+        // A random UUID per instance, fixed by the seed: where a new client
+        // sorts decides how far `HighAvailabilityTaskAssignor`'s round-robin shifts.
         let mix = |mut z: u64| {
             z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
             z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

@@ -61,7 +61,7 @@ impl StreamsSimulation {
         }
         let token = self.next_token();
         for &t in &tasks {
-            // A standby copy is recycled into the active (spec §3.4).
+            // A standby copy is recycled into the active (`TaskManager.handleAssignment`).
             if self
                 .proc_of(lane, inc)
                 .is_some_and(|p| p.standby.contains_key(&t))

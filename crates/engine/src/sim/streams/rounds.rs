@@ -39,7 +39,8 @@ impl StreamsSimulation {
         let timeout = self.lanes[lane as usize].config.max_poll_interval_ms;
         let name = self.name(lane);
         // Only a new process (unknown member id) takes the static replacement
-        // path; a known static member rejoins like any other (spec §1.4).
+        // path; a known static member rejoins like any other (KIP-345,
+        // `GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin`).
         let response = if statics && !known {
             self.group.rejoin_static(key, metadata, timeout, self.now)
         } else {
@@ -80,7 +81,7 @@ impl StreamsSimulation {
                     self.note(
                         Some(lane),
                         "static_rejoin",
-                        format!("{name} rejoins with its group.instance.id within session.timeout.ms: the coordinator swaps in the new member id and returns its stored assignment, no rebalance (KIP-345, spec §1.4)."),
+                        format!("{name} rejoins with its group.instance.id within session.timeout.ms: the coordinator swaps in the new member id and returns its stored assignment, no rebalance (KIP-345)."),
                     );
                 }
                 let at = self.now + self.rtt;
@@ -263,7 +264,8 @@ impl StreamsSimulation {
             self.timeline.remove_copy(t, lane, &mut self.pool);
             self.settle_local(lane, t);
         }
-        // A revoked task assigned as standby is recycled, not closed (spec §3.4).
+        // A revoked task assigned as standby is recycled, not closed
+        // (`TaskManager.handleAssignment`).
         for t in recycle {
             let warm = self.lanes[lane as usize]
                 .proc
@@ -399,7 +401,7 @@ impl StreamsSimulation {
             self.note(
                 Some(lane),
                 "revoke",
-                format!("{name} revokes {labels} (commit, suspend) and then rejoins for the follow-up round (requestRejoin, spec §2.4)."),
+                format!("{name} revokes {labels} (commit, suspend) and then rejoins for the follow-up round (ConsumerCoordinator.onJoinComplete calls requestRejoin, KIP-429)."),
             );
             if let Some(p) = self.proc_mut(lane, inc) {
                 p.rejoin_after_revoke = true;
@@ -449,7 +451,7 @@ impl StreamsSimulation {
         self.note(
             Some(lane),
             "probing_rebalance",
-            format!("{name} (the leader's client) triggers the probing rebalance, probing.rebalance.interval.ms ({}) after the assignment that asked for it: warmups within acceptable.recovery.lag are promoted (spec §0.6).", format_duration(interval)),
+            format!("{name} (the leader's client) triggers the probing rebalance, probing.rebalance.interval.ms ({}) after the assignment that asked for it: warmups within acceptable.recovery.lag are promoted (KIP-441).", format_duration(interval)),
         );
         self.set_cause("probing rebalance".to_string());
         self.begin_rejoin(lane, inc);
