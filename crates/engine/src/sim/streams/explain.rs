@@ -1,4 +1,5 @@
-//! English for the trace: the round's explanation and task lists.
+//! English for the trace: the round's explanation, what started it, and
+//! task lists.
 
 use std::collections::BTreeSet;
 
@@ -6,6 +7,7 @@ use super::member::MemberKey;
 use super::StreamsSimulation;
 use crate::report::format_duration;
 use crate::scenario::KafkaVersion;
+use crate::sim::group::RebalanceTrigger;
 use crate::streams::partition_assignor::{AssignorKind, GroupDecision};
 
 impl StreamsSimulation {
@@ -105,5 +107,18 @@ pub(super) fn protocol_label(cooperative: &BTreeSet<bool>) -> &'static str {
         (true, true) => "mixed",
         (false, true) => "cooperative",
         _ => "eager",
+    }
+}
+
+/// What a JoinGroup that started a rebalance did, for the round's
+/// explanation (`None`: the trigger is worded where it happens).
+pub(super) fn join_cause(trigger: &RebalanceTrigger<MemberKey>, name: &str) -> Option<String> {
+    match trigger {
+        RebalanceTrigger::FirstMember(_) => Some("the first instance joined".into()),
+        RebalanceTrigger::NewMember(_) => Some(format!("{name} joined as a new member")),
+        RebalanceTrigger::LeaderRejoined(_) => Some(format!("the leader {name} rejoined")),
+        RebalanceTrigger::MetadataChanged(_) => Some(format!("{name} rejoined")),
+        RebalanceTrigger::RejoinDuringSync(_) => Some(format!("{name} rejoined during SyncGroup")),
+        _ => None,
     }
 }

@@ -6,10 +6,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::events::Ev;
+use super::explain::join_cause;
 use super::member::{MemberKey, Phase, Subscription, TaskPhase};
 use super::StreamsSimulation;
 use crate::report::format_duration;
-use crate::sim::group::{GroupChange, GroupState, JoinResponse, RebalanceTrigger};
+use crate::sim::group::{GroupChange, GroupState, JoinResponse};
 use crate::trace::{ItemState, MemberInfo};
 
 impl StreamsSimulation {
@@ -95,23 +96,11 @@ impl StreamsSimulation {
                 );
             }
             JoinResponse::Accepted(change) => {
-                if change.started.is_some() && self.cause.is_empty() {
-                    let cause = match change.started.as_ref().map(|s| &s.trigger) {
-                        Some(RebalanceTrigger::FirstMember(_)) => {
-                            "the first instance joined".into()
-                        }
-                        Some(RebalanceTrigger::NewMember(_)) => {
-                            format!("{name} joined as a new member")
-                        }
-                        Some(RebalanceTrigger::LeaderRejoined(_)) => {
-                            format!("the leader {name} rejoined")
-                        }
-                        Some(RebalanceTrigger::MetadataChanged(_)) => format!("{name} rejoined"),
-                        Some(RebalanceTrigger::RejoinDuringSync(_)) => {
-                            format!("{name} rejoined during SyncGroup")
-                        }
-                        _ => self.cause.clone(),
-                    };
+                let cause = change
+                    .started
+                    .as_ref()
+                    .and_then(|s| join_cause(&s.trigger, &name));
+                if let Some(cause) = cause.filter(|_| self.cause.is_empty()) {
                     self.cause = cause;
                 }
                 self.apply_change(change);
