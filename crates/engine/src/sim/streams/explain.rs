@@ -91,7 +91,7 @@ impl StreamsSimulation {
         let shown: Vec<String> = tasks
             .iter()
             .take(6)
-            .map(|&t| self.task_ids[t as usize].to_string())
+            .map(|&t| self.topology.task_ids[t as usize].to_string())
             .collect();
         if tasks.len() > 6 {
             format!("{} … ({} tasks)", shown.join(", "), tasks.len())

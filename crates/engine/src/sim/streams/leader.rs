@@ -40,8 +40,8 @@ impl StreamsSimulation {
             .collect();
         let end_offsets = self.end_offsets(0);
         let ctx = LeaderContext {
-            all_tasks: &self.all_tasks,
-            stateful_tasks: &self.stateful_tasks,
+            all_tasks: &self.topology.all_tasks,
+            stateful_tasks: &self.topology.stateful_tasks,
             end_offsets: &end_offsets,
             configs: AssignmentConfigs {
                 acceptable_recovery_lag: i64::MAX,
@@ -59,8 +59,8 @@ impl StreamsSimulation {
         for (lane, client) in layout.clients.iter().enumerate() {
             for t in client.active.iter().chain(&client.standby) {
                 let idx = self.task_index(*t);
-                if self.stateful[idx as usize] {
-                    let offset = self.logs[idx as usize].end(0);
+                if self.topology.stateful[idx as usize] {
+                    let offset = self.topology.logs[idx as usize].end(0);
                     self.lanes[lane]
                         .local
                         .insert(idx, LocalState::Idle { offset, since: 0 });
@@ -97,8 +97,8 @@ impl StreamsSimulation {
                 num_standby_replicas: leader_cfg.num_standby_replicas,
                 probing_rebalance_interval_ms: leader_cfg.probing_rebalance_interval_ms,
             },
-            all_tasks: &self.all_tasks,
-            stateful_tasks: &self.stateful_tasks,
+            all_tasks: &self.topology.all_tasks,
+            stateful_tasks: &self.topology.stateful_tasks,
             end_offsets: &end_offsets,
         };
         let decision = match assign_group(&input) {
@@ -189,12 +189,12 @@ impl StreamsSimulation {
                 owned: sub
                     .owned
                     .iter()
-                    .map(|&t| self.task_ids[t as usize])
+                    .map(|&t| self.topology.task_ids[t as usize])
                     .collect(),
                 offset_sums: sub
                     .offset_sums
                     .iter()
-                    .map(|&(t, sum)| (self.task_ids[t as usize], sum))
+                    .map(|&(t, sum)| (self.topology.task_ids[t as usize], sum))
                     .collect(),
             })
             .collect()
@@ -202,9 +202,15 @@ impl StreamsSimulation {
 
     /// Changelog end offsets of the stateful tasks at `at` (Admin listOffsets).
     pub(super) fn end_offsets(&self, at: u64) -> BTreeMap<StreamsTaskId, i64> {
-        self.stateful_tasks
+        self.topology
+            .stateful_tasks
             .iter()
-            .map(|&t| (t, self.logs[self.task_index(t) as usize].end(at) as i64))
+            .map(|&t| {
+                (
+                    t,
+                    self.topology.logs[self.task_index(t) as usize].end(at) as i64,
+                )
+            })
             .collect()
     }
 

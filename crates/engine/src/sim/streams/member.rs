@@ -151,7 +151,7 @@ impl StreamsSimulation {
                 let sum = if running {
                     LATEST_OFFSET
                 } else {
-                    s.offset(self.logs[t as usize], rate, now) as i64
+                    s.offset(self.topology.logs[t as usize], rate, now) as i64
                 };
                 (t, sum)
             })

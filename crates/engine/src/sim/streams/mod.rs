@@ -77,6 +77,21 @@ use crate::trace::{
 /// Events one run may process before it stops (a runaway scenario).
 const MAX_EVENTS: u64 = 2_000_000;
 
+/// The application's tasks, fixed for a run: task `i` of the trace is
+/// `task_ids[i]`, with its changelog and whether it is stateful.
+struct Topology {
+    /// Every task, in `TaskId` order (the trace's item order).
+    task_ids: Vec<StreamsTaskId>,
+    /// Each task's changelog (empty for a stateless task).
+    logs: Vec<Changelog>,
+    /// Each task has state.
+    stateful: Vec<bool>,
+    /// `task_ids` as a set, for the leader.
+    all_tasks: BTreeSet<StreamsTaskId>,
+    /// The stateful ones, for the leader.
+    stateful_tasks: BTreeSet<StreamsTaskId>,
+}
+
 /// One variant of a Streams scenario, simulated.
 pub struct StreamsSimulation {
     label: String,
@@ -89,11 +104,7 @@ pub struct StreamsSimulation {
     seed: u64,
     base_config: StreamsConfig,
     base_version: KafkaVersion,
-    task_ids: Vec<StreamsTaskId>,
-    logs: Vec<Changelog>,
-    stateful: Vec<bool>,
-    all_tasks: BTreeSet<StreamsTaskId>,
-    stateful_tasks: BTreeSet<StreamsTaskId>,
+    topology: Topology,
     lanes: Vec<Lane>,
     group: ClassicGroup<MemberKey, Subscription>,
     member_index: BTreeMap<MemberKey, u32>,
@@ -164,11 +175,13 @@ impl StreamsSimulation {
             seed: scenario.seed,
             base_config,
             base_version: app.version(),
-            task_ids,
-            logs,
-            stateful,
-            all_tasks,
-            stateful_tasks,
+            topology: Topology {
+                task_ids,
+                logs,
+                stateful,
+                all_tasks,
+                stateful_tasks,
+            },
             lanes: Vec::new(),
             group: ClassicGroup::new(initial_delay),
             member_index: BTreeMap::new(),
@@ -189,7 +202,7 @@ impl StreamsSimulation {
             token: 0,
             records_restored: 0,
         };
-        let n = sim.task_ids.len();
+        let n = sim.topology.task_ids.len();
         sim.timeline.ensure_items(n);
         for item in 0..n as u32 {
             sim.timeline.set_task(item);
@@ -255,6 +268,7 @@ impl StreamsSimulation {
             workers: self.lanes.iter().map(|l| l.name.clone()).collect(),
             members: self.members,
             items: self
+                .topology
                 .task_ids
                 .iter()
                 .map(|t| WorkItem {
@@ -427,6 +441,6 @@ impl StreamsSimulation {
     }
 
     fn task_index(&self, t: StreamsTaskId) -> u32 {
-        self.task_ids.binary_search(&t).unwrap_or(0) as u32
+        self.topology.task_ids.binary_search(&t).unwrap_or(0) as u32
     }
 }

@@ -19,7 +19,7 @@ impl StreamsSimulation {
             .place(lane, state, vec![t], None, &mut self.pool);
         let now = self.now;
         let rate = u64::from(self.timings.restore_records_per_sec);
-        let log = self.logs[t as usize];
+        let log = self.topology.logs[t as usize];
         let l = &mut self.lanes[lane as usize];
         let (cleanup, started) = (l.config.state_cleanup_delay_ms, l.started_ms);
         let from = match l.local.get(&t) {
@@ -39,12 +39,12 @@ impl StreamsSimulation {
     /// Folds a local state into a checkpoint when its copy stops, counting
     /// the records it restored.
     pub(super) fn settle_local(&mut self, lane: u32, t: u32) {
-        if !self.stateful[t as usize] {
+        if !self.topology.stateful[t as usize] {
             return;
         }
         let now = self.now;
         let rate = u64::from(self.timings.restore_records_per_sec);
-        let log = self.logs[t as usize];
+        let log = self.topology.logs[t as usize];
         let l = &mut self.lanes[lane as usize];
         if let Some(s) = l.local.get(&t).copied() {
             let offset = s.offset(log, rate, now);
@@ -132,11 +132,11 @@ impl StreamsSimulation {
             if p.active.get(&t) != Some(&(TaskPhase::Initializing, token)) {
                 continue;
             }
-            if !self.stateful[t as usize] {
+            if !self.topology.stateful[t as usize] {
                 running.push(t);
                 continue;
             }
-            let log = self.logs[t as usize];
+            let log = self.topology.logs[t as usize];
             let end = log.end(now);
             let from = match self.lanes[lane as usize].local.get(&t) {
                 Some(s) if !s.cleaned(cleanup, started, now) => s.offset(log, rate, now),
@@ -213,7 +213,7 @@ impl StreamsSimulation {
         p.active.insert(task, (TaskPhase::Running, token));
         let now = self.now;
         let rate = u64::from(self.timings.restore_records_per_sec);
-        let log = self.logs[task as usize];
+        let log = self.topology.logs[task as usize];
         if let Some(LocalState::Catching { from, .. }) =
             self.lanes[lane as usize].local.get(&task).copied()
         {
