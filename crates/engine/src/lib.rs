@@ -10,6 +10,7 @@
 
 pub mod conformance;
 pub mod connect;
+pub mod kafka_version;
 pub mod layout;
 pub mod link;
 pub mod metrics;

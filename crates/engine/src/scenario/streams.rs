@@ -1,10 +1,14 @@
 //! A Kafka Streams application as a scenario describes it: instances, a
 //! topology by counts (subtopologies × partitions), Kafka's configs under
-//! their own names, and the Streams event script (streams spec §1, §3, §5, §6).
+//! their own names, and the Streams event script.
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::kafka_version::KafkaVersion;
+
 use super::{limits, ScenarioError};
+use crate::streams::partition_assignor::AssignorKind;
+use crate::streams::versions::{runs_cooperative, streams_release};
 
 /// The Streams part of a scenario: the application at time 0 and its events.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,70 +67,6 @@ pub struct SubtopologySpec {
     pub count: Option<u32>,
 }
 
-/// A Kafka version, `major.minor` (e.g. `2.3`, `3.8`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct KafkaVersion {
-    /// Major.
-    pub major: u16,
-    /// Minor.
-    pub minor: u16,
-}
-
-impl KafkaVersion {
-    /// The version the playground assumes when a scenario names none.
-    pub const DEFAULT: KafkaVersion = KafkaVersion::new(3, 8);
-
-    /// `major.minor`.
-    pub const fn new(major: u16, minor: u16) -> Self {
-        Self { major, minor }
-    }
-
-    /// Parses `2.3`, `3.8` or `0100`-style `upgrade.from` values (`0100` → 0.10).
-    pub fn parse(text: &str) -> Option<KafkaVersion> {
-        let legacy = match text {
-            "0100" => Some((0, 10)),
-            "0101" | "0102" | "0110" => Some((0, 11)),
-            _ => None,
-        };
-        if let Some((major, minor)) = legacy {
-            return Some(Self::new(major, minor));
-        }
-        let mut parts = text.split('.');
-        let major = parts.next()?.parse().ok()?;
-        let minor = parts.next()?.parse().ok()?;
-        if parts.next().is_some_and(|p| p.parse::<u16>().is_err()) {
-            return None;
-        }
-        Some(Self::new(major, minor))
-    }
-
-    /// Earlier than `major.minor`.
-    pub fn before(self, major: u16, minor: u16) -> bool {
-        self < Self::new(major, minor)
-    }
-}
-
-impl std::fmt::Display for KafkaVersion {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
-    }
-}
-
-impl Serialize for KafkaVersion {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
-
-impl<'de> Deserialize<'de> for KafkaVersion {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        KafkaVersion::parse(&text).ok_or_else(|| {
-            serde::de::Error::custom(format!("`{text}` is not a Kafka version like 2.3 or 3.8"))
-        })
-    }
-}
-
 /// `processing.guarantee`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ProcessingGuarantee {
@@ -135,13 +75,14 @@ pub enum ProcessingGuarantee {
     #[serde(rename = "at_least_once")]
     AtLeastOnce,
     /// `exactly_once_v2`: a running task's checkpoint is deleted, so a crash
-    /// wipes local state (spec §5).
+    /// wipes local state (`ProcessorStateManager`).
     #[serde(rename = "exactly_once_v2", alias = "exactly_once")]
     ExactlyOnceV2,
 }
 
 /// Streams configuration as written in a scenario: every key optional, absent
-/// meaning Kafka's default for the instance's version (spec §6).
+/// meaning Kafka's default for the instance's version (`StreamsConfig`;
+/// version-dependent defaults in `streams::versions`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StreamsConfig {
@@ -217,7 +158,7 @@ pub struct StreamsConfig {
     )]
     pub group_instance_id: Option<String>,
     /// `upgrade.from`: `0100` … `2.3` force the EAGER protocol; later values
-    /// have no effect on the protocol (spec §0.1, §3.6).
+    /// have no effect on the protocol (`AssignorConfiguration.rebalanceProtocol`).
     #[serde(
         rename = "upgrade.from",
         default,
@@ -255,6 +196,24 @@ pub enum TaskAssignorClass {
     HighAvailabilityTaskAssignor,
     /// The legacy sticky assignor (default before 2.6).
     StickyTaskAssignor,
+}
+
+impl From<AssignorKind> for TaskAssignorClass {
+    fn from(kind: AssignorKind) -> Self {
+        match kind {
+            AssignorKind::HighAvailability => Self::HighAvailabilityTaskAssignor,
+            AssignorKind::Sticky => Self::StickyTaskAssignor,
+        }
+    }
+}
+
+impl From<TaskAssignorClass> for AssignorKind {
+    fn from(class: TaskAssignorClass) -> Self {
+        match class {
+            TaskAssignorClass::HighAvailabilityTaskAssignor => Self::HighAvailability,
+            TaskAssignorClass::StickyTaskAssignor => Self::Sticky,
+        }
+    }
 }
 
 /// Streams configuration with every default filled in for one version.
@@ -314,10 +273,11 @@ impl StreamsConfig {
         )
     }
 
-    /// Fills in Kafka's defaults for `version` (spec §6): `session.timeout.ms`
+    /// Fills in Kafka's defaults for `version` (`streams::versions`): `session.timeout.ms`
     /// is 10 s before 3.0 (KIP-735) and the assignor is `StickyTaskAssignor`
     /// before 2.6 (KIP-441).
     pub fn resolve(&self, version: KafkaVersion) -> ResolvedStreamsConfig {
+        let release = streams_release(version);
         ResolvedStreamsConfig {
             num_stream_threads: self.num_stream_threads.unwrap_or(1),
             processing_guarantee: self.processing_guarantee.unwrap_or_default(),
@@ -325,22 +285,16 @@ impl StreamsConfig {
             max_warmup_replicas: self.max_warmup_replicas.unwrap_or(2),
             num_standby_replicas: self.num_standby_replicas.unwrap_or(0),
             probing_rebalance_interval_ms: self.probing_rebalance_interval_ms.unwrap_or(600_000),
-            session_timeout_ms: self.session_timeout_ms.unwrap_or(if version.before(3, 0) {
-                10_000
-            } else {
-                45_000
-            }),
+            session_timeout_ms: self
+                .session_timeout_ms
+                .unwrap_or(release.default_session_timeout_ms),
             heartbeat_interval_ms: self.heartbeat_interval_ms.unwrap_or(3_000),
             max_poll_interval_ms: self.max_poll_interval_ms.unwrap_or(300_000),
             group_instance_id: self.group_instance_id.clone(),
             upgrade_from: self.upgrade_from,
             task_assignor: self
                 .internal_task_assignor_class
-                .unwrap_or(if version.before(2, 6) {
-                    TaskAssignorClass::StickyTaskAssignor
-                } else {
-                    TaskAssignorClass::HighAvailabilityTaskAssignor
-                }),
+                .unwrap_or(TaskAssignorClass::from(release.default_task_assignor)),
             state_cleanup_delay_ms: self.state_cleanup_delay_ms.unwrap_or(600_000),
             group_initial_rebalance_delay_ms: self
                 .group_initial_rebalance_delay_ms
@@ -370,15 +324,15 @@ impl StreamsConfig {
 }
 
 impl ResolvedStreamsConfig {
-    /// The rebalance protocol this member runs (spec §2.1, §3.6): EAGER when
+    /// The rebalance protocol this member runs (`StreamsPartitionAssignor.supportedProtocols`): EAGER when
     /// its code predates 2.4 or `upgrade.from` names 2.3 or older.
     pub fn cooperative(&self, version: KafkaVersion) -> bool {
-        !version.before(2, 4) && !self.upgrade_from.is_some_and(|u| u.before(2, 4))
+        runs_cooperative(version, self.upgrade_from)
     }
 }
 
 /// Simulator timings: not Kafka configs but the model of how long real work
-/// takes. Restoration runs per task at `restore_records_per_sec` (spec §5).
+/// takes. Restoration runs per task at `restore_records_per_sec` (`StoreChangelogReader`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct StreamsTimings {
@@ -434,7 +388,7 @@ pub enum StreamsEvent {
         config: StreamsConfig,
     },
     /// `KafkaStreams.close()`: tasks are committed and checkpointed, but the
-    /// main consumer sends no LeaveGroup (spec §1.3): the group notices after
+    /// main consumer sends no LeaveGroup (`internal.leave.group.on.close=false`): the group notices after
     /// `session.timeout.ms` (scale in).
     InstanceStop {
         /// The instance.
@@ -580,7 +534,7 @@ impl StreamsApp {
     }
 }
 
-/// Checks a config's values against Kafka's validators (spec §0.12, §6).
+/// Checks a config's values against Kafka's validators (`StreamsConfig`).
 pub(crate) fn validate_config(
     config: &StreamsConfig,
     version: KafkaVersion,

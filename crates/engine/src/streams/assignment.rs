@@ -6,7 +6,7 @@ use std::fmt;
 use super::ids::{ProcessId, StreamsTaskId};
 
 /// Kafka Streams' `AssignmentConfigs`: the settings the task assignors read
-/// (spec §4.1, §6).
+/// (`StreamsConfig`, KIP-441).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AssignmentConfigs {
     /// `acceptable.recovery.lag` (default 10000, minimum 0): a client whose
@@ -25,7 +25,7 @@ pub struct AssignmentConfigs {
 }
 
 impl Default for AssignmentConfigs {
-    /// Kafka's defaults (spec §6).
+    /// Kafka's defaults (`StreamsConfig`).
     fn default() -> Self {
         Self {
             acceptable_recovery_lag: 10_000,
@@ -81,7 +81,7 @@ pub struct StreamsAssignment {
     pub clients: Vec<ClientAssignment>,
     /// True when some task could not be placed on its balanced target yet
     /// because the target is not caught up: Kafka then schedules a probing
-    /// rebalance `probing.rebalance.interval.ms` later (spec §4.1 step 7).
+    /// rebalance `probing.rebalance.interval.ms` later (`HighAvailabilityTaskAssignor.assign`).
     pub probing_rebalance_needed: bool,
 }
 

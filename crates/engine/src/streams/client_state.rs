@@ -1,17 +1,17 @@
 //! What the leader knows about each Streams client before assigning: its
 //! `ProcessId`, its capacity (stream threads), its previous tasks and its
-//! per-task lags (spec §3.3 step 4).
+//! per-task lags (`StreamsPartitionAssignor.populateClientStatesMap`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ids::{ProcessId, StreamsTaskId};
 
 /// `Task.LATEST_OFFSET`: the client ran the task as a RUNNING active, so it
-/// is fully caught up (spec §3.2). Used both as offset sum and as lag.
+/// is fully caught up (`Task.LATEST_OFFSET`). Used both as offset sum and as lag.
 pub const LATEST_OFFSET: i64 = -2;
 
 /// `SubscriptionInfo.UNKNOWN_OFFSET_SUM`: reported by pre-2.6 subscriptions
-/// for previous standbys (spec §3.2). Not caught up, yet it sorts before
+/// for previous standbys (`SubscriptionInfo` before v7). Not caught up, yet it sorts before
 /// every other lag when Kafka looks for the "most caught-up" client.
 pub const UNKNOWN_OFFSET_SUM: i64 = -3;
 
@@ -20,7 +20,7 @@ pub const UNKNOWN_OFFSET_SUM: i64 = -3;
 pub const NO_STATE_LAG: i64 = i64::MAX;
 
 /// Kafka's lag for one (client, stateful task), as the leader computes it in
-/// `ClientState.computeTaskLags` (spec §3.3 step 4).
+/// `ClientState.computeTaskLags`.
 ///
 /// `offset_sum` is what the client reported for the task in its
 /// subscription (`None` when it reported nothing, which Kafka reads as 0);

@@ -1,6 +1,6 @@
 //! `HighAvailabilityTaskAssignor` (KIP-441), Kafka Streams' default task
 //! assignor since 2.6, with rack awareness off (strategy `none`) and the
-//! default, non-tag-aware standby assignor (spec §4.1).
+//! default, non-tag-aware standby assignor (KIP-441).
 //!
 //! The algorithm, in Kafka's order:
 //! 1. deal the stateful tasks round-robin over the clients, ignoring
@@ -40,7 +40,7 @@ use super::model::{Indexed, Load, Placement};
 use super::priority_set::ConstrainedPrioritySet;
 use super::TaskAssignor;
 
-/// Kafka Streams' `HighAvailabilityTaskAssignor` (spec §4.1).
+/// Kafka Streams' `HighAvailabilityTaskAssignor` (KIP-441).
 ///
 /// Deterministic and side-effect free: the same input always gives the
 /// same [`StreamsAssignment`], identical to what Kafka's Java class returns
@@ -163,7 +163,7 @@ fn assign_standby_replica_tasks(placement: &mut Placement, stateful: &[u32], rep
 
 /// `assignStatelessActiveTasks`: each stateless task, in order, to the
 /// client with the lowest active load (ties by `ProcessId`). Standbys do not
-/// count here (spec §0.8).
+/// count here (`HighAvailabilityTaskAssignor.assignStatelessActiveTasks`).
 fn assign_stateless_active_tasks(placement: &mut Placement, stateless: &[u32]) {
     let n = placement.capacity.len() as u32;
     let mut by_load: BTreeSet<(Load, u32)> = (0..n)

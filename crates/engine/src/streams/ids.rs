@@ -1,13 +1,13 @@
 //! Identities in Kafka Streams' assignment: `TaskId` and `ProcessId`.
 //!
 //! Both orders matter for the result, because Kafka's assignors walk tasks
-//! and clients in sorted order and break ties by them (spec §0.5, §3.1, §4).
+//! and clients in sorted order and break ties by them (`TaskId.compareTo`, `UUID.compareTo`).
 
 use std::cmp::Ordering;
 use std::fmt;
 use std::str::FromStr;
 
-/// A Streams task: `TaskId(subtopology, partition)` (spec §3.1).
+/// A Streams task: `TaskId(subtopology, partition)`.
 ///
 /// Ordering is (subtopology, partition), as Kafka's `TaskId.compareTo` for
 /// tasks without a named topology. Named topologies are not modelled.
@@ -75,7 +75,7 @@ impl FromStr for StreamsTaskId {
 /// Kafka keeps clients in a `TreeMap<ProcessId, ClientState>`, so this order
 /// decides the round-robin and every tie. It is Java's `UUID.compareTo`: the
 /// most- and least-significant 64-bit halves compared as **signed** longs,
-/// not the lexicographic order of the UUID string (spec §0.5). For example
+/// not the lexicographic order of the UUID string (`UUID.compareTo`). For example
 /// `80000000-…` sorts before `00000000-…`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ProcessId {
@@ -93,7 +93,7 @@ impl ProcessId {
     }
 
     /// `new UUID(0, n)`: the ids used by Kafka's tests and the conformance
-    /// vectors (`Pn` in spec §7), which sort in numeric order.
+    /// vectors (`Pn`), which sort in numeric order.
     pub const fn from_position(n: i64) -> Self {
         Self::new(0, n)
     }

@@ -1,17 +1,17 @@
 //! Kafka Streams rebalancing (KIP-429, KIP-441): tasks, lags and task assignors.
 //!
 //! The leader of a Streams application groups its consumers by client
-//! (`ProcessId`), computes each client's lag per stateful task (spec §3.3
-//! step 4) and calls a task assignor, which decides for every client its
+//! (`ProcessId`), computes each client's lag per stateful task
+//! (`StreamsPartitionAssignor.populateClientStatesMap`) and calls a task assignor, which decides for every client its
 //! active tasks, its standby replicas and whether a follow-up *probing
 //! rebalance* is needed. This module provides, sans-IO and deterministic:
 //!
 //! * the identities [`StreamsTaskId`] and [`ProcessId`] with Kafka's orders;
 //! * the assignor input [`ClientState`] and Kafka's lag arithmetic
 //!   ([`task_lag`], [`LATEST_OFFSET`], [`NO_STATE_LAG`]);
-//! * [`HighAvailabilityTaskAssignor`], the default since 2.6 (spec §4.1),
+//! * [`HighAvailabilityTaskAssignor`], the default since 2.6 (KIP-441),
 //!   reproducing Kafka's output exactly, tie-breaks included;
-//! * [`StickyTaskAssignor`], the pre-2.6 default (spec §4.2).
+//! * [`StickyTaskAssignor`], the pre-2.6 default (`LegacyStickyTaskAssignor` since 3.8).
 //!
 //! Both implement [`TaskAssignor`] and return a [`StreamsAssignment`] that
 //! keeps warmup replicas apart from hot standbys
@@ -46,6 +46,7 @@ mod model;
 pub mod partition_assignor;
 mod priority_set;
 mod sticky;
+pub mod versions;
 
 use std::collections::BTreeSet;
 

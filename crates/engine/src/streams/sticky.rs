@@ -1,6 +1,6 @@
 //! The legacy `StickyTaskAssignor` (renamed `LegacyStickyTaskAssignor` in
 //! 3.8): Kafka Streams' task assignor before 2.6, still selectable through
-//! `internal.task.assignor.class` (spec §4.2).
+//! `internal.task.assignor.class`.
 //!
 //! It keeps every previous active task on its owner while the owner is
 //! below its quota, then places the rest on previous standby holders, then on
@@ -11,10 +11,9 @@
 //! (previous owners by `TaskId`, candidate clients, unassigned tasks), so its
 //! tie-breaking depends on Java hash codes and even on the JDK version
 //! (`new HashSet<>(collection)` sizes its table differently before and after
-//! JDK 19). Following spec §4.2, this port walks those collections in sorted
+//! JDK 19). This port walks those collections in sorted
 //! order (`TaskId`, then `ProcessId`) instead, which is deterministic and
-//! satisfies every expectation of Kafka's `LegacyStickyTaskAssignorTest`
-//! (spec §7.3). Where Kafka's own result depends on hash order, the two can
+//! satisfies every expectation of Kafka's `LegacyStickyTaskAssignorTest`. Where Kafka's own result depends on hash order, the two can
 //! differ in which of several equally good clients gets a task.
 
 use std::collections::{BTreeSet, HashSet};
@@ -26,7 +25,7 @@ use super::ids::StreamsTaskId;
 use super::model::{Indexed, Placement};
 use super::TaskAssignor;
 
-/// Kafka Streams' legacy `StickyTaskAssignor` (spec §4.2).
+/// Kafka Streams' legacy `StickyTaskAssignor`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StickyTaskAssignor {
     must_preserve_active_task_assignment: bool,

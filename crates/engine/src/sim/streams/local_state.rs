@@ -1,5 +1,6 @@
 //! One instance's local state for one stateful task, and Kafka's offset
-//! arithmetic over it (streams spec §3.2, §4.1 "Lag model", §5).
+//! arithmetic over it (`TaskManager.taskOffsetSums`, `ClientState.computeTaskLags`,
+//! `StoreChangelogReader`; KIP-441).
 //!
 //! Changelogs grow linearly: task `t`'s end offset at time `ms` is
 //! `records + records_per_sec · ms / 1000`. A copy restores at the
@@ -69,7 +70,7 @@ impl LocalState {
     /// True for an unowned directory the state cleaner of a process started
     /// at `started` has deleted by `now`. The cleaner runs every
     /// `state.cleanup.delay.ms`, first that long after start, and deletes
-    /// directories unused for longer than the delay (spec §5, §6).
+    /// directories unused for longer than the delay (`StateDirectory.cleanRemovedTasks`).
     pub fn cleaned(self, cleanup_delay_ms: u64, started: u64, now: u64) -> bool {
         let LocalState::Idle { since, .. } = self else {
             return false;
