@@ -89,7 +89,7 @@ fn card(p: &'static Preset, current: bool, on_open: &Callback<&'static str>) -> 
     html! {
         <li class={classes!("preset", current.then_some("current"))} data-preset={p.id}>
             <a href={format!("#p={}", p.id)} {onclick}>
-                <span class={classes!("family", p.family())}>{ p.family() }</span>
+                <span class={classes!("family", p.family().as_str())}>{ p.family().as_str() }</span>
                 <h3>{ &s.title }</h3>
                 <p class="summary">{ first_sentence(&s.description) }</p>
                 <p class="shape">{ shape(&s) }</p>

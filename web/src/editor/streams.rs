@@ -424,7 +424,7 @@ mod tests {
     fn every_kind_has_a_valid_default() {
         let preset = engine::presets::all()
             .iter()
-            .find(|p| p.family() == "streams")
+            .find(|p| p.family() == engine::scenario::FamilyKind::Streams)
             .expect("a Streams preset");
         let s = preset.scenario();
         for (kind, _) in KINDS {
