@@ -785,28 +785,3 @@ mod streams_tests {
         assert_eq!(m.caught_up_and_stable_ms, Some(53_200));
     }
 }
-
-#[cfg(test)]
-mod family_tests {
-    use super::*;
-
-    /// The family part is tagged in snake_case: a bare `"connect"`, or the
-    /// Streams figures under `{"streams": …}`; both read back.
-    #[test]
-    fn the_family_part_is_tagged_in_snake_case() {
-        let connect = Metrics::default();
-        let json = serde_json::to_string(&connect).unwrap();
-        assert!(json.ends_with(r#","family":"connect"}"#), "{json}");
-        assert_eq!(serde_json::from_str::<Metrics>(&json).unwrap(), connect);
-        let streams = Metrics {
-            family: FamilyMetrics::Streams(StreamsMetrics {
-                records_restored: 7,
-                ..StreamsMetrics::default()
-            }),
-            ..Metrics::default()
-        };
-        let json = serde_json::to_string(&streams).unwrap();
-        assert!(json.contains(r#""family":{"streams":{"#), "{json}");
-        assert_eq!(serde_json::from_str::<Metrics>(&json).unwrap(), streams);
-    }
-}

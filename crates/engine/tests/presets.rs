@@ -278,6 +278,25 @@ fn mixed_version_upgrade_one_eager_worker_keeps_the_cluster_eager() {
 
 // --- Kafka Streams presets ---------------------------------------------------
 
+/// The family part of the metrics is tagged in snake_case: a bare
+/// `"connect"`, or the Streams figures under `{"streams": …}`.
+#[test]
+fn metrics_tag_their_family_in_snake_case() {
+    for (id, tag) in [
+        ("connect/worker-joins", r#""family":"connect""#),
+        ("streams/scale-from-zero", r#""family":{"streams":{"#),
+    ] {
+        let result = run(&presets::find(id).expect("a preset").scenario());
+        for v in &result.variants {
+            let json = serde_json::to_string(&v.metrics).expect("metrics serialize");
+            assert!(json.contains(tag), "{id} {}: {json}", v.label);
+            let back: engine::metrics::Metrics =
+                serde_json::from_str(&json).expect("metrics read back");
+            assert_eq!(back, v.metrics, "{id} {}", v.label);
+        }
+    }
+}
+
 fn streams_metrics<'a>(result: &'a RunResult, label: &str) -> &'a engine::metrics::StreamsMetrics {
     match &variant(result, label).metrics.family {
         FamilyMetrics::Streams(m) => m,
