@@ -4,7 +4,8 @@
 //! scenario a link could not carry.
 
 use engine::scenario::{
-    ConnectConfig, ConnectorSpec, Scenario, StreamsScenario, TimedEvent, Timings, Variant,
+    ConnectConfig, ConnectScenario, ConnectVariant, ConnectorSpec, Family, Scenario,
+    StreamsScenario, TimedEvent, Timings,
 };
 
 /// One change to the scenario.
@@ -20,35 +21,43 @@ pub enum Edit {
     ClusterConfig(ConnectConfig),
     /// Start and stop durations.
     Timings(Timings),
-    /// The compared protocol variants.
-    Variants(Vec<Variant>),
+    /// The compared Connect protocol variants.
+    Variants(Vec<ConnectVariant>),
     /// The timed event script.
     Events(Vec<TimedEvent>),
     /// The random seed.
     Seed(u64),
     /// When the simulation stops (`None`: after the last event has settled).
     EndMs(Option<u64>),
-    /// The Streams application and its events (a Streams scenario).
+    /// The Streams application, its variants and events (a Streams scenario).
     Streams(Box<StreamsScenario>),
 }
 
 impl Edit {
-    /// `scenario` with this edit applied (not yet validated).
+    /// `scenario` with this edit applied (not yet validated). A Connect
+    /// edit leaves a Streams scenario as it is.
     pub fn apply(self, scenario: &Scenario) -> Scenario {
         let mut s = scenario.clone();
         match self {
             Edit::Title(t) => s.title = t,
-            Edit::Workers(n) => s.connect.workers = n,
-            Edit::Connectors(c) => s.connect.connectors = c,
-            Edit::ClusterConfig(c) => s.connect.config = c,
-            Edit::Timings(t) => s.connect.timings = t,
-            Edit::Variants(v) => s.compare = v,
-            Edit::Events(e) => s.events = e,
+            Edit::Workers(n) => on_connect(&mut s, |c| c.cluster.workers = n),
+            Edit::Connectors(v) => on_connect(&mut s, |c| c.cluster.connectors = v),
+            Edit::ClusterConfig(v) => on_connect(&mut s, |c| c.cluster.config = v),
+            Edit::Timings(t) => on_connect(&mut s, |c| c.cluster.timings = t),
+            Edit::Variants(v) => on_connect(&mut s, |c| c.compare = v),
+            Edit::Events(e) => on_connect(&mut s, |c| c.events = e),
             Edit::Seed(seed) => s.seed = seed,
             Edit::EndMs(end) => s.end_ms = end,
-            Edit::Streams(st) => s.streams = Some(*st),
+            Edit::Streams(st) => s.family = Family::Streams(*st),
         }
         s
+    }
+}
+
+/// Applies `f` to the Connect part of `s`, if it is a Connect scenario.
+fn on_connect(s: &mut Scenario, f: impl FnOnce(&mut ConnectScenario)) {
+    if let Family::Connect(c) = &mut s.family {
+        f(c);
     }
 }
 
@@ -60,8 +69,11 @@ mod tests {
     fn edits_replace_one_part() {
         let s = engine::presets::default_preset().scenario();
         let t = Edit::Workers(7).apply(&s);
-        assert_eq!(t.connect.workers, 7);
-        assert_eq!(t.events, s.events);
+        let (Family::Connect(before), Family::Connect(after)) = (&s.family, &t.family) else {
+            panic!("the default preset is a Connect scenario")
+        };
+        assert_eq!(after.cluster.workers, 7);
+        assert_eq!(after.events, before.events);
         assert!(Edit::Workers(100_000).apply(&s).validate().is_err());
     }
 }

@@ -3,7 +3,7 @@
 //! preset in place.
 
 use engine::presets::{self, Preset};
-use engine::scenario::Scenario;
+use engine::scenario::{Family, Scenario};
 use yew::prelude::*;
 
 /// Props of [`Gallery`].
@@ -37,9 +37,9 @@ pub fn first_sentence(text: &str) -> &str {
 /// `3 workers · 2 connectors · 8 tasks · 1 event · eager vs cooperative`.
 pub fn shape(s: &Scenario) -> String {
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let labels: Vec<&str> = s.compare.iter().map(|v| v.label.as_str()).collect();
-    let cluster = match &s.streams {
-        Some(st) => {
+    let labels = s.variant_labels();
+    let cluster = match &s.family {
+        Family::Streams(st) => {
             let tasks = st.app.task_count();
             let stateful = st.app.subtopologies.iter().any(|t| t.stateful);
             format!(
@@ -50,23 +50,23 @@ pub fn shape(s: &Scenario) -> String {
                 plural(st.events.len() as u64, "event", "events"),
             )
         }
-        None => {
+        Family::Connect(c) => {
             // Counted from the specs: expanding them would format up to
             // 20,000 connector names just to count them.
             let copies = |c: &engine::scenario::ConnectorSpec| u64::from(c.count.unwrap_or(1));
-            let connectors: u64 = s.connect.connectors.iter().map(copies).sum();
-            let tasks: u64 = s
-                .connect
+            let connectors: u64 = c.cluster.connectors.iter().map(copies).sum();
+            let tasks: u64 = c
+                .cluster
                 .connectors
                 .iter()
                 .map(|c| copies(c) * u64::from(c.tasks))
                 .sum();
             format!(
                 "{} · {} · {} · {}",
-                plural(u64::from(s.connect.workers), "worker", "workers"),
+                plural(u64::from(c.cluster.workers), "worker", "workers"),
                 plural(connectors, "connector", "connectors"),
                 plural(tasks, "task", "tasks"),
-                plural(s.events.len() as u64, "event", "events"),
+                plural(c.events.len() as u64, "event", "events"),
             )
         }
     };
@@ -89,7 +89,7 @@ fn card(p: &'static Preset, current: bool, on_open: &Callback<&'static str>) -> 
     html! {
         <li class={classes!("preset", current.then_some("current"))} data-preset={p.id}>
             <a href={format!("#p={}", p.id)} {onclick}>
-                <span class={classes!("family", p.family())}>{ p.family() }</span>
+                <span class={classes!("family", p.family().as_str())}>{ p.family().as_str() }</span>
                 <h3>{ &s.title }</h3>
                 <p class="summary">{ first_sentence(&s.description) }</p>
                 <p class="shape">{ shape(&s) }</p>
@@ -135,7 +135,10 @@ mod tests {
     #[test]
     fn shape_counts_what_the_scenario_expands_to() {
         let mut s = presets::default_preset().scenario();
-        s.connect.connectors = vec![
+        let Family::Connect(c) = &mut s.family else {
+            panic!("the default preset is a Connect scenario")
+        };
+        c.cluster.connectors = vec![
             engine::scenario::ConnectorSpec {
                 name: "a".into(),
                 tasks: 4,
@@ -152,7 +155,7 @@ mod tests {
                 count: Some(0),
             },
         ];
-        let expanded = s.initial_connectors();
+        let expanded = c.initial_connectors();
         let tasks: u32 = expanded.iter().map(|(_, t)| t).sum();
         assert_eq!((expanded.len(), tasks), (4, 14));
         assert!(
@@ -162,8 +165,8 @@ mod tests {
         );
         for p in presets::all() {
             let s = p.scenario();
-            if s.streams.is_none() {
-                let expanded = s.initial_connectors();
+            if let Family::Connect(c) = &s.family {
+                let expanded = c.initial_connectors();
                 let tasks: u32 = expanded.iter().map(|(_, t)| t).sum();
                 assert!(
                     shape(&s).contains(&format!(" {} task", tasks)),

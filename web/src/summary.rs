@@ -204,12 +204,15 @@ pub fn sub_trace(trace: &Trace, members: &Members) -> Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::scenario::{ConnectorSpec, Scenario};
+    use engine::scenario::{ConnectorSpec, Family, Scenario};
 
     fn big() -> Scenario {
         let mut s = engine::presets::default_preset().scenario();
-        s.connect.workers = 60;
-        s.connect.connectors = vec![ConnectorSpec {
+        let Family::Connect(c) = &mut s.family else {
+            panic!("the default preset is a Connect scenario")
+        };
+        c.cluster.workers = 60;
+        c.cluster.connectors = vec![ConnectorSpec {
             name: "c".into(),
             tasks: 50,
             count: Some(20),

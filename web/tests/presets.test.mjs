@@ -35,13 +35,13 @@ function nativeRaw(metrics, key) {
     duplicate_task_seconds: metrics.duplicate_task_ms,
     settled_at: metrics.settled_ms,
     // Streams rows (report::metric_rows adds them for Streams runs).
-    processing_downtime: metrics.streams?.processing_downtime_ms,
-    restoring_seconds: metrics.streams?.restoring_ms,
-    records_restored: metrics.streams?.records_restored,
-    warmups_started: metrics.streams?.warmups_started,
-    warmups_promoted: metrics.streams?.warmups_promoted,
-    probing_rebalances: metrics.streams?.probing_rebalances,
-    caught_up_and_stable: metrics.streams?.caught_up_and_stable_ms,
+    processing_downtime: metrics.family?.streams?.processing_downtime_ms,
+    restoring_seconds: metrics.family?.streams?.restoring_ms,
+    records_restored: metrics.family?.streams?.records_restored,
+    warmups_started: metrics.family?.streams?.warmups_started,
+    warmups_promoted: metrics.family?.streams?.warmups_promoted,
+    probing_rebalances: metrics.family?.streams?.probing_rebalances,
+    caught_up_and_stable: metrics.family?.streams?.caught_up_and_stable_ms,
   };
   if (key in direct) return direct[key] ?? null;
   const m = /^recovery_(\d+)$/.exec(key);

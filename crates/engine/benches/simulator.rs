@@ -10,16 +10,16 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use engine::metrics::Metrics;
-use engine::scenario::Scenario;
+use engine::scenario::{ConnectScenario, Family, Scenario};
 use engine::sim::connect::ConnectSimulation;
 use engine::trace::Trace;
 use engine::workloads;
 
 /// One variant alone, as `run` does it for a scenario with an end: simulate
 /// to the end, close the trace, compute the metrics.
-fn one_variant(s: &Scenario, index: usize) -> (Trace, Metrics) {
+fn one_variant(s: &Scenario, connect: &ConnectScenario, index: usize) -> (Trace, Metrics) {
     let end = s.end_ms.expect("the workload's scenario has an end");
-    let mut sim = ConnectSimulation::new(s, &s.compare[index]);
+    let mut sim = ConnectSimulation::new(s, connect, &connect.compare[index]);
     sim.run_until(end);
     let trace = sim.finish(end);
     let metrics = Metrics::from_trace(&trace);
@@ -35,9 +35,12 @@ fn simulator(c: &mut Criterion) {
 
     let name = "connect-scenario-1000w-100000t";
     let s = workloads::large_scenario();
-    for (i, v) in s.compare.iter().enumerate() {
+    let Family::Connect(connect) = &s.family else {
+        panic!("{name} is a Connect scenario")
+    };
+    for (i, v) in connect.compare.iter().enumerate() {
         group.bench_function(format!("{name}/{}", v.label), |b| {
-            b.iter(|| one_variant(&s, i))
+            b.iter(|| one_variant(&s, connect, i))
         });
     }
     let mut workload = workloads::prepare(name).expect("a named workload");

@@ -44,9 +44,21 @@ pub struct Metrics {
     pub duplicate_task_ms: u64,
     /// When the cluster became healthy for the rest of the run, if it did.
     pub settled_ms: Option<u64>,
-    /// Kafka Streams only: restoration, warmups and probing rebalances.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub streams: Option<StreamsMetrics>,
+    /// What only one family measures: `"connect"` (nothing more) or
+    /// `{"streams": …}` (restoration, warmups and probing rebalances).
+    #[serde(default)]
+    pub family: FamilyMetrics,
+}
+
+/// The family-specific part of a run's [`Metrics`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FamilyMetrics {
+    /// A Kafka Connect run: the shared figures say it all.
+    #[default]
+    Connect,
+    /// A Kafka Streams run.
+    Streams(StreamsMetrics),
 }
 
 /// What a Kafka Streams run cost beyond the shared metrics. "Processing"
@@ -252,7 +264,7 @@ impl Metrics {
             peak_imbalance,
             duplicate_task_ms: per_item.duplicate_ms,
             settled_ms,
-            streams: None,
+            family: FamilyMetrics::Connect,
         }
     }
 }

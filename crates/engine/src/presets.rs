@@ -1,7 +1,7 @@
 //! Built-in presets: scenario files shipped in the repository's `presets/`
 //! folder, compiled in so the CLI and the page share them.
 
-use crate::scenario::Scenario;
+use crate::scenario::{FamilyKind, Scenario};
 
 /// A built-in scenario, addressed by a link like `#p=connect/worker-joins`.
 #[derive(Clone, Copy, Debug)]
@@ -44,9 +44,14 @@ impl Preset {
         Scenario::from_json(self.json).expect("built-in presets are valid scenarios")
     }
 
-    /// The family, `connect` or `streams`.
-    pub fn family(&self) -> &'static str {
-        self.id.split('/').next().unwrap_or("")
+    /// The family, from the id's `<family>/` prefix (a test checks that it
+    /// is the scenario's), so the gallery need not parse every preset.
+    pub fn family(&self) -> FamilyKind {
+        if self.id.starts_with("streams/") {
+            FamilyKind::Streams
+        } else {
+            FamilyKind::Connect
+        }
     }
 }
 
@@ -87,6 +92,8 @@ mod tests {
         for p in all() {
             let s = Scenario::from_json(p.json).unwrap_or_else(|e| panic!("{}: {e}", p.id));
             assert!(!s.title.is_empty(), "{} has no title", p.id);
+            assert_eq!(p.family(), s.family_kind(), "{}", p.id);
+            assert!(p.id.starts_with(&format!("{}/", p.family())), "{}", p.id);
         }
         ids.sort_unstable();
         ids.dedup();

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::metrics::Metrics;
+use crate::metrics::{FamilyMetrics, Metrics};
 use crate::run::RunResult;
 
 /// One metric across the compared variants.
@@ -81,7 +81,10 @@ pub fn metric_rows(result: &RunResult) -> Vec<MetricRow> {
         ),
     ];
     // Kafka Streams rows, only for Streams runs.
-    if metrics.iter().any(|m| m.streams.is_some()) {
+    if metrics
+        .iter()
+        .any(|m| matches!(m.family, FamilyMetrics::Streams(_)))
+    {
         type Pick = fn(&crate::metrics::StreamsMetrics) -> Option<u64>;
         let streams_rows: [(&str, &str, &str, Pick, Unit); 7] = [
             ("processing_downtime", "Processing downtime", "Task-seconds during which a task processed nowhere, restoration included (restoring is not processing).", |s| Some(s.processing_downtime_ms), Unit::Duration),
@@ -98,7 +101,10 @@ pub fn metric_rows(result: &RunResult) -> Vec<MetricRow> {
                 label,
                 help,
                 &metrics,
-                |m| m.streams.as_ref().and_then(pick),
+                |m| match &m.family {
+                    FamilyMetrics::Streams(s) => pick(s),
+                    FamilyMetrics::Connect => None,
+                },
                 unit,
             ));
         }

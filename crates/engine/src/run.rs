@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use crate::metrics::Metrics;
-use crate::scenario::{limits, Scenario};
+use crate::metrics::{FamilyMetrics, Metrics};
+use crate::scenario::{limits, ConnectScenario, Family, Scenario, StreamsScenario};
 use crate::sim::connect::ConnectSimulation;
 use crate::sim::SETTLE_MARGIN_MS;
 use crate::trace::Trace;
@@ -46,18 +46,23 @@ impl VariantRun {
 /// until the slowest one has been quiet for [`SETTLE_MARGIN_MS`] after its last
 /// activity (or one day), so the columns share one time axis.
 pub fn run(scenario: &Scenario) -> RunResult {
-    if scenario.streams.is_some() {
-        return run_streams(scenario);
+    match &scenario.family {
+        Family::Connect(connect) => run_connect(scenario, connect),
+        Family::Streams(streams) => run_streams(scenario, streams),
     }
-    let mut sims: Vec<ConnectSimulation> = scenario
+}
+
+/// The Connect family: the Connect simulator and the shared metrics.
+fn run_connect(scenario: &Scenario, connect: &ConnectScenario) -> RunResult {
+    let mut sims: Vec<ConnectSimulation> = connect
         .compare
         .iter()
-        .map(|v| ConnectSimulation::new(scenario, v))
+        .map(|v| ConnectSimulation::new(scenario, connect, v))
         .collect();
     let end = match scenario.end_ms {
         Some(end) => end,
         None => {
-            let last_event = scenario.events.iter().map(|e| e.at_ms).max().unwrap_or(0);
+            let last_event = connect.events.iter().map(|e| e.at_ms).max().unwrap_or(0);
             let quiet = sims
                 .iter_mut()
                 .map(|s| s.run_until_quiet(limits::MAX_TIME_MS))
@@ -79,22 +84,18 @@ pub fn run(scenario: &Scenario) -> RunResult {
 }
 
 /// The Streams family: same shape, the Streams simulator and its metrics.
-fn run_streams(scenario: &Scenario) -> RunResult {
+fn run_streams(scenario: &Scenario, streams: &StreamsScenario) -> RunResult {
     use crate::metrics::StreamsMetrics;
     use crate::sim::streams::StreamsSimulation;
-    let mut sims: Vec<StreamsSimulation> = scenario
+    let mut sims: Vec<StreamsSimulation> = streams
         .compare
         .iter()
-        .map(|v| StreamsSimulation::new(scenario, v))
+        .map(|v| StreamsSimulation::new(scenario, streams, v))
         .collect();
     let end = match scenario.end_ms {
         Some(end) => end,
         None => {
-            let last_event = scenario
-                .streams
-                .as_ref()
-                .and_then(|s| s.events.iter().map(|e| e.at_ms).max())
-                .unwrap_or(0);
+            let last_event = streams.events.iter().map(|e| e.at_ms).max().unwrap_or(0);
             let quiet = sims
                 .iter_mut()
                 .map(|s| s.run_until_quiet(limits::MAX_TIME_MS))
@@ -110,7 +111,8 @@ fn run_streams(scenario: &Scenario) -> RunResult {
             let restored = sim.records_restored();
             let trace = sim.finish(end);
             let mut metrics = Metrics::from_trace(&trace);
-            metrics.streams = Some(StreamsMetrics::from_trace(&trace, &metrics, restored));
+            metrics.family =
+                FamilyMetrics::Streams(StreamsMetrics::from_trace(&trace, &metrics, restored));
             VariantRun::new(trace, metrics)
         })
         .collect();

@@ -4,6 +4,7 @@
 //! up in review (`cargo insta review`, or INSTA_UPDATE=always to accept).
 
 use engine::link::{self, LinkTarget};
+use engine::metrics::FamilyMetrics;
 use engine::presets;
 use engine::run::{run, RunResult, VariantRun};
 use engine::trace::{ItemKind, ItemState, Trace};
@@ -48,7 +49,7 @@ fn every_preset_keeps_kafkas_guarantees_and_ends_with_everything_running() {
         let result = run(&preset.scenario());
         assert_eq!(
             result.variants.len(),
-            preset.scenario().compare.len(),
+            preset.scenario().variant_labels().len(),
             "{}",
             preset.id
         );
@@ -277,12 +278,30 @@ fn mixed_version_upgrade_one_eager_worker_keeps_the_cluster_eager() {
 
 // --- Kafka Streams presets ---------------------------------------------------
 
+/// The family part of the metrics is tagged in snake_case: a bare
+/// `"connect"`, or the Streams figures under `{"streams": …}`.
+#[test]
+fn metrics_tag_their_family_in_snake_case() {
+    for (id, tag) in [
+        ("connect/worker-joins", r#""family":"connect""#),
+        ("streams/scale-from-zero", r#""family":{"streams":{"#),
+    ] {
+        let result = run(&presets::find(id).expect("a preset").scenario());
+        for v in &result.variants {
+            let json = serde_json::to_string(&v.metrics).expect("metrics serialize");
+            assert!(json.contains(tag), "{id} {}: {json}", v.label);
+            let back: engine::metrics::Metrics =
+                serde_json::from_str(&json).expect("metrics read back");
+            assert_eq!(back, v.metrics, "{id} {}", v.label);
+        }
+    }
+}
+
 fn streams_metrics<'a>(result: &'a RunResult, label: &str) -> &'a engine::metrics::StreamsMetrics {
-    variant(result, label)
-        .metrics
-        .streams
-        .as_ref()
-        .unwrap_or_else(|| panic!("{label}: no Streams metrics"))
+    match &variant(result, label).metrics.family {
+        FamilyMetrics::Streams(m) => m,
+        FamilyMetrics::Connect => panic!("{label}: no Streams metrics"),
+    }
 }
 
 fn has_step(result: &RunResult, label: &str, kind: &str) -> bool {

@@ -13,8 +13,8 @@ mod rng;
 use engine::connect::protocol::ConnectProtocol;
 use engine::run::run;
 use engine::scenario::{
-    ConnectCluster, ConnectConfig, ConnectorSpec, Event, Scenario, TimedEvent, Timings, Variant,
-    WorkerOverride, SCENARIO_VERSION,
+    ConnectCluster, ConnectConfig, ConnectScenario, ConnectVariant, ConnectorSpec, Event, Family,
+    Scenario, TimedEvent, Timings, WorkerOverride, SCENARIO_VERSION,
 };
 use engine::trace::{ItemState, Trace, WorkerState};
 use rng::SplitMix64;
@@ -105,22 +105,23 @@ fn random_scenario(seed: u64) -> Scenario {
         title: format!("random {seed}"),
         description: String::new(),
         seed,
-        connect: ConnectCluster {
-            workers,
-            connectors,
-            config: config(None, Some(delay)),
-            worker_overrides,
-            timings: Timings::default(),
-        },
-        compare: vec![
-            Variant::protocol("eager", ConnectProtocol::Eager),
-            Variant::protocol("sessioned", ConnectProtocol::Sessioned),
-            Variant::protocol("compatible", ConnectProtocol::Compatible),
-        ],
-        events,
         end_ms: None,
-        streams: None,
         references: Vec::new(),
+        family: Family::Connect(ConnectScenario {
+            cluster: ConnectCluster {
+                workers,
+                connectors,
+                config: config(None, Some(delay)),
+                worker_overrides,
+                timings: Timings::default(),
+            },
+            compare: vec![
+                ConnectVariant::protocol("eager", ConnectProtocol::Eager),
+                ConnectVariant::protocol("sessioned", ConnectProtocol::Sessioned),
+                ConnectVariant::protocol("compatible", ConnectProtocol::Compatible),
+            ],
+            events,
+        }),
     }
 }
 

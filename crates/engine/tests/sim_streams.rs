@@ -5,6 +5,7 @@
 #[path = "support/rng.rs"]
 mod rng;
 
+use engine::metrics::{FamilyMetrics, StreamsMetrics};
 use engine::presets;
 use engine::run::{run, RunResult, VariantRun};
 use engine::scenario::Scenario;
@@ -29,6 +30,13 @@ fn variant<'a>(r: &'a RunResult, label: &str) -> &'a VariantRun {
 }
 
 /// Per task, its intervals in `states` on worker lanes: (start, end, lane).
+fn streams_metrics(v: &VariantRun) -> &StreamsMetrics {
+    match &v.metrics.family {
+        FamilyMetrics::Streams(m) => m,
+        FamilyMetrics::Connect => panic!("{}: no Streams metrics", v.label),
+    }
+}
+
 fn copies(t: &Trace, states: &[ItemState]) -> Vec<Vec<(u64, u64, u32)>> {
     let mut by_item = vec![Vec::new(); t.items.len()];
     for iv in t.intervals() {
@@ -175,7 +183,7 @@ fn scaling_out_by_one_moves_only_enough_tasks_to_balance() {
     // (`TaskMovement.assignActiveTaskMovements`).
     let r = preset("streams/stateful-scale-out");
     let warm = variant(&r, "cooperative + warmups");
-    let m = warm.metrics.streams.as_ref().unwrap();
+    let m = streams_metrics(warm);
     assert!(m.warmups_started > 0 && m.probing_rebalances > 0, "{m:?}");
     assert!(
         warm.metrics
@@ -207,7 +215,7 @@ fn a_moved_stateful_task_restores_for_lag_over_restore_rate() {
         .collect();
     // 100,000 records of lag at 10,000 records/s.
     assert_eq!(restores, vec![10_000]);
-    let m = r.variants[0].metrics.streams.as_ref().unwrap();
+    let m = streams_metrics(&r.variants[0]);
     assert!(m.records_restored >= 100_000);
 }
 
@@ -438,7 +446,7 @@ fn print_random() {
     println!("{}", random_scenario(seed));
 }
 
-fn crash_restart(guarantee: &str) -> engine::metrics::StreamsMetrics {
+fn crash_restart(guarantee: &str) -> StreamsMetrics {
     let s = scenario(&format!(
         r#"{{"version":1,"seed":1,
   "streams":{{"instances":2,"subtopologies":[{{"partitions":2,"stateful":true,"changelog_records":100000}}],
@@ -447,7 +455,7 @@ fn crash_restart(guarantee: &str) -> engine::metrics::StreamsMetrics {
   "compare":[{{"label":"static"}}],
   "events":[{{"at_ms":30000,"type":"instance_restart","instance":"instance-1","downtime_ms":5000,"crash":true}}]}}"#
     ));
-    run(&s).variants[0].metrics.streams.clone().unwrap()
+    streams_metrics(&run(&s).variants[0]).clone()
 }
 
 #[test]

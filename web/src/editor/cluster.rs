@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use engine::scenario::{ConnectorSpec, Scenario, Timings};
+use engine::scenario::{ConnectCluster, ConnectorSpec, Family, Scenario, Timings};
 use yew::prelude::*;
 
 use super::fields::{ms_to_s, s_to_ms, NumberField, TextField};
@@ -33,7 +33,13 @@ fn parse_u32(field: &str, text: &str) -> Result<u32, String> {
 #[component]
 pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
     let s = &props.scenario;
-    let connectors = s.connect.connectors.clone();
+    // A Streams scenario has no Connect cluster (its application is edited
+    // below): the Connect fields are not shown, so an empty cluster stands in.
+    let (cluster, streams) = match &s.family {
+        Family::Connect(c) => (c.cluster.clone(), false),
+        Family::Streams(_) => (ConnectCluster::default(), true),
+    };
+    let connectors = cluster.connectors.clone();
     let edit_connector = {
         let (on_edit, on_error) = (props.on_edit.clone(), props.on_error.clone());
         move |i: usize, f: ConnectorEdit| {
@@ -51,7 +57,7 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
         }
     };
     let add_connector = {
-        let (on_edit, connectors) = (props.on_edit.clone(), s.connect.connectors.clone());
+        let (on_edit, connectors) = (props.on_edit.clone(), cluster.connectors.clone());
         Callback::from(move |_: MouseEvent| {
             let mut next = connectors.clone();
             let mut n = next.len() + 1;
@@ -70,7 +76,7 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
         let (on_edit, on_error, timings) = (
             props.on_edit.clone(),
             props.on_error.clone(),
-            s.connect.timings.clone(),
+            cluster.timings.clone(),
         );
         let on_change = Callback::from(move |text: String| match parse_u32(label, &text) {
             Ok(v) => {
@@ -82,9 +88,7 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
         });
         html! { <NumberField label={label} value={value.to_string()} unit="ms" {on_change} /> }
     };
-    let t = &s.connect.timings;
-    // A Streams scenario has no Connect cluster; its application is edited below.
-    let streams = s.streams.is_some();
+    let t = &cluster.timings;
     let on_title = props.on_edit.reform(Edit::Title);
     let on_workers = {
         let (on_edit, on_error) = (props.on_edit.clone(), props.on_error.clone());
@@ -120,7 +124,7 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
             <div class="row">
                 <TextField label="Title" value={s.title.clone()} on_change={on_title} class="wide" />
                 if !streams {
-                    <NumberField label="Workers at start" id="workers" value={s.connect.workers.to_string()} on_change={on_workers} />
+                    <NumberField label="Workers at start" id="workers" value={cluster.workers.to_string()} on_change={on_workers} />
                 }
                 <NumberField label="Run length" value={s.end_ms.map(ms_to_s).unwrap_or_default()} unit="s"
                              placeholder="auto" step="any" on_change={on_end} />
@@ -135,7 +139,7 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
                     <th></th>
                 </tr></thead>
                 <tbody>
-                    { for s.connect.connectors.iter().enumerate().map(|(i, c)| {
+                    { for cluster.connectors.iter().enumerate().map(|(i, c)| {
                         let on_name = edit_connector(i, Rc::new(|c: &mut ConnectorSpec, t: &str| {
                             c.name = t.trim().to_string();
                             Ok(())
@@ -149,7 +153,7 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
                             Ok(())
                         }));
                         let remove = {
-                            let (on_edit, connectors) = (props.on_edit.clone(), s.connect.connectors.clone());
+                            let (on_edit, connectors) = (props.on_edit.clone(), cluster.connectors.clone());
                             Callback::from(move |_: MouseEvent| {
                                 let mut next = connectors.clone();
                                 next.remove(i);

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use engine::scenario::{limits, ConnectConfig, Scenario, Variant};
+use engine::scenario::{limits, ConnectConfig, ConnectVariant, Family, Scenario};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -63,9 +63,11 @@ fn cell(
 #[component]
 pub fn ConfigMatrix(props: &ConfigMatrixProps) -> Html {
     let keys = use_memo((), |_| config_keys::keys());
-    let s = &props.scenario;
-    let cluster = s.connect.config.clone();
-    let variants = s.compare.clone();
+    let Family::Connect(connect) = &props.scenario.family else {
+        return html! {};
+    };
+    let cluster = connect.cluster.config.clone();
+    let variants = connect.compare.clone();
 
     let set_cluster = |key: Key| {
         let (on_edit, on_error, cluster) = (
@@ -120,7 +122,7 @@ pub fn ConfigMatrix(props: &ConfigMatrixProps) -> Html {
         let (on_edit, variants) = (props.on_edit.clone(), variants.clone());
         Callback::from(move |_: MouseEvent| {
             let mut next = variants.clone();
-            let mut variant = Variant::protocol(
+            let mut variant = ConnectVariant::protocol(
                 &format!("variant {}", next.len() + 1),
                 engine::connect::protocol::ConnectProtocol::Sessioned,
             );
@@ -141,16 +143,16 @@ pub fn ConfigMatrix(props: &ConfigMatrixProps) -> Html {
                             <th scope="col">{"property"}</th>
                             <th scope="col">{"Kafka default"}</th>
                             <th scope="col">{"cluster"}</th>
-                            { for s.compare.iter().enumerate().map(|(i, v)| html! {
+                            { for connect.compare.iter().enumerate().map(|(i, v)| html! {
                                 <th scope="col" class="variant-head">
                                     <TextField label={format!("column {}", i + 1)} value={v.label.clone()} on_change={set_label(i)} class="bare" />
-                                    if s.compare.len() > 1 {
+                                    if connect.compare.len() > 1 {
                                         <button type="button" class="icon remove" onclick={remove(i)}
                                                 aria-label={format!("Stop comparing {}", v.label)} title="Remove this column">{"×"}</button>
                                     }
                                 </th>
                             }) }
-                            if s.compare.len() < limits::MAX_VARIANTS {
+                            if connect.compare.len() < limits::MAX_VARIANTS {
                                 <th><button type="button" class="add" onclick={add} title="Compare another protocol setting">{"+ column"}</button></th>
                             }
                         </tr>
@@ -165,11 +167,11 @@ pub fn ConfigMatrix(props: &ConfigMatrixProps) -> Html {
                                     <th scope="row"><code>{ key.name }</code></th>
                                     <td class="default">{ &key.default }</td>
                                     <td>{ cell(key, cluster_value, key.default.clone(), format!("cfg-cluster-{slug}"), set_cluster(key.clone())) }</td>
-                                    { for s.compare.iter().enumerate().map(|(i, v)| html! {
+                                    { for connect.compare.iter().enumerate().map(|(i, v)| html! {
                                         <td>{ cell(key, config_keys::get(&v.config, key.name), inherited_by_variants.clone(),
                                                    format!("cfg-{i}-{slug}"), set_variant(i, key.clone())) }</td>
                                     }) }
-                                    if s.compare.len() < limits::MAX_VARIANTS { <td></td> }
+                                    if connect.compare.len() < limits::MAX_VARIANTS { <td></td> }
                                 </tr>
                             }
                         }) }

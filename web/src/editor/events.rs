@@ -2,7 +2,9 @@
 
 use std::rc::Rc;
 
-use engine::scenario::{worker_name, ConnectConfig, Event, Scenario, TimedEvent};
+use engine::scenario::{
+    worker_name, ConnectConfig, ConnectScenario, Event, Family, Scenario, TimedEvent,
+};
 use yew::prelude::*;
 
 use super::fields::{ms_to_s, s_to_ms, NumberField, SelectField, TextField};
@@ -49,7 +51,7 @@ fn kind_of(e: &Event) -> &'static str {
 
 /// A reasonable new event of a kind, reusing the old one's worker or
 /// connector where it had one.
-fn default_event(kind: &str, old: &Event, s: &Scenario) -> Event {
+fn default_event(kind: &str, old: &Event, s: &ConnectScenario) -> Event {
     let worker = match old {
         Event::WorkerStop { worker }
         | Event::WorkerCrash { worker }
@@ -101,7 +103,7 @@ fn default_event(kind: &str, old: &Event, s: &Scenario) -> Event {
 }
 
 /// Worker names an event may name: the initial workers plus every join.
-fn worker_names(s: &Scenario) -> Vec<String> {
+fn worker_names(s: &ConnectScenario) -> Vec<String> {
     let joined: u64 = s
         .events
         .iter()
@@ -110,7 +112,7 @@ fn worker_names(s: &Scenario) -> Vec<String> {
             _ => 0,
         })
         .sum();
-    let n = (u64::from(s.connect.workers) + joined).min(2_000) as u32;
+    let n = (u64::from(s.cluster.workers) + joined).min(2_000) as u32;
     (1..=n).map(worker_name).collect()
 }
 
@@ -146,7 +148,10 @@ fn ms_of(field: &str, t: &str) -> Result<u64, String> {
 /// The events section.
 #[component]
 pub fn EventsEditor(props: &EventsEditorProps) -> Html {
-    let s = props.scenario.clone();
+    let Family::Connect(s) = &props.scenario.family else {
+        return html! {};
+    };
+    let s = Rc::new(s.clone());
     let workers = worker_names(&s);
     let edit_event = |i: usize, f: Apply| {
         let (on_edit, on_error, events) = (
@@ -372,11 +377,14 @@ mod tests {
         let s = engine::presets::default_preset().scenario();
         for (kind, _) in KINDS {
             let mut t = s.clone();
-            t.events = vec![TimedEvent {
+            let Family::Connect(c) = &mut t.family else {
+                panic!("the default preset is a Connect scenario")
+            };
+            c.events = vec![TimedEvent {
                 at_ms: 10_000,
-                event: default_event(kind, &t.events[0].event, &t),
+                event: default_event(kind, &c.events[0].event, c),
             }];
-            assert_eq!(kind_of(&t.events[0].event), *kind);
+            assert_eq!(kind_of(&c.events[0].event), *kind);
             t.validate().unwrap_or_else(|e| panic!("{kind}: {e}"));
         }
     }

@@ -10,7 +10,7 @@ mod streams;
 
 use std::rc::Rc;
 
-use engine::scenario::Scenario;
+use engine::scenario::{Family, Scenario};
 use yew::prelude::*;
 
 use crate::edit::Edit;
@@ -64,7 +64,7 @@ pub fn Editor(props: &EditorProps) -> Html {
             }
             <form class="editor-body" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                 <ClusterEditor scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()} />
-                if s.streams.is_some() {
+                if matches!(s.family, Family::Streams(_)) {
                     <StreamsEditor scenario={props.scenario.clone()} {on_edit} {on_error} />
                 } else {
                     <ConfigMatrix scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()} />

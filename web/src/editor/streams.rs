@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use engine::scenario::{
-    instance_name, KafkaVersion, Scenario, StreamsConfig, StreamsEvent, StreamsScenario,
+    instance_name, Family, KafkaVersion, Scenario, StreamsConfig, StreamsEvent, StreamsScenario,
     StreamsTimedEvent, SubtopologySpec,
 };
 use yew::prelude::*;
@@ -138,9 +138,10 @@ type SubEdit = Rc<dyn Fn(&mut SubtopologySpec, &str) -> Result<(), String>>;
 /// The Streams sections.
 #[component]
 pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
-    let Some(st) = props.scenario.streams.clone() else {
+    let Family::Streams(st) = &props.scenario.family else {
         return html! {};
     };
+    let st = st.clone();
     let st = Rc::new(st);
     // Any change to the Streams part: apply `f` to a copy, then one edit.
     let change = |f: AppEdit| {
@@ -170,33 +171,22 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
         })
     };
     let app = &st.app;
-    let variants = props.scenario.compare.clone();
     let set_variant = |i: usize| {
-        let (on_edit, on_error, variants) = (
-            props.on_edit.clone(),
-            props.on_error.clone(),
-            variants.clone(),
-        );
-        Callback::from(move |text: String| match parse_config(&text) {
-            Ok(c) => {
-                let mut next = variants.clone();
-                if let Some(v) = next.get_mut(i) {
-                    v.streams = c;
-                    on_edit.emit(Edit::Variants(next));
-                }
+        change(Rc::new(move |s: &mut StreamsScenario, t: &str| {
+            let c = parse_config(t)?;
+            if let Some(v) = s.compare.get_mut(i) {
+                v.config = c;
             }
-            Err(e) => on_error.emit(e),
-        })
+            Ok(())
+        }))
     };
     let set_label = |i: usize| {
-        let (on_edit, variants) = (props.on_edit.clone(), variants.clone());
-        Callback::from(move |text: String| {
-            let mut next = variants.clone();
-            if let Some(v) = next.get_mut(i) {
-                v.label = text.trim().to_string();
-                on_edit.emit(Edit::Variants(next));
+        change(Rc::new(move |s: &mut StreamsScenario, t: &str| {
+            if let Some(v) = s.compare.get_mut(i) {
+                v.label = t.trim().to_string();
             }
-        })
+            Ok(())
+        }))
     };
     let kinds: Vec<(AttrValue, AttrValue)> = KINDS
         .iter()
@@ -388,10 +378,10 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
                     <TextField label="application" value={config_text(&app.config)} placeholder="{} (Kafka defaults)" class="wide"
                                on_change={change(Rc::new(|s: &mut StreamsScenario, t: &str| { s.app.config = parse_config(t)?; Ok(()) }))} />
                 </div>
-                { for props.scenario.compare.iter().enumerate().map(|(i, v)| html! {
+                { for st.compare.iter().enumerate().map(|(i, v)| html! {
                     <div class="row">
                         <TextField label={format!("column {}", i + 1)} value={v.label.clone()} on_change={set_label(i)} />
-                        <TextField label="overrides" value={config_text(&v.streams)} placeholder="{} (application config)" class="wide"
+                        <TextField label="overrides" value={config_text(&v.config)} placeholder="{} (application config)" class="wide"
                                    on_change={set_variant(i)} />
                     </div>
                 }) }
@@ -434,12 +424,14 @@ mod tests {
     fn every_kind_has_a_valid_default() {
         let preset = engine::presets::all()
             .iter()
-            .find(|p| p.family() == "streams")
+            .find(|p| p.family() == engine::scenario::FamilyKind::Streams)
             .expect("a Streams preset");
         let s = preset.scenario();
         for (kind, _) in KINDS {
             let mut t = s.clone();
-            let st = t.streams.as_mut().unwrap();
+            let Family::Streams(st) = &mut t.family else {
+                panic!("{} is a Streams preset", preset.id)
+            };
             st.events = vec![StreamsTimedEvent {
                 at_ms: 10_000,
                 event: default_event(

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{connect_config, limits, worker_name, ConnectConfig, Scenario, ScenarioError};
+use super::{connect_config, limits, worker_name, ConnectConfig, ConnectScenario, ScenarioError};
 
 /// An event at a point in simulated time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,8 +128,8 @@ impl Event {
 
 /// Bounds on the event script. Events that cannot apply at their time (a
 /// worker already gone) are not errors: the simulator skips them and says so.
-pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
-    let mut workers_ever = u64::from(s.connect.workers);
+pub(super) fn validate_events(s: &ConnectScenario) -> Result<(), ScenarioError> {
+    let mut workers_ever = u64::from(s.cluster.workers);
     let mut connectors: std::collections::BTreeMap<String, u32> =
         s.initial_connectors().into_iter().collect();
     let mut tasks: u64 = connectors.values().map(|&t| u64::from(t)).sum();
@@ -190,7 +190,7 @@ pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
                 }
                 workers_ever += u64::from(*count);
                 connect_config::validate(
-                    &s.connect.config.merged(config),
+                    &s.cluster.config.merged(config),
                     &format!("{at}.config"),
                 )?;
             }
@@ -206,7 +206,7 @@ pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
                 worker_ref(worker, workers_ever)?;
                 duration("downtime_ms", *downtime_ms)?;
                 connect_config::validate(
-                    &s.connect.config.merged(config),
+                    &s.cluster.config.merged(config),
                     &format!("{at}.config"),
                 )?;
             }
@@ -227,7 +227,7 @@ pub(super) fn validate_events(s: &Scenario) -> Result<(), ScenarioError> {
                 }
                 expanded_events += n as usize;
                 connect_config::validate(
-                    &s.connect.config.merged(config),
+                    &s.cluster.config.merged(config),
                     &format!("{at}.config"),
                 )?;
             }

@@ -19,7 +19,7 @@ pub use event::{Event, TimedEvent};
 pub use streams::{
     instance_name, KafkaVersion, ProcessingGuarantee, ResolvedStreamsConfig, StreamsApp,
     StreamsConfig, StreamsEvent, StreamsScenario, StreamsTimedEvent, StreamsTimings,
-    SubtopologySpec, TaskAssignorClass,
+    StreamsVariant, SubtopologySpec, TaskAssignorClass,
 };
 
 use crate::connect::protocol::ConnectProtocol;
@@ -59,8 +59,9 @@ pub mod limits {
     pub const MAX_CHANGELOG_RECORDS: u64 = 1_000_000_000_000;
 }
 
-/// A whole scenario: a Kafka Connect cluster (`connect`) or a Kafka Streams
-/// application (`streams`); exactly one of the two is in the JSON.
+/// A whole scenario: what it is about (title, seed, end) and its family —
+/// a Kafka Connect cluster or a Kafka Streams application, each with its own
+/// compared variants and event script.
 ///
 /// (De)serialized through `wire`: a Connect scenario's JSON is exactly what
 /// version 1 always wrote, so old links decode and re-encode byte for byte.
@@ -74,18 +75,134 @@ pub struct Scenario {
     pub description: String,
     /// Seed for every random choice the simulator makes; same seed, same trace.
     pub seed: u64,
-    /// A Kafka Connect cluster (empty, 0 workers, in a Streams scenario).
-    pub connect: ConnectCluster,
-    /// The protocol variants to compare side by side (default: eager vs sessioned).
-    pub compare: Vec<Variant>,
-    /// The timed event script (Connect; a Streams scenario's events are in `streams`).
-    pub events: Vec<TimedEvent>,
     /// When the simulation stops; default: after the last event has settled.
     pub end_ms: Option<u64>,
-    /// A Kafka Streams application and its events, instead of `connect`.
-    pub streams: Option<StreamsScenario>,
     /// Where to read more: KIPs, JIRA issues, docs (shown beside the description).
     pub references: Vec<Reference>,
+    /// The Connect cluster or Streams application, its variants and events.
+    pub family: Family,
+}
+
+/// Which system a scenario simulates, with everything that differs between the two.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Family {
+    /// A Kafka Connect cluster (`connect` in the JSON).
+    Connect(ConnectScenario),
+    /// A Kafka Streams application (`streams` in the JSON).
+    Streams(StreamsScenario),
+}
+
+/// The name of a scenario's family, for places that only need to tell them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FamilyKind {
+    /// Kafka Connect.
+    Connect,
+    /// Kafka Streams.
+    Streams,
+}
+
+impl FamilyKind {
+    /// `connect` or `streams`, as in preset ids and the JSON keys.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FamilyKind::Connect => "connect",
+            FamilyKind::Streams => "streams",
+        }
+    }
+}
+
+impl std::fmt::Display for FamilyKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The Connect part of a scenario: the cluster at time 0, the protocol
+/// variants to compare and the timed event script.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConnectScenario {
+    /// The cluster at time 0.
+    pub cluster: ConnectCluster,
+    /// The protocol variants to compare side by side (default: eager vs sessioned).
+    pub compare: Vec<ConnectVariant>,
+    /// The timed event script.
+    pub events: Vec<TimedEvent>,
+}
+
+impl ConnectScenario {
+    /// The initial worker names.
+    pub fn initial_workers(&self) -> Vec<String> {
+        (1..=self.cluster.workers).map(worker_name).collect()
+    }
+
+    /// The initial connectors, expanded.
+    pub fn initial_connectors(&self) -> Vec<(String, u32)> {
+        self.cluster
+            .connectors
+            .iter()
+            .flat_map(ConnectorSpec::expand)
+            .collect()
+    }
+
+    /// Checks the cluster and the variants (the events are checked after
+    /// `end_ms`, as they always were); errors name the field and why.
+    fn validate_cluster_and_variants(&self) -> Result<(), ScenarioError> {
+        use limits::*;
+        let c = &self.cluster;
+        if c.workers > MAX_WORKERS {
+            return Err(ScenarioError::invalid(
+                "connect.workers",
+                format!(
+                    "{} workers is more than the playground simulates (at most {MAX_WORKERS})",
+                    c.workers
+                ),
+            ));
+        }
+        connect_config::validate(&c.config, "connect.config")?;
+        let mut connectors: u64 = 0;
+        let mut tasks: u64 = 0;
+        for (i, spec) in c.connectors.iter().enumerate() {
+            let at = format!("connect.connectors[{i}]");
+            check_name(&format!("{at}.name"), &spec.name)?;
+            let n = u64::from(spec.count.unwrap_or(1));
+            connectors += n;
+            tasks += n * u64::from(spec.tasks);
+            if connectors > u64::from(MAX_CONNECTORS) {
+                return Err(ScenarioError::invalid(
+                    format!("{at}.count"),
+                    format!("more than {MAX_CONNECTORS} connectors in total"),
+                ));
+            }
+            if tasks > MAX_TASKS {
+                return Err(ScenarioError::invalid(
+                    format!("{at}.tasks"),
+                    format!("more than {MAX_TASKS} tasks in total; the playground simulates at most that many"),
+                ));
+            }
+        }
+        let names = self.initial_connectors();
+        let mut sorted: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
+        sorted.sort_unstable();
+        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+            return Err(ScenarioError::invalid(
+                "connect.connectors",
+                format!("connector `{}` is defined twice", w[0]),
+            ));
+        }
+        for (i, o) in c.worker_overrides.iter().enumerate() {
+            check_name(&format!("connect.worker_overrides[{i}].worker"), &o.worker)?;
+            connect_config::validate(
+                &c.config.merged(&o.config),
+                &format!("connect.worker_overrides[{i}].config"),
+            )?;
+        }
+        check_variant_count(self.compare.len())?;
+        for (i, v) in self.compare.iter().enumerate() {
+            check_name(&format!("compare[{i}].label"), &v.label)?;
+            connect_config::validate(&c.config.merged(&v.config), &format!("compare[{i}].config"))?;
+        }
+        Ok(())
+    }
 }
 
 /// A link to a KIP, a JIRA issue or a doc page.
@@ -183,23 +300,20 @@ impl Default for Timings {
     }
 }
 
-/// One compared protocol setting: a label and the config keys it sets cluster-wide.
-/// Per-worker overrides still win, so one old worker can pin the group to eager.
+/// One compared Connect protocol setting: a label and the config keys it
+/// sets cluster-wide. Per-worker overrides still win, so one old worker can
+/// pin the group to eager.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Variant {
+pub struct ConnectVariant {
     /// Column title, e.g. `eager` or `cooperative`.
     pub label: String,
     /// Keys layered over the cluster config.
     #[serde(default)]
     pub config: ConnectConfig,
-    /// In a Streams scenario, the keys layered over the application's config
-    /// (written as `config` in the JSON; `config` above then stays empty).
-    #[serde(skip)]
-    pub streams: StreamsConfig,
 }
 
-impl Variant {
+impl ConnectVariant {
     /// A variant that sets only `connect.protocol`.
     pub fn protocol(label: &str, protocol: ConnectProtocol) -> Self {
         Self {
@@ -208,24 +322,14 @@ impl Variant {
                 connect_protocol: Some(protocol),
                 ..ConnectConfig::default()
             },
-            streams: StreamsConfig::default(),
-        }
-    }
-
-    /// A Streams variant setting `config`.
-    pub fn streams(label: &str, config: StreamsConfig) -> Self {
-        Self {
-            label: label.to_string(),
-            config: ConnectConfig::default(),
-            streams: config,
         }
     }
 }
 
-pub(crate) fn default_variants() -> Vec<Variant> {
+pub(crate) fn default_variants() -> Vec<ConnectVariant> {
     vec![
-        Variant::protocol("eager", ConnectProtocol::Eager),
-        Variant::protocol("cooperative", ConnectProtocol::Sessioned),
+        ConnectVariant::protocol("eager", ConnectProtocol::Eager),
+        ConnectVariant::protocol("cooperative", ConnectProtocol::Sessioned),
     ]
 }
 
@@ -251,32 +355,24 @@ impl Scenario {
         serde_json::to_string(self).expect("scenario serializes")
     }
 
-    /// The initial worker names.
-    pub fn initial_workers(&self) -> Vec<String> {
-        (1..=self.connect.workers).map(worker_name).collect()
+    /// Which family this scenario simulates.
+    pub fn family_kind(&self) -> FamilyKind {
+        match &self.family {
+            Family::Connect(_) => FamilyKind::Connect,
+            Family::Streams(_) => FamilyKind::Streams,
+        }
     }
 
-    /// The initial connectors, expanded.
-    pub fn initial_connectors(&self) -> Vec<(String, u32)> {
-        self.connect
-            .connectors
-            .iter()
-            .flat_map(ConnectorSpec::expand)
-            .collect()
-    }
-
-    /// The family: `connect` or `streams`.
-    pub fn family(&self) -> &'static str {
-        if self.streams.is_some() {
-            "streams"
-        } else {
-            "connect"
+    /// The compared variants' labels, in order (one column each).
+    pub fn variant_labels(&self) -> Vec<&str> {
+        match &self.family {
+            Family::Connect(c) => c.compare.iter().map(|v| v.label.as_str()).collect(),
+            Family::Streams(s) => s.compare.iter().map(|v| v.label.as_str()).collect(),
         }
     }
 
     /// Checks every bound; errors name the field and why.
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        use limits::*;
         if self.version == 0 || self.version > SCENARIO_VERSION {
             return Err(ScenarioError::UnsupportedVersion(self.version));
         }
@@ -299,94 +395,45 @@ impl Scenario {
                 ));
             }
         }
-        if let Some(s) = &self.streams {
-            if self.compare.is_empty() || self.compare.len() > MAX_VARIANTS {
-                return Err(ScenarioError::invalid(
-                    "compare",
-                    format!("list 1 to {MAX_VARIANTS} protocol variants to compare"),
-                ));
-            }
-            for (i, v) in self.compare.iter().enumerate() {
-                check_name(&format!("compare[{i}].label"), &v.label)?;
-            }
-            if let Some(end) = self.end_ms {
-                if end == 0 || end > MAX_TIME_MS {
-                    return Err(ScenarioError::invalid(
-                        "end_ms",
-                        format!("must be between 1 and {MAX_TIME_MS} (one day)"),
-                    ));
+        // The order of the checks decides which error a scenario with
+        // several problems reports; each family keeps the order it always had.
+        match &self.family {
+            Family::Streams(s) => {
+                check_variant_count(s.compare.len())?;
+                for (i, v) in s.compare.iter().enumerate() {
+                    check_name(&format!("compare[{i}].label"), &v.label)?;
                 }
+                check_end(self.end_ms)?;
+                streams::validate(s)
             }
-            return streams::validate(s, &self.compare);
-        }
-        let c = &self.connect;
-        if c.workers > MAX_WORKERS {
-            return Err(ScenarioError::invalid(
-                "connect.workers",
-                format!(
-                    "{} workers is more than the playground simulates (at most {MAX_WORKERS})",
-                    c.workers
-                ),
-            ));
-        }
-        connect_config::validate(&c.config, "connect.config")?;
-        let mut connectors: u64 = 0;
-        let mut tasks: u64 = 0;
-        for (i, spec) in c.connectors.iter().enumerate() {
-            let at = format!("connect.connectors[{i}]");
-            check_name(&format!("{at}.name"), &spec.name)?;
-            let n = u64::from(spec.count.unwrap_or(1));
-            connectors += n;
-            tasks += n * u64::from(spec.tasks);
-            if connectors > u64::from(MAX_CONNECTORS) {
-                return Err(ScenarioError::invalid(
-                    format!("{at}.count"),
-                    format!("more than {MAX_CONNECTORS} connectors in total"),
-                ));
-            }
-            if tasks > MAX_TASKS {
-                return Err(ScenarioError::invalid(
-                    format!("{at}.tasks"),
-                    format!("more than {MAX_TASKS} tasks in total; the playground simulates at most that many"),
-                ));
+            Family::Connect(c) => {
+                c.validate_cluster_and_variants()?;
+                check_end(self.end_ms)?;
+                event::validate_events(c)
             }
         }
-        let names = self.initial_connectors();
-        let mut sorted: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
-        sorted.sort_unstable();
-        if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
-            return Err(ScenarioError::invalid(
-                "connect.connectors",
-                format!("connector `{}` is defined twice", w[0]),
-            ));
-        }
-        for (i, o) in c.worker_overrides.iter().enumerate() {
-            check_name(&format!("connect.worker_overrides[{i}].worker"), &o.worker)?;
-            connect_config::validate(
-                &c.config.merged(&o.config),
-                &format!("connect.worker_overrides[{i}].config"),
-            )?;
-        }
-        if self.compare.is_empty() || self.compare.len() > MAX_VARIANTS {
-            return Err(ScenarioError::invalid(
-                "compare",
-                format!("list 1 to {MAX_VARIANTS} protocol variants to compare"),
-            ));
-        }
-        for (i, v) in self.compare.iter().enumerate() {
-            check_name(&format!("compare[{i}].label"), &v.label)?;
-            connect_config::validate(&c.config.merged(&v.config), &format!("compare[{i}].config"))?;
-        }
-        if let Some(end) = self.end_ms {
-            if end == 0 || end > MAX_TIME_MS {
-                return Err(ScenarioError::invalid(
-                    "end_ms",
-                    format!("must be between 1 and {MAX_TIME_MS} (one day)"),
-                ));
-            }
-        }
-        event::validate_events(self)?;
-        Ok(())
+    }
+}
+
+fn check_variant_count(n: usize) -> Result<(), ScenarioError> {
+    use limits::MAX_VARIANTS;
+    if n == 0 || n > MAX_VARIANTS {
+        return Err(ScenarioError::invalid(
+            "compare",
+            format!("list 1 to {MAX_VARIANTS} protocol variants to compare"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_end(end_ms: Option<u64>) -> Result<(), ScenarioError> {
+    use limits::MAX_TIME_MS;
+    match end_ms {
+        Some(end) if end == 0 || end > MAX_TIME_MS => Err(ScenarioError::invalid(
+            "end_ms",
+            format!("must be between 1 and {MAX_TIME_MS} (one day)"),
+        )),
+        _ => Ok(()),
     }
 }
 

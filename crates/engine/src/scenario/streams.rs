@@ -10,13 +10,28 @@ use super::{limits, ScenarioError};
 use crate::streams::partition_assignor::AssignorKind;
 use crate::streams::versions::{runs_cooperative, streams_release};
 
-/// The Streams part of a scenario: the application at time 0 and its events.
+/// The Streams part of a scenario: the application at time 0, the variants
+/// to compare and the timed event script.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StreamsScenario {
     /// The application.
     pub app: StreamsApp,
+    /// The settings to compare side by side (default: eager vs cooperative).
+    pub compare: Vec<StreamsVariant>,
     /// The timed event script.
     pub events: Vec<StreamsTimedEvent>,
+}
+
+/// One compared Streams setting: a label and the config keys it layers over
+/// the application's config.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StreamsVariant {
+    /// Column title, e.g. `eager` or `cooperative`.
+    pub label: String,
+    /// Keys layered over the application's config.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub config: StreamsConfig,
 }
 
 /// A Streams application at time 0.
@@ -624,10 +639,7 @@ fn check_keys(keys: &[String], at: &str) -> Result<(), ScenarioError> {
 }
 
 /// Checks the application and its events; errors name the field and why.
-pub(crate) fn validate(
-    s: &StreamsScenario,
-    compare: &[super::Variant],
-) -> Result<(), ScenarioError> {
+pub(crate) fn validate(s: &StreamsScenario) -> Result<(), ScenarioError> {
     use limits::*;
     let app = &s.app;
     let version = app.version();
@@ -699,9 +711,9 @@ pub(crate) fn validate(
         }
     }
     validate_config(&app.config, version, "streams.config")?;
-    for (i, v) in compare.iter().enumerate() {
+    for (i, v) in s.compare.iter().enumerate() {
         validate_config(
-            &app.config.merged(&v.streams),
+            &app.config.merged(&v.config),
             version,
             &format!("compare[{i}].config"),
         )?;

@@ -8,14 +8,18 @@ fn tiny() -> &'static str {
 #[test]
 fn parses_with_defaults() {
     let s = Scenario::from_json(tiny()).unwrap();
-    assert_eq!(s.compare.len(), 2);
+    let Family::Connect(c) = &s.family else {
+        panic!("a Connect scenario")
+    };
+    assert_eq!(s.family_kind(), FamilyKind::Connect);
+    assert_eq!(s.variant_labels(), ["eager", "cooperative"]);
     assert_eq!(
-        s.compare[0].config.connect_protocol,
+        c.compare[0].config.connect_protocol,
         Some(ConnectProtocol::Eager)
     );
-    assert_eq!(s.connect.timings, Timings::default());
+    assert_eq!(c.cluster.timings, Timings::default());
     assert_eq!(
-        s.events[0].event,
+        c.events[0].event,
         Event::WorkerJoin {
             count: 1,
             config: ConnectConfig::default()
@@ -103,14 +107,18 @@ fn streams_json() -> &'static str {
 #[test]
 fn streams_scenarios_parse_with_kafka_names_and_round_trip() {
     let s = Scenario::from_json(streams_json()).unwrap();
-    assert_eq!(s.family(), "streams");
-    let app = &s.streams.as_ref().unwrap().app;
+    assert_eq!(s.family_kind(), FamilyKind::Streams);
+    assert_eq!(s.family_kind().as_str(), "streams");
+    let Family::Streams(st) = &s.family else {
+        panic!("a Streams scenario")
+    };
+    let app = &st.app;
     assert_eq!(app.task_count(), 8);
     assert_eq!(app.version(), KafkaVersion::new(3, 8));
-    assert_eq!(s.compare.len(), 2);
+    assert_eq!(st.compare.len(), 2);
     let eager = app
         .config
-        .merged(&s.compare[0].streams)
+        .merged(&st.compare[0].config)
         .resolve(app.version());
     assert!(!eager.cooperative(app.version()));
     assert_eq!(eager.num_stream_threads, 2);

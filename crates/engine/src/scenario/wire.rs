@@ -7,8 +7,8 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{
-    default_variants, ConnectCluster, ConnectConfig, Reference, Scenario, StreamsApp,
-    StreamsConfig, StreamsScenario, StreamsTimedEvent, TimedEvent, Variant,
+    default_variants, ConnectCluster, ConnectScenario, ConnectVariant, Family, Reference, Scenario,
+    StreamsApp, StreamsConfig, StreamsScenario, StreamsTimedEvent, StreamsVariant, TimedEvent,
 };
 
 /// A Connect scenario, field for field as version 1 wrote it.
@@ -24,7 +24,7 @@ struct ConnectWire {
     seed: u64,
     connect: ConnectCluster,
     #[serde(default = "default_variants")]
-    compare: Vec<Variant>,
+    compare: Vec<ConnectVariant>,
     #[serde(default)]
     events: Vec<TimedEvent>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -46,7 +46,7 @@ struct StreamsWire {
     seed: u64,
     streams: StreamsApp,
     #[serde(default = "default_streams_variants")]
-    compare: Vec<StreamsVariantWire>,
+    compare: Vec<StreamsVariant>,
     #[serde(default)]
     events: Vec<StreamsTimedEvent>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -55,30 +55,17 @@ struct StreamsWire {
     references: Vec<Reference>,
 }
 
-/// One compared Streams setting.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StreamsVariantWire {
-    label: String,
-    #[serde(default, skip_serializing_if = "is_default_config")]
-    config: StreamsConfig,
-}
-
-fn is_default_config(c: &StreamsConfig) -> bool {
-    *c == StreamsConfig::default()
-}
-
 /// Streams compares eager (`upgrade.from` 2.3 forces it) with the default cooperative protocol.
-fn default_streams_variants() -> Vec<StreamsVariantWire> {
+fn default_streams_variants() -> Vec<StreamsVariant> {
     vec![
-        StreamsVariantWire {
+        StreamsVariant {
             label: "eager".to_string(),
             config: StreamsConfig {
                 upgrade_from: super::KafkaVersion::parse("2.3"),
                 ..StreamsConfig::default()
             },
         },
-        StreamsVariantWire {
+        StreamsVariant {
             label: "cooperative".to_string(),
             config: StreamsConfig::default(),
         },
@@ -87,33 +74,26 @@ fn default_streams_variants() -> Vec<StreamsVariantWire> {
 
 impl Serialize for Scenario {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match &self.streams {
-            None => ConnectWire {
+        match &self.family {
+            Family::Connect(connect) => ConnectWire {
                 version: self.version,
                 title: self.title.clone(),
                 description: self.description.clone(),
                 seed: self.seed,
-                connect: self.connect.clone(),
-                compare: self.compare.clone(),
-                events: self.events.clone(),
+                connect: connect.cluster.clone(),
+                compare: connect.compare.clone(),
+                events: connect.events.clone(),
                 end_ms: self.end_ms,
                 references: self.references.clone(),
             }
             .serialize(s),
-            Some(streams) => StreamsWire {
+            Family::Streams(streams) => StreamsWire {
                 version: self.version,
                 title: self.title.clone(),
                 description: self.description.clone(),
                 seed: self.seed,
                 streams: streams.app.clone(),
-                compare: self
-                    .compare
-                    .iter()
-                    .map(|v| StreamsVariantWire {
-                        label: v.label.clone(),
-                        config: v.streams.clone(),
-                    })
-                    .collect(),
+                compare: streams.compare.clone(),
                 events: streams.events.clone(),
                 end_ms: self.end_ms,
                 references: self.references.clone(),
@@ -130,12 +110,13 @@ impl From<ConnectWire> for Scenario {
             title: w.title,
             description: w.description,
             seed: w.seed,
-            connect: w.connect,
-            compare: w.compare,
-            events: w.events,
             end_ms: w.end_ms,
-            streams: None,
             references: w.references,
+            family: Family::Connect(ConnectScenario {
+                cluster: w.connect,
+                compare: w.compare,
+                events: w.events,
+            }),
         }
     }
 }
@@ -147,23 +128,13 @@ impl From<StreamsWire> for Scenario {
             title: w.title,
             description: w.description,
             seed: w.seed,
-            connect: ConnectCluster::default(),
-            compare: w
-                .compare
-                .into_iter()
-                .map(|v| Variant {
-                    label: v.label,
-                    config: ConnectConfig::default(),
-                    streams: v.config,
-                })
-                .collect(),
-            events: Vec::new(),
             end_ms: w.end_ms,
-            streams: Some(StreamsScenario {
+            references: w.references,
+            family: Family::Streams(StreamsScenario {
                 app: w.streams,
+                compare: w.compare,
                 events: w.events,
             }),
-            references: w.references,
         }
     }
 }

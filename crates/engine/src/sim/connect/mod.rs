@@ -73,7 +73,9 @@ use std::collections::BTreeMap;
 use crate::connect::assignment::MemberHoldings;
 use crate::connect::ids::ConnectorNames;
 use crate::connect::protocol::ConnectProtocol;
-use crate::scenario::{worker_name, ConnectConfig, Event, Scenario, Timings, Variant};
+use crate::scenario::{
+    worker_name, ConnectConfig, ConnectScenario, ConnectVariant, Event, Scenario, Timings,
+};
 use crate::trace::{
     EventMarker, MemberInfo, ProtocolStep, RebalanceRound, Trace, WorkerSpan, WorkerState,
 };
@@ -276,20 +278,20 @@ pub struct ConnectSimulation {
 
 impl ConnectSimulation {
     /// Prepares a run of `variant` (one of the scenario's compared protocols).
-    pub fn new(scenario: &Scenario, variant: &Variant) -> Self {
-        let cluster = &scenario.connect;
+    pub fn new(scenario: &Scenario, connect: &ConnectScenario, variant: &ConnectVariant) -> Self {
+        let cluster = &connect.cluster;
         let base_config = cluster.config.merged(&variant.config);
         let overrides: BTreeMap<String, ConnectConfig> = cluster
             .worker_overrides
             .iter()
             .map(|o| (o.worker.clone(), o.config.clone()))
             .collect();
-        let mut names: Vec<String> = scenario
+        let mut names: Vec<String> = connect
             .initial_connectors()
             .into_iter()
             .map(|(n, _)| n)
             .collect();
-        for e in &scenario.events {
+        for e in &connect.events {
             match &e.event {
                 Event::ConnectorAdd { name, .. } | Event::ConnectorRemove { name } => {
                     names.push(name.clone())
@@ -299,7 +301,7 @@ impl ConnectSimulation {
             }
         }
         let work = WorkRegistry::new(ConnectorNames::new(names));
-        let joined: u32 = scenario
+        let joined: u32 = connect
             .events
             .iter()
             .map(|e| match e.event {
@@ -308,7 +310,7 @@ impl ConnectSimulation {
             })
             .fold(0u32, u32::saturating_add);
         let workers_ever = cluster.workers.saturating_add(joined);
-        let mut planned: Vec<Planned> = scenario
+        let mut planned: Vec<Planned> = connect
             .events
             .iter()
             .map(|e| Planned {
@@ -362,7 +364,7 @@ impl ConnectSimulation {
         sim.timeline.ensure_items(sim.work.len());
         // The cluster's config topic already holds the initial connectors and
         // their task configs.
-        for (name, tasks) in scenario.initial_connectors() {
+        for (name, tasks) in connect.initial_connectors() {
             let Some(c) = sim.work.names().id(&name) else {
                 continue;
             };

@@ -63,7 +63,8 @@ use local_state::Changelog;
 use member::{Assigned, Lane, MemberKey, PendingRound, Process, Subscription};
 
 use crate::scenario::{
-    instance_name, KafkaVersion, Scenario, StreamsConfig, StreamsEvent, StreamsTimings, Variant,
+    instance_name, KafkaVersion, Scenario, StreamsConfig, StreamsEvent, StreamsScenario,
+    StreamsTimings, StreamsVariant,
 };
 use crate::sim::event_queue::EventQueue;
 use crate::sim::group::{ClassicGroup, GroupState};
@@ -127,14 +128,10 @@ pub struct StreamsSimulation {
 }
 
 impl StreamsSimulation {
-    /// Prepares a run of `variant`. `scenario.streams` must be present.
-    pub fn new(scenario: &Scenario, variant: &Variant) -> Self {
-        let streams = scenario
-            .streams
-            .as_ref()
-            .expect("StreamsSimulation needs a Streams scenario");
+    /// Prepares a run of `variant`, one of `streams.compare`.
+    pub fn new(scenario: &Scenario, streams: &StreamsScenario, variant: &StreamsVariant) -> Self {
         let app = &streams.app;
-        let base_config = app.config.merged(&variant.streams);
+        let base_config = app.config.merged(&variant.config);
         let mut task_ids = Vec::new();
         let mut logs = Vec::new();
         let mut stateful = Vec::new();
