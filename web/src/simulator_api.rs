@@ -5,9 +5,10 @@
 //! API, and the page's fallback when no Web Worker can start).
 //!
 //! Every function is synchronous. Integers stay exact: those beyond 2^53
-//! travel as `BigInt` (see [`rebalance_web::js_value`]).
+//! travel as `BigInt` (see [`rebalance_web::browser::js_value`]).
 
-use rebalance_web::{js_value, sim_worker};
+use rebalance_web::browser::js_value;
+use rebalance_web::worker::sim_worker;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -65,7 +66,7 @@ pub fn run_workload(name: &str, runs: u32) -> Result<JsValue, JsValue> {
         name,
         &mut work,
         runs as usize,
-        &mut rebalance_web::profile::now,
+        &mut rebalance_web::browser::profile::now,
     );
     js_value::serialize(&measured)
 }

@@ -6,7 +6,7 @@ use engine::scenario::{worker_name, ConnectConfig, Event, Scenario, TimedEvent};
 use yew::prelude::*;
 
 use super::fields::{ms_to_s, s_to_ms, NumberField, SelectField, TextField};
-use crate::edit::Edit;
+use crate::state::edit::Edit;
 
 /// Props of [`EventsEditor`].
 #[derive(Properties, PartialEq)]

@@ -8,7 +8,7 @@
 //! * page → worker `{id, scenario}`;
 //! * worker → page `{kind: "result", id, result, lists, elapsed_ms}`
 //!   (`result` JSON text, `lists` one transferred `Uint32Array` per
-//!   variant, see [`crate::wire`]) or
+//!   variant, see [`crate::worker::wire`]) or
 //!   `{kind: "error", id, error}`.
 
 use std::cell::Cell;
@@ -19,7 +19,8 @@ use wasm_bindgen::JsCast;
 use web_sys::js_sys::{self, Array, Object, Reflect, Uint32Array};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use crate::wire;
+use crate::browser::profile;
+use crate::worker::wire;
 
 thread_local! {
     /// The request being simulated, so a panic can say which one failed.
@@ -61,7 +62,7 @@ pub fn in_worker() -> bool {
 /// elapsed_ms}` or `{kind: "error", id, error}`, and the buffers to
 /// transfer with it.
 pub fn reply(id: f64, text: &str) -> (JsValue, Array) {
-    let started = crate::profile::now();
+    let started = profile::now();
     let transfer = Array::new();
     let reply = match simulate(text) {
         Ok(wire) => {
@@ -77,7 +78,7 @@ pub fn reply(id: f64, text: &str) -> (JsValue, Array) {
                 ("id", id.into()),
                 ("result", wire.json.into()),
                 ("lists", lists.into()),
-                ("elapsed_ms", (crate::profile::now() - started).into()),
+                ("elapsed_ms", (profile::now() - started).into()),
             ])
         }
         Err(error) => message(&[

@@ -1,5 +1,5 @@
 //! The page side of the simulator: sends each scenario to the Web Worker
-//! ([`crate::sim_worker`]) and hands back the newest result.
+//! ([`crate::worker::sim_worker`]) and hands back the newest result.
 //!
 //! * A request that arrives while the worker is busy with an older one
 //!   supersedes it: the busy worker is terminated (its result would be
@@ -8,7 +8,7 @@
 //! * The simulator is not part of the page's WebAssembly. Where no worker
 //!   can run (a missing worker file, a strict CSP, no WebAssembly in
 //!   workers), the page loads the simulator module on the main thread
-//!   ([`crate::sim_module`]) and simulates there after it has drawn its
+//!   ([`crate::worker::sim_module`]) and simulates there after it has drawn its
 //!   "simulating" state.
 
 use std::cell::RefCell;
@@ -23,7 +23,8 @@ use web_sys::js_sys::{Array, Object, Reflect, Uint32Array};
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::Callback;
 
-use crate::wire;
+use crate::browser::profile;
+use crate::worker::wire;
 
 /// Where Trunk puts the worker's loader shim, relative to the page (so the
 /// site works from any sub-path).
@@ -176,7 +177,7 @@ impl SimClient {
         let run_here = {
             let mut inner = self.0.borrow_mut();
             inner.latest = id;
-            inner.started_at = crate::profile::now();
+            inner.started_at = profile::now();
             inner.queued = None;
             inner.here = None;
             if inner.running.is_some() {
@@ -216,7 +217,7 @@ impl SimClient {
         let weak = Rc::downgrade(&self.0);
         let timeout = Timeout::new(0, move || {
             wasm_bindgen_futures::spawn_local(async move {
-                let simulator = crate::sim_module::load().await;
+                let simulator = crate::worker::sim_module::load().await;
                 let Some(rc) = weak.upgrade() else { return };
                 let (job, on_done, started) = {
                     let mut inner = rc.borrow_mut();
@@ -225,7 +226,7 @@ impl SimClient {
                 // A newer request took this one's place while the module loaded.
                 let Some((id, json)) = job else { return };
                 let result = simulator.and_then(|bindings| {
-                    crate::sim_module::call(&bindings, "simulateForPage", &json.into())
+                    crate::worker::sim_module::call(&bindings, "simulateForPage", &json.into())
                         .map_err(|e| {
                             format!(
                                 "The simulator failed: {}",
@@ -237,7 +238,7 @@ impl SimClient {
                 on_done.emit(SimOutcome {
                     id,
                     result,
-                    elapsed_ms: crate::profile::now() - started,
+                    elapsed_ms: profile::now() - started,
                     in_worker: false,
                 });
             });
@@ -262,7 +263,7 @@ impl SimClient {
                 Some("result") | Some("error") => {
                     inner.running = None;
                     let fresh = id == Some(inner.latest);
-                    let elapsed_ms = crate::profile::now() - inner.started_at;
+                    let elapsed_ms = profile::now() - inner.started_at;
                     post_queued(&mut inner);
                     if !fresh {
                         After::Nothing
@@ -304,7 +305,7 @@ impl SimClient {
                 After::Emit(SimOutcome {
                     id: inner.latest,
                     result: Err(format!("The simulator stopped unexpectedly: {message}")),
-                    elapsed_ms: crate::profile::now() - inner.started_at,
+                    elapsed_ms: profile::now() - inner.started_at,
                     in_worker: true,
                 })
             } else {
@@ -422,7 +423,7 @@ fn read_reply(data: &JsValue) -> Result<Rc<RunResult>, String> {
         get_string(data, "result")
             .ok_or_else(|| "The simulator sent no result.".to_string())
             .and_then(|text| {
-                crate::profile::timed("decode result", || wire::decode(&text, get_lists(data)))
+                profile::timed("decode result", || wire::decode(&text, get_lists(data)))
             })
             .map(Rc::new)
     } else {
