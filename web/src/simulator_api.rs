@@ -22,12 +22,13 @@ pub fn simulate(scenario: JsValue) -> Result<JsValue, JsValue> {
     js_value::serialize(&engine::run::run(&scenario))
 }
 
-/// What the worker would post for a request (`{kind: "result", result,
-/// lists}` or `{kind: "error", error}`): the page's main-thread fallback
-/// calls this and reads the answer exactly as it reads the worker's.
+/// What the worker would post for a request (`{simulated: {result, lists,
+/// …}}` or `{failed: {message}}`, see `web/src/worker/messages.rs`): the
+/// page's main-thread fallback calls this and reads the answer exactly as
+/// it reads the worker's.
 #[wasm_bindgen(js_name = simulateForPage)]
-pub fn simulate_for_page(scenario_json: &str) -> JsValue {
-    sim_worker::reply(-1.0, scenario_json).0
+pub fn simulate_for_page(scenario_json: &str) -> Result<JsValue, JsValue> {
+    sim_worker::reply_here(scenario_json)
 }
 
 /// Simulates a scenario and returns only `[{label, fingerprint}]`: cheap to
