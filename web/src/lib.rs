@@ -4,47 +4,28 @@
 //! small JS API for embedding.
 //!
 //! Two binaries share this library and must stay apart: the page
-//! (`main.rs`, with the page's JS API) never calls the simulator, and the
-//! simulator module (`worker_main.rs`, with its own JS API) never draws.
-//! Each bin declares its own `#[wasm_bindgen]` exports, since an export in
-//! this library would pull its code into both modules.
+//! (`main.rs`, with the page's JS API in `page_api.rs`) never calls the
+//! simulator, and the simulator module (`worker_main.rs`, with its own JS
+//! API in `simulator_api.rs`) never draws. Each bin declares its own
+//! `#[wasm_bindgen]` exports, since an export in this library would pull
+//! its code into both modules.
+//!
+//! The library, by role:
+//! * [`components`]: the Yew components, from the [`App`] down to the
+//!   timeline's lanes, and the scenario editor;
+//! * [`state`]: pure state: the page's reducers, the scenario edits they
+//!   apply, and what the views derive from a result; tested natively;
+//! * [`worker`]: the simulator off the main thread: the page's client, the
+//!   Web Worker's side, the messages between them and how a result crosses;
+//! * [`browser`]: glue to the browser: the address bar, window listeners,
+//!   hooks over DOM APIs, the clipboard and files, iframe sizing, the
+//!   clock, and JS values for the JS APIs;
+//! * [`shared`]: an `Rc` that compares by pointer, for props.
 
-mod app;
-mod column;
-mod compare_view;
-mod config_keys;
-mod edit;
-mod editor;
-mod embed;
-mod embed_dialog;
-mod gallery;
-mod help_overlay;
-mod hooks;
-pub mod js_value;
-mod keyboard;
-mod legend;
-mod listeners;
-mod location;
-mod markers;
-mod metric_cards;
-mod playback;
-pub mod profile;
-mod round_details;
-mod running_chart;
-mod series;
-mod share;
-mod share_bar;
+pub mod browser;
+mod components;
 mod shared;
-mod sim_client;
-pub mod sim_module;
-pub mod sim_worker;
 mod state;
-mod summary;
-mod summary_body;
-mod timeline;
-mod timeline_body;
-mod transport;
-mod ui;
-mod wire;
+pub mod worker;
 
-pub use app::App;
+pub use components::app::App;

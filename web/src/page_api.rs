@@ -3,12 +3,13 @@
 //!
 //! Only the page binary declares this module, so the simulator is not part
 //! of the page's WebAssembly: `simulate` loads the simulator module (the one
-//! the Web Worker runs, see [`rebalance_web::sim_module`]) on first use and
+//! the Web Worker runs, see [`rebalance_web::worker::sim_module`]) on first use and
 //! returns a `Promise`. Integers stay exact: those beyond 2^53 travel as
-//! `BigInt` (see [`rebalance_web::js_value`]).
+//! `BigInt` (see [`rebalance_web::browser::js_value`]).
 
 use engine::link::{self, LinkTarget};
-use rebalance_web::{js_value, sim_module};
+use rebalance_web::browser::js_value;
+use rebalance_web::worker::sim_module;
 use wasm_bindgen::prelude::*;
 use web_sys::js_sys::Promise;
 

@@ -5,9 +5,10 @@
 //! API, and the page's fallback when no Web Worker can start).
 //!
 //! Every function is synchronous. Integers stay exact: those beyond 2^53
-//! travel as `BigInt` (see [`rebalance_web::js_value`]).
+//! travel as `BigInt` (see [`rebalance_web::browser::js_value`]).
 
-use rebalance_web::{js_value, sim_worker};
+use rebalance_web::browser::js_value;
+use rebalance_web::worker::sim_worker;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -21,12 +22,13 @@ pub fn simulate(scenario: JsValue) -> Result<JsValue, JsValue> {
     js_value::serialize(&engine::run::run(&scenario))
 }
 
-/// What the worker would post for a request (`{kind: "result", result,
-/// lists}` or `{kind: "error", error}`): the page's main-thread fallback
-/// calls this and reads the answer exactly as it reads the worker's.
+/// What the worker would post for a request (`{simulated: {result, lists,
+/// …}}` or `{failed: {message}}`, see `web/src/worker/messages.rs`): the
+/// page's main-thread fallback calls this and reads the answer exactly as
+/// it reads the worker's.
 #[wasm_bindgen(js_name = simulateForPage)]
-pub fn simulate_for_page(scenario_json: &str) -> JsValue {
-    sim_worker::reply(-1.0, scenario_json).0
+pub fn simulate_for_page(scenario_json: &str) -> Result<JsValue, JsValue> {
+    sim_worker::reply_here(scenario_json)
 }
 
 /// Simulates a scenario and returns only `[{label, fingerprint}]`: cheap to
@@ -65,7 +67,7 @@ pub fn run_workload(name: &str, runs: u32) -> Result<JsValue, JsValue> {
         name,
         &mut work,
         runs as usize,
-        &mut rebalance_web::profile::now,
+        &mut rebalance_web::browser::profile::now,
     );
     js_value::serialize(&measured)
 }

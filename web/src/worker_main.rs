@@ -6,7 +6,7 @@ mod simulator_api;
 
 fn main() {
     // On the main thread the module only offers its exports.
-    if rebalance_web::sim_worker::in_worker() {
-        rebalance_web::sim_worker::serve();
+    if rebalance_web::worker::sim_worker::in_worker() {
+        rebalance_web::worker::sim_worker::serve();
     }
 }

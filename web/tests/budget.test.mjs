@@ -39,7 +39,7 @@ test('release .wasm sizes (gzip -9)', async () => {
   }
   // The split itself, by text only one side may hold: a Connect round
   // explanation (crates/engine/src/sim/connect/rounds.rs) and the help
-  // overlay's key list (web/src/help_overlay.rs).
+  // overlay's key list (web/src/components/help_overlay.rs).
   const holds = async (key, text) => (await readFile(join(DIST, budget[key].file))).includes(Buffer.from(text));
   const simulatorText = "onJoinPrepare follows the previous generation's protocol";
   const pageText = 'move the playhead by 1 % of the run';

@@ -11,9 +11,9 @@ use engine::run::RunResult;
 use engine::scenario::Scenario;
 use yew::Reducible;
 
-use crate::edit::Edit;
 use crate::shared::Shared;
-use crate::sim_client::SimOutcome;
+use crate::state::edit::Edit;
+use crate::worker::sim_client::SimOutcome;
 
 /// What fills the page below the header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

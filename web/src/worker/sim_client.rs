@@ -1,5 +1,6 @@
 //! The page side of the simulator: sends each scenario to the Web Worker
-//! ([`crate::sim_worker`]) and hands back the newest result.
+//! ([`crate::worker::sim_worker`]) and hands back the newest result. The
+//! messages are [`crate::worker::messages`]'s.
 //!
 //! * A request that arrives while the worker is busy with an older one
 //!   supersedes it: the busy worker is terminated (its result would be
@@ -8,7 +9,7 @@
 //! * The simulator is not part of the page's WebAssembly. Where no worker
 //!   can run (a missing worker file, a strict CSP, no WebAssembly in
 //!   workers), the page loads the simulator module on the main thread
-//!   ([`crate::sim_module`]) and simulates there after it has drawn its
+//!   ([`crate::worker::sim_module`]) and simulates there after it has drawn its
 //!   "simulating" state.
 
 use std::cell::RefCell;
@@ -19,11 +20,13 @@ use engine::scenario::Scenario;
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::js_sys::{Array, Object, Reflect, Uint32Array};
+use web_sys::js_sys::{Object, Reflect};
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::Callback;
 
-use crate::wire;
+use crate::browser::profile;
+use crate::worker::messages::{lists_from_js, Reply, Simulate};
+use crate::worker::wire;
 
 /// Where Trunk puts the worker's loader shim, relative to the page (so the
 /// site works from any sub-path).
@@ -79,9 +82,9 @@ struct Inner {
     ready: bool,
     running: Option<u64>,
     /// The next job for the worker.
-    queued: Option<(u64, String)>,
+    queued: Option<Simulate>,
     /// The next job for the main thread.
-    here: Option<(u64, String)>,
+    here: Option<Simulate>,
     latest: u64,
     started_at: f64,
     main_thread: bool,
@@ -172,11 +175,14 @@ impl SimClient {
 
     /// Simulates `scenario` as request `id`, superseding every earlier request.
     pub fn request(&self, id: u64, scenario: &Scenario) {
-        let json = scenario.to_json();
+        let job = Simulate {
+            id,
+            scenario: scenario.to_json(),
+        };
         let run_here = {
             let mut inner = self.0.borrow_mut();
             inner.latest = id;
-            inner.started_at = crate::profile::now();
+            inner.started_at = profile::now();
             inner.queued = None;
             inner.here = None;
             if inner.running.is_some() {
@@ -193,10 +199,10 @@ impl SimClient {
                 }
             }
             if inner.main_thread {
-                inner.here = Some((id, json));
+                inner.here = Some(job);
                 true
             } else {
-                inner.queued = Some((id, json));
+                inner.queued = Some(job);
                 post_queued(&mut inner);
                 false
             }
@@ -216,28 +222,36 @@ impl SimClient {
         let weak = Rc::downgrade(&self.0);
         let timeout = Timeout::new(0, move || {
             wasm_bindgen_futures::spawn_local(async move {
-                let simulator = crate::sim_module::load().await;
+                let simulator = crate::worker::sim_module::load().await;
                 let Some(rc) = weak.upgrade() else { return };
                 let (job, on_done, started) = {
                     let mut inner = rc.borrow_mut();
                     (inner.here.take(), inner.on_done.clone(), inner.started_at)
                 };
                 // A newer request took this one's place while the module loaded.
-                let Some((id, json)) = job else { return };
+                let Some(job) = job else { return };
                 let result = simulator.and_then(|bindings| {
-                    crate::sim_module::call(&bindings, "simulateForPage", &json.into())
-                        .map_err(|e| {
-                            format!(
-                                "The simulator failed: {}",
-                                e.as_string().unwrap_or_default()
-                            )
-                        })
-                        .and_then(|reply| read_reply(&reply))
+                    crate::worker::sim_module::call(
+                        &bindings,
+                        "simulateForPage",
+                        &job.scenario.into(),
+                    )
+                    .map_err(|e| {
+                        format!(
+                            "The simulator failed: {}",
+                            e.as_string().unwrap_or_default()
+                        )
+                    })
+                    .and_then(|reply| {
+                        Reply::from_js(reply)
+                            .map_err(|e| format!("The simulator's answer is unreadable: {e}"))
+                    })
+                    .and_then(read_reply)
                 });
                 on_done.emit(SimOutcome {
-                    id,
+                    id: job.id,
                     result,
-                    elapsed_ms: crate::profile::now() - started,
+                    elapsed_ms: profile::now() - started,
                     in_worker: false,
                 });
             });
@@ -246,37 +260,34 @@ impl SimClient {
     }
 
     fn on_message(&self, data: JsValue) {
-        let kind = get_string(&data, "kind");
-        let id = Reflect::get(&data, &"id".into())
-            .ok()
-            .and_then(|v| v.as_f64())
-            .map(|v| v as u64);
+        // Not one of the worker's replies: nothing to do.
+        let Ok(reply) = Reply::from_js(data) else {
+            return;
+        };
         let after = {
             let mut inner = self.0.borrow_mut();
-            match kind.as_deref() {
-                Some("ready") => {
+            match reply {
+                Reply::Ready => {
                     inner.ready = true;
                     post_queued(&mut inner);
                     After::Status(WorkerStatus::Ready)
                 }
-                Some("result") | Some("error") => {
+                Reply::Simulated { .. } | Reply::Failed { .. } => {
                     inner.running = None;
-                    let fresh = id == Some(inner.latest);
-                    let elapsed_ms = crate::profile::now() - inner.started_at;
+                    let fresh = reply.id() == Some(inner.latest);
+                    let elapsed_ms = profile::now() - inner.started_at;
                     post_queued(&mut inner);
                     if !fresh {
                         After::Nothing
                     } else {
-                        let result = read_reply(&data);
                         After::Emit(SimOutcome {
                             id: inner.latest,
-                            result,
+                            result: read_reply(reply),
                             elapsed_ms,
                             in_worker: true,
                         })
                     }
                 }
-                _ => After::Nothing,
             }
         };
         self.finish(after);
@@ -304,7 +315,7 @@ impl SimClient {
                 After::Emit(SimOutcome {
                     id: inner.latest,
                     result: Err(format!("The simulator stopped unexpectedly: {message}")),
-                    elapsed_ms: crate::profile::now() - inner.started_at,
+                    elapsed_ms: profile::now() - inner.started_at,
                     in_worker: true,
                 })
             } else {
@@ -338,14 +349,14 @@ fn post_queued(inner: &mut Inner) {
     if !inner.ready || inner.running.is_some() {
         return;
     }
-    let (Some(worker), Some((id, json))) = (&inner.worker, inner.queued.take()) else {
+    let (Some(worker), Some(job)) = (&inner.worker, inner.queued.take()) else {
         return;
     };
-    let msg = Object::new();
-    let _ = Reflect::set(&msg, &"id".into(), &(id as f64).into());
-    let _ = Reflect::set(&msg, &"scenario".into(), &json.into());
-    if worker.worker.post_message(&msg).is_ok() {
-        inner.running = Some(id);
+    let posted = job
+        .to_js()
+        .is_ok_and(|message| worker.worker.post_message(&message).is_ok());
+    if posted {
+        inner.running = Some(job.id);
     }
 }
 
@@ -392,11 +403,15 @@ fn attach(worker: Worker, weak: Weak<RefCell<Inner>>) -> Spawned {
 const EARLY_WORKER_KEY: &str = "rebalanceEarlyWorker";
 
 /// The worker `index.html` started, as it stands now.
+#[derive(serde::Deserialize)]
 struct EarlyWorker {
+    #[serde(with = "serde_wasm_bindgen::preserve")]
     worker: Worker,
     /// It has already said "ready".
+    #[serde(default)]
     ready: bool,
     /// It has already failed.
+    #[serde(default)]
     error: Option<String>,
 }
 
@@ -408,46 +423,17 @@ fn take_early_worker() -> Option<EarlyWorker> {
         .ok()
         .filter(JsValue::is_object)?;
     let _ = Reflect::delete_property(&window, &key);
-    let field = |name: &str| Reflect::get(&early, &JsValue::from_str(name)).ok();
-    Some(EarlyWorker {
-        worker: field("worker")?.dyn_into().ok()?,
-        ready: field("ready").and_then(|v| v.as_bool()).unwrap_or(false),
-        error: field("error").and_then(|v| v.as_string()),
-    })
+    serde_wasm_bindgen::from_value(early).ok()
 }
 
 /// The result a worker reply (or the main-thread simulator's) carries.
-fn read_reply(data: &JsValue) -> Result<Rc<RunResult>, String> {
-    if get_string(data, "kind").as_deref() == Some("result") {
-        get_string(data, "result")
-            .ok_or_else(|| "The simulator sent no result.".to_string())
-            .and_then(|text| {
-                crate::profile::timed("decode result", || wire::decode(&text, get_lists(data)))
-            })
-            .map(Rc::new)
-    } else {
-        Err(get_string(data, "error").unwrap_or_else(|| "The simulator failed.".to_string()))
-    }
-}
-
-/// The item-list pools sent beside the JSON (empty when missing; decoding
-/// then reports the mismatch).
-fn get_lists(obj: &JsValue) -> Vec<Vec<u32>> {
-    Reflect::get(obj, &"lists".into())
-        .ok()
-        .filter(Array::is_array)
-        .map(|v| {
-            Array::from(&v)
-                .iter()
-                .filter_map(|l| l.dyn_into::<Uint32Array>().ok())
-                .map(|l| l.to_vec())
-                .collect()
+fn read_reply(reply: Reply) -> Result<Rc<RunResult>, String> {
+    match reply {
+        Reply::Simulated { result, lists, .. } => profile::timed("decode result", || {
+            wire::decode(&result, lists_from_js(&lists))
         })
-        .unwrap_or_default()
-}
-
-fn get_string(obj: &JsValue, key: &str) -> Option<String> {
-    Reflect::get(obj, &key.into())
-        .ok()
-        .and_then(|v| v.as_string())
+        .map(Rc::new),
+        Reply::Failed { message, .. } => Err(message),
+        Reply::Ready => Err("The simulator sent no result.".to_string()),
+    }
 }

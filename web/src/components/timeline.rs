@@ -16,11 +16,12 @@ use engine::trace::Trace;
 use web_sys::Element;
 use yew::prelude::*;
 
-use crate::hooks::{use_element_width, use_visible_window};
+use crate::browser::hooks::{use_element_width, use_visible_window};
+use crate::browser::profile;
+use crate::components::summary_body::{lanes_bottom, SummaryBody};
+use crate::components::timeline_body::TimelineBody;
 use crate::shared::Shared;
-use crate::summary::{sub_trace, summarize, Group, Members};
-use crate::summary_body::{lanes_bottom, SummaryBody};
-use crate::timeline_body::TimelineBody;
+use crate::state::summary::{sub_trace, summarize, Group, Members};
 
 /// How a column draws its lanes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,7 +118,7 @@ fn draw(trace: &Trace, mode: &LaneMode, width: f64) -> Drawing {
     let options = options_for(width);
     match mode {
         LaneMode::Detail => Drawing::Lanes {
-            layout: Shared::new(crate::profile::timed("layout", || {
+            layout: Shared::new(profile::timed("layout", || {
                 TimelineLayout::new(trace, options)
             })),
             lanes: None,
@@ -143,7 +144,7 @@ fn draw(trace: &Trace, mode: &LaneMode, width: f64) -> Drawing {
             };
             Drawing::Groups {
                 axis: Shared::new(TimelineLayout::new(&bare, options)),
-                groups: Shared::new(crate::profile::timed("summary", || summarize(trace, *size))),
+                groups: Shared::new(profile::timed("summary", || summarize(trace, *size))),
             }
         }
     }

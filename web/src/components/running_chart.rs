@@ -7,9 +7,9 @@ use engine::layout::axis_label;
 use engine::run::RunResult;
 use yew::prelude::*;
 
-use crate::hooks::use_element_width;
-use crate::series::{configured_tasks, running_tasks, Steps};
+use crate::browser::hooks::use_element_width;
 use crate::shared::Shared;
+use crate::state::series::{configured_tasks, running_tasks, Steps};
 
 /// Props of [`RunningChart`].
 #[derive(Properties, PartialEq)]

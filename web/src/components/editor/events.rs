@@ -8,7 +8,7 @@ use engine::scenario::{
 use yew::prelude::*;
 
 use super::fields::{ms_to_s, s_to_ms, NumberField, SelectField, TextField};
-use crate::edit::Edit;
+use crate::state::edit::Edit;
 
 /// Props of [`EventsEditor`].
 #[derive(Properties, PartialEq)]

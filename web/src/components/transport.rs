@@ -5,7 +5,7 @@ use engine::report::format_duration;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::playback::{PlayAction, SPEEDS};
+use crate::state::playback::{PlayAction, SPEEDS};
 
 /// Props of [`Transport`].
 #[derive(Properties, PartialEq)]

@@ -9,8 +9,8 @@ use gloo::timers::callback::Timeout;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::location;
-use crate::share::{self, MAX_SHARE_LINK};
+use crate::browser::location;
+use crate::browser::share::{self, MAX_SHARE_LINK};
 
 /// Props of [`ShareBar`].
 #[derive(Properties, PartialEq)]

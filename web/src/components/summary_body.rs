@@ -8,9 +8,9 @@ use engine::layout::{state_name, TimelineLayout, LEGEND};
 use engine::run::RunResult;
 use yew::prelude::*;
 
-use crate::markers::markers;
+use crate::components::markers::markers;
 use crate::shared::Shared;
-use crate::summary::{Group, STATES};
+use crate::state::summary::{Group, STATES};
 
 /// Height of one group lane, and the gap below it.
 pub const GROUP_LANE: f64 = 30.0;

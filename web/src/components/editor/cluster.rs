@@ -7,7 +7,7 @@ use engine::scenario::{ConnectCluster, ConnectorSpec, Family, Scenario, Timings}
 use yew::prelude::*;
 
 use super::fields::{ms_to_s, s_to_ms, NumberField, TextField};
-use crate::edit::Edit;
+use crate::state::edit::Edit;
 
 /// Props of [`ClusterEditor`].
 #[derive(Properties, PartialEq)]

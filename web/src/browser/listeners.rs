@@ -10,9 +10,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{DragEvent, Element, KeyboardEvent};
 use yew::prelude::*;
 
-use crate::keyboard::{command, Command};
-use crate::location;
-use crate::share;
+use crate::browser::keyboard::{command, Command};
+use crate::browser::location;
+use crate::browser::share;
 
 /// Calls `on_navigate` with the fragment whenever history moves (Back,
 /// Forward, an edited address bar).

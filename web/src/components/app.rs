@@ -7,26 +7,26 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::compare_view::CompareView;
-use crate::editor::Editor;
-use crate::embed::{framed, use_height_reports};
-use crate::embed_dialog::EmbedDialog;
-use crate::gallery::Gallery;
-use crate::help_overlay::HelpOverlay;
-use crate::hooks::use_animation_frames;
-use crate::keyboard::Command;
-use crate::listeners::{use_file_drop, use_navigation, use_shortcuts};
-use crate::location;
-use crate::playback::{round_stops, PlayAction, Playback};
-use crate::share_bar::ShareBar;
-use crate::sim_client::{SimClient, SimOutcome, WorkerStatus};
-use crate::state::{Action, History, PlaygroundState, View};
-use crate::ui::{OverlayAction, Overlays};
+use crate::browser::embed::{framed, use_height_reports};
+use crate::browser::hooks::use_animation_frames;
+use crate::browser::keyboard::Command;
+use crate::browser::listeners::{use_file_drop, use_navigation, use_shortcuts};
+use crate::browser::location;
+use crate::components::compare_view::CompareView;
+use crate::components::editor::Editor;
+use crate::components::embed_dialog::EmbedDialog;
+use crate::components::gallery::Gallery;
+use crate::components::help_overlay::HelpOverlay;
+use crate::components::share_bar::ShareBar;
+use crate::state::overlays::{OverlayAction, Overlays};
+use crate::state::playback::{round_stops, PlayAction, Playback};
+use crate::state::playground::{Action, History, PlaygroundState, View};
+use crate::worker::sim_client::{SimClient, SimOutcome, WorkerStatus};
 
 /// A scenario's description: its first sentence, the rest one click away
 /// (some descriptions run to ten lines; the comparison is what matters).
 fn description(text: &str) -> Html {
-    let first = crate::gallery::first_sentence(text);
+    let first = crate::components::gallery::first_sentence(text);
     let rest = text.trim()[first.len()..].trim();
     if rest.is_empty() {
         html! { <p class="description">{ text.to_string() }</p> }

@@ -11,7 +11,7 @@ use engine::scenario::{
 use yew::prelude::*;
 
 use super::fields::{ms_to_s, s_to_ms, NumberField, SelectField, TextField};
-use crate::edit::Edit;
+use crate::state::edit::Edit;
 
 /// Props of [`StreamsEditor`].
 #[derive(Properties, PartialEq)]

@@ -9,8 +9,8 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::fields::TextField;
-use crate::config_keys::{self, Key, Kind};
-use crate::edit::Edit;
+use crate::state::config_keys::{self, Key, Kind};
+use crate::state::edit::Edit;
 
 /// Props of [`ConfigMatrix`].
 #[derive(Properties, PartialEq)]

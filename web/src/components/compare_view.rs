@@ -5,15 +5,16 @@ use engine::report::metric_rows;
 use engine::run::RunResult;
 use yew::prelude::*;
 
-use crate::column::Column;
-use crate::legend::Legend;
-use crate::playback::{PlayAction, RoundRef};
-use crate::running_chart::RunningChart;
+use crate::browser::profile;
+use crate::components::column::Column;
+use crate::components::legend::Legend;
+use crate::components::running_chart::RunningChart;
+use crate::components::timeline::{group_members, LaneMode};
+use crate::components::transport::Transport;
 use crate::shared::Shared;
-use crate::summary::Members;
-use crate::summary::{detail_height, group_size, needs_summary};
-use crate::timeline::{group_members, LaneMode};
-use crate::transport::Transport;
+use crate::state::playback::{PlayAction, RoundRef};
+use crate::state::summary::Members;
+use crate::state::summary::{detail_height, group_size, needs_summary};
 
 /// Props of [`CompareView`].
 #[derive(Properties, PartialEq)]
@@ -44,7 +45,7 @@ pub struct CompareViewProps {
 #[component]
 pub fn CompareView(props: &CompareViewProps) -> Html {
     let rows = use_memo(props.result.clone(), |r| {
-        Shared::new(crate::profile::timed("metric rows", || metric_rows(r)))
+        Shared::new(profile::timed("metric rows", || metric_rows(r)))
     });
     let rows: Shared<_> = (*rows).clone();
     let end_ms = props
@@ -90,7 +91,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     // Big runs: groups of workers, summarised, with drill-down (shared by
     // every column, so they keep showing the same workers).
     let big = use_memo(props.result.clone(), |r| {
-        crate::profile::timed("needs summary", || needs_summary(detail_height(r)))
+        profile::timed("needs summary", || needs_summary(detail_height(r)))
     });
     let drill = use_state_eq(|| None::<usize>);
     let workers = props

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use engine::scenario::{Family, Scenario};
 use yew::prelude::*;
 
-use crate::edit::Edit;
+use crate::state::edit::Edit;
 use cluster::ClusterEditor;
 use config_matrix::ConfigMatrix;
 use events::EventsEditor;
@@ -49,7 +49,7 @@ pub fn Editor(props: &EditorProps) -> Html {
         })
     };
     let s = &props.scenario;
-    let summary = crate::gallery::shape(s);
+    let summary = crate::components::gallery::shape(s);
     let problem = field_error
         .as_ref()
         .map(|e| AttrValue::from(e.clone()))

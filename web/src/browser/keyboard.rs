@@ -1,6 +1,6 @@
-//! Keyboard shortcuts, as listed in [`crate::help_overlay::SHORTCUTS`].
+//! Keyboard shortcuts, as listed in [`crate::components::help_overlay::SHORTCUTS`].
 
-use crate::playback::PlayAction;
+use crate::state::playback::PlayAction;
 
 /// What a key press asks for.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,6 +48,6 @@ mod tests {
         assert_eq!(command("?", true), Some(Command::Help));
         assert_eq!(command("Escape", false), Some(Command::Escape));
         assert_eq!(command("x", false), None);
-        assert_eq!(crate::help_overlay::SHORTCUTS.len(), 7);
+        assert_eq!(crate::components::help_overlay::SHORTCUTS.len(), 7);
     }
 }

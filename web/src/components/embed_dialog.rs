@@ -5,10 +5,10 @@ use yew::prelude::*;
 
 use engine::run::RunResult;
 
-use crate::location;
-use crate::share;
+use crate::browser::location;
+use crate::browser::share;
 use crate::shared::Shared;
-use crate::summary::detail_height;
+use crate::state::summary::detail_height;
 
 /// A starting height that fits the embedded view of a result.
 fn embed_height(result: Option<&RunResult>) -> u32 {

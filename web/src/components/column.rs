@@ -7,11 +7,12 @@ use engine::run::RunResult;
 use engine::trace::ItemState;
 use yew::prelude::*;
 
-use crate::metric_cards::MetricCards;
-use crate::round_details::RoundDetails;
-use crate::series::{generation_at, running_tasks, tasks_in, Steps};
+use crate::browser::profile;
+use crate::components::metric_cards::MetricCards;
+use crate::components::round_details::RoundDetails;
+use crate::components::timeline::{LaneMode, Timeline};
 use crate::shared::Shared;
-use crate::timeline::{LaneMode, Timeline};
+use crate::state::series::{generation_at, running_tasks, tasks_in, Steps};
 
 /// Props of [`Column`].
 #[derive(Properties, PartialEq)]
@@ -50,7 +51,7 @@ struct Readout {
 pub fn Column(props: &ColumnProps) -> Html {
     let readout = use_memo((props.result.clone(), props.index), |(result, i)| {
         let trace = &result.variants[*i].trace;
-        crate::profile::timed("column readout", || Readout {
+        profile::timed("column readout", || Readout {
             running: running_tasks(trace),
             unassigned: tasks_in(trace, ItemState::Unassigned),
         })

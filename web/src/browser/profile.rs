@@ -10,7 +10,7 @@ thread_local! {
 }
 
 fn enabled() -> bool {
-    ENABLED.with(|e| *e.get_or_init(|| crate::location::query_flag("profile")))
+    ENABLED.with(|e| *e.get_or_init(|| crate::browser::location::query_flag("profile")))
 }
 
 /// Milliseconds from the time origin of whichever global this runs in (a

@@ -15,7 +15,8 @@ use engine::run::RunResult;
 use engine::trace::{ItemState, Trace, WorkerState};
 use yew::prelude::*;
 
-use crate::markers::markers;
+use crate::browser::profile;
+use crate::components::markers::markers;
 use crate::shared::Shared;
 
 /// Props of [`TimelineBody`].
@@ -83,7 +84,7 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
         .map(|l| l.worker)
         .collect();
     // One path per (lane, state).
-    let paths = crate::profile::timed("bar paths", || {
+    let paths = profile::timed("bar paths", || {
         let mut paths: HashMap<(Option<u32>, ItemState), String> = HashMap::new();
         for bar in lay.bars(trace).filter(|b| shown.contains(&b.worker)) {
             let d = paths.entry((bar.worker, bar.state)).or_default();

@@ -10,7 +10,7 @@ pub struct HelpOverlayProps {
 }
 
 /// Every shortcut, as `(keys, what it does)`; the keyboard handler in
-/// [`crate::keyboard`] implements exactly these.
+/// [`crate::browser::keyboard`] implements exactly these.
 pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Space", "play or pause"),
     (

@@ -1,0 +1,22 @@
+//! The Yew components. [`app::App`] is the page; the comparison view holds
+//! one [`column`] per compared protocol, each with its timeline (detailed
+//! or summarised); the [`editor`] edits the scenario; the rest are the
+//! overlays, the share tools and the gallery.
+
+pub(crate) mod app;
+mod column;
+mod compare_view;
+mod editor;
+mod embed_dialog;
+mod gallery;
+pub(crate) mod help_overlay;
+mod legend;
+mod markers;
+mod metric_cards;
+mod round_details;
+mod running_chart;
+mod share_bar;
+mod summary_body;
+mod timeline;
+mod timeline_body;
+mod transport;

@@ -1,0 +1,148 @@
+//! The messages between the page ([`super::sim_client`]) and the
+//! simulator's Web Worker ([`super::sim_worker`]), as typed structs that
+//! `serde-wasm-bindgen` turns into plain JS objects and back:
+//!
+//! * worker → page `"ready"` once it listens (messages sent before that
+//!   would be lost, so the page waits for it; `index.html` checks for it
+//!   too, for the worker it starts early);
+//! * page → worker `{id, scenario}` ([`Simulate`]);
+//! * worker → page `{simulated: {id, result, lists, elapsed_ms}}` or
+//!   `{failed: {id, message}}` ([`Reply`]).
+//!
+//! A result's bulky item lists do not go through serde: `lists` holds one
+//! `Uint32Array` per variant, passed through as is
+//! (`serde_wasm_bindgen::preserve`), and the worker transfers their
+//! buffers (see [`super::wire`]).
+//!
+//! `Reply` is externally tagged (`{simulated: …}`), not tagged by a field:
+//! serde reads a field-tagged enum through a buffer that would lose the
+//! preserved arrays.
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::js_sys::{Array, Uint32Array};
+
+/// Page → worker: simulate `scenario` (JSON text) as request `id`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Simulate {
+    /// The request, so the page can drop answers to superseded ones.
+    pub id: u64,
+    /// The scenario as JSON text (the worker validates it again).
+    pub scenario: String,
+}
+
+/// Worker → page.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Reply {
+    /// The worker listens now.
+    Ready,
+    /// A simulation finished.
+    Simulated {
+        /// The request it answers (none for the page's main-thread fallback).
+        id: Option<u64>,
+        /// The result without its item lists, as [`super::wire`] encodes it.
+        result: String,
+        /// Each variant's item-list pool, a `Uint32Array` each, in order.
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        lists: Array,
+        /// Time the worker spent, ms.
+        elapsed_ms: f64,
+    },
+    /// The scenario was invalid, or the simulator stopped on it.
+    Failed {
+        /// The request it answers (none when no request was running).
+        id: Option<u64>,
+        /// What the page shows.
+        message: String,
+    },
+}
+
+impl Simulate {
+    /// As a JS value to post.
+    pub(crate) fn to_js(&self) -> Result<JsValue, String> {
+        serde_wasm_bindgen::to_value(self).map_err(|e| e.to_string())
+    }
+
+    /// A posted request, or why it is not one.
+    pub(crate) fn from_js(value: JsValue) -> Result<Self, String> {
+        serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+    }
+}
+
+impl Reply {
+    /// The request a result or failure answers.
+    pub(crate) fn id(&self) -> Option<u64> {
+        match self {
+            Reply::Ready => None,
+            Reply::Simulated { id, .. } | Reply::Failed { id, .. } => *id,
+        }
+    }
+
+    /// As a JS value to post.
+    pub(crate) fn to_js(&self) -> Result<JsValue, String> {
+        serde_wasm_bindgen::to_value(self).map_err(|e| e.to_string())
+    }
+
+    /// A posted reply, or why it is not one.
+    pub(crate) fn from_js(value: JsValue) -> Result<Self, String> {
+        serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+    }
+}
+
+/// The item-list pools as `Uint32Array`s for [`Reply::Simulated`], and the
+/// buffers to transfer with it (moved, not copied).
+pub(crate) fn lists_to_js(lists: &[Vec<u32>]) -> (Array, Array) {
+    let typed = Array::new();
+    let transfer = Array::new();
+    for list in lists {
+        let array = Uint32Array::from(list.as_slice());
+        transfer.push(&array.buffer());
+        typed.push(&array);
+    }
+    (typed, transfer)
+}
+
+/// The item-list pools of [`Reply::Simulated`] back in Rust (an entry that
+/// is not a `Uint32Array` is skipped; decoding then reports the mismatch).
+pub(crate) fn lists_from_js(lists: &Array) -> Vec<Vec<u32>> {
+    lists
+        .iter()
+        .filter_map(|l| l.dyn_into::<Uint32Array>().ok())
+        .map(|l| l.to_vec())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // serde_json writes the same shapes serde-wasm-bindgen builds (the
+    // preserved arrays aside), so the documented shapes are checked natively.
+
+    #[test]
+    fn ready_is_the_string_index_html_checks_for() {
+        assert_eq!(serde_json::to_string(&Reply::Ready).unwrap(), "\"ready\"");
+    }
+
+    #[test]
+    fn requests_and_failures_have_the_documented_shape() {
+        let request = Simulate {
+            id: 7,
+            scenario: "{}".to_string(),
+        };
+        let json = serde_json::to_string(&request).unwrap();
+        assert_eq!(json, r#"{"id":7,"scenario":"{}"}"#);
+        assert_eq!(serde_json::from_str::<Simulate>(&json).unwrap(), request);
+        let failed = Reply::Failed {
+            id: Some(7),
+            message: "no".to_string(),
+        };
+        assert_eq!(
+            serde_json::to_string(&failed).unwrap(),
+            r#"{"failed":{"id":7,"message":"no"}}"#
+        );
+        let read: Reply = serde_json::from_str(r#"{"failed":{"id":null,"message":"no"}}"#).unwrap();
+        assert_eq!(read.id(), None);
+    }
+}

@@ -1,0 +1,11 @@
+//! The simulator off the main thread. The page's [`sim_client`] posts each
+//! scenario to the Web Worker, which [`sim_worker`] serves; where no worker
+//! can run, [`sim_module`] loads the same simulator module on the main
+//! thread. They talk in [`messages`]; a result crosses the boundary as
+//! [`wire`] packs it.
+
+mod messages;
+pub(crate) mod sim_client;
+pub mod sim_module;
+pub mod sim_worker;
+mod wire;
