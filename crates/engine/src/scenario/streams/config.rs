@@ -1,0 +1,273 @@
+//! Streams configuration under Kafka's property names (`StreamsConfig`): the
+//! keys a scenario may set, how variants layer them, and the defaults filled in
+//! per version (`streams::versions`).
+
+use serde::{Deserialize, Serialize};
+
+use super::KafkaVersion;
+use crate::streams::partition_assignor::AssignorKind;
+use crate::streams::versions::{runs_cooperative, streams_release};
+
+/// `processing.guarantee`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ProcessingGuarantee {
+    /// `at_least_once` (default): a crash keeps the last checkpoint.
+    #[default]
+    #[serde(rename = "at_least_once")]
+    AtLeastOnce,
+    /// `exactly_once_v2`: a running task's checkpoint is deleted, so a crash
+    /// wipes local state (`ProcessorStateManager`).
+    #[serde(rename = "exactly_once_v2", alias = "exactly_once")]
+    ExactlyOnceV2,
+}
+
+/// Streams configuration as written in a scenario: every key optional, absent
+/// meaning Kafka's default for the instance's version (`StreamsConfig`;
+/// version-dependent defaults in `streams::versions`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StreamsConfig {
+    /// `num.stream.threads` (1): the client's capacity.
+    #[serde(
+        rename = "num.stream.threads",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub num_stream_threads: Option<u32>,
+    /// `processing.guarantee` (`at_least_once`).
+    #[serde(
+        rename = "processing.guarantee",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub processing_guarantee: Option<ProcessingGuarantee>,
+    /// `acceptable.recovery.lag` (10000): a client this close to the changelog end is caught up.
+    #[serde(
+        rename = "acceptable.recovery.lag",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub acceptable_recovery_lag: Option<u64>,
+    /// `max.warmup.replicas` (2): group-wide warmup budget per rebalance.
+    #[serde(
+        rename = "max.warmup.replicas",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_warmup_replicas: Option<u32>,
+    /// `num.standby.replicas` (0).
+    #[serde(
+        rename = "num.standby.replicas",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub num_standby_replicas: Option<u32>,
+    /// `probing.rebalance.interval.ms` (600000, minimum 60000).
+    #[serde(
+        rename = "probing.rebalance.interval.ms",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub probing_rebalance_interval_ms: Option<u64>,
+    /// `session.timeout.ms` (45000 from 3.0, 10000 before).
+    #[serde(
+        rename = "session.timeout.ms",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub session_timeout_ms: Option<u64>,
+    /// `heartbeat.interval.ms` (3000).
+    #[serde(
+        rename = "heartbeat.interval.ms",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub heartbeat_interval_ms: Option<u64>,
+    /// `max.poll.interval.ms` (300000); also the rebalance timeout.
+    #[serde(
+        rename = "max.poll.interval.ms",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_poll_interval_ms: Option<u64>,
+    /// `group.instance.id`: set, the instances are static members named
+    /// `<value>-<n>` (Kafka appends `-<thread>` per StreamThread).
+    #[serde(
+        rename = "group.instance.id",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub group_instance_id: Option<String>,
+    /// `upgrade.from`: `0100` … `2.3` force the EAGER protocol; later values
+    /// have no effect on the protocol (`AssignorConfiguration.rebalanceProtocol`).
+    #[serde(
+        rename = "upgrade.from",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub upgrade_from: Option<KafkaVersion>,
+    /// `internal.task.assignor.class`: `HighAvailabilityTaskAssignor` (2.6+)
+    /// or `StickyTaskAssignor` (the pre-2.6 default); short class names.
+    #[serde(
+        rename = "internal.task.assignor.class",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub internal_task_assignor_class: Option<TaskAssignorClass>,
+    /// `state.cleanup.delay.ms` (600000): unowned task directories are deleted this long after.
+    #[serde(
+        rename = "state.cleanup.delay.ms",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub state_cleanup_delay_ms: Option<u64>,
+    /// Broker `group.initial.rebalance.delay.ms` (3000).
+    #[serde(
+        rename = "group.initial.rebalance.delay.ms",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub group_initial_rebalance_delay_ms: Option<u64>,
+}
+
+/// The task assignor a leader runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TaskAssignorClass {
+    /// KIP-441's assignor with warmups and probing rebalances (default since 2.6).
+    HighAvailabilityTaskAssignor,
+    /// The legacy sticky assignor (default before 2.6).
+    StickyTaskAssignor,
+}
+
+impl From<AssignorKind> for TaskAssignorClass {
+    fn from(kind: AssignorKind) -> Self {
+        match kind {
+            AssignorKind::HighAvailability => Self::HighAvailabilityTaskAssignor,
+            AssignorKind::Sticky => Self::StickyTaskAssignor,
+        }
+    }
+}
+
+impl From<TaskAssignorClass> for AssignorKind {
+    fn from(class: TaskAssignorClass) -> Self {
+        match class {
+            TaskAssignorClass::HighAvailabilityTaskAssignor => Self::HighAvailability,
+            TaskAssignorClass::StickyTaskAssignor => Self::Sticky,
+        }
+    }
+}
+
+/// Streams configuration with every default filled in for one version.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ResolvedStreamsConfig {
+    /// `num.stream.threads`.
+    pub num_stream_threads: u32,
+    /// `processing.guarantee`.
+    pub processing_guarantee: ProcessingGuarantee,
+    /// `acceptable.recovery.lag`.
+    pub acceptable_recovery_lag: u64,
+    /// `max.warmup.replicas`.
+    pub max_warmup_replicas: u32,
+    /// `num.standby.replicas`.
+    pub num_standby_replicas: u32,
+    /// `probing.rebalance.interval.ms`.
+    pub probing_rebalance_interval_ms: u64,
+    /// `session.timeout.ms`.
+    pub session_timeout_ms: u64,
+    /// `heartbeat.interval.ms`.
+    pub heartbeat_interval_ms: u64,
+    /// `max.poll.interval.ms`.
+    pub max_poll_interval_ms: u64,
+    /// `group.instance.id` prefix.
+    pub group_instance_id: Option<String>,
+    /// `upgrade.from`.
+    pub upgrade_from: Option<KafkaVersion>,
+    /// The task assignor.
+    pub task_assignor: TaskAssignorClass,
+    /// `state.cleanup.delay.ms`.
+    pub state_cleanup_delay_ms: u64,
+    /// `group.initial.rebalance.delay.ms`.
+    pub group_initial_rebalance_delay_ms: u64,
+}
+
+impl StreamsConfig {
+    /// `self` with every key that `over` sets replaced by `over`'s value.
+    pub fn merged(&self, over: &StreamsConfig) -> StreamsConfig {
+        macro_rules! pick {
+            ($($f:ident),*) => { StreamsConfig { $( $f: over.$f.clone().or_else(|| self.$f.clone()), )* } };
+        }
+        pick!(
+            num_stream_threads,
+            processing_guarantee,
+            acceptable_recovery_lag,
+            max_warmup_replicas,
+            num_standby_replicas,
+            probing_rebalance_interval_ms,
+            session_timeout_ms,
+            heartbeat_interval_ms,
+            max_poll_interval_ms,
+            group_instance_id,
+            upgrade_from,
+            internal_task_assignor_class,
+            state_cleanup_delay_ms,
+            group_initial_rebalance_delay_ms
+        )
+    }
+
+    /// Fills in Kafka's defaults for `version` (`streams::versions`): `session.timeout.ms`
+    /// is 10 s before 3.0 (KIP-735) and the assignor is `StickyTaskAssignor`
+    /// before 2.6 (KIP-441).
+    pub fn resolve(&self, version: KafkaVersion) -> ResolvedStreamsConfig {
+        let release = streams_release(version);
+        ResolvedStreamsConfig {
+            num_stream_threads: self.num_stream_threads.unwrap_or(1),
+            processing_guarantee: self.processing_guarantee.unwrap_or_default(),
+            acceptable_recovery_lag: self.acceptable_recovery_lag.unwrap_or(10_000),
+            max_warmup_replicas: self.max_warmup_replicas.unwrap_or(2),
+            num_standby_replicas: self.num_standby_replicas.unwrap_or(0),
+            probing_rebalance_interval_ms: self.probing_rebalance_interval_ms.unwrap_or(600_000),
+            session_timeout_ms: self
+                .session_timeout_ms
+                .unwrap_or(release.default_session_timeout_ms),
+            heartbeat_interval_ms: self.heartbeat_interval_ms.unwrap_or(3_000),
+            max_poll_interval_ms: self.max_poll_interval_ms.unwrap_or(300_000),
+            group_instance_id: self.group_instance_id.clone(),
+            upgrade_from: self.upgrade_from,
+            task_assignor: self
+                .internal_task_assignor_class
+                .unwrap_or(TaskAssignorClass::from(release.default_task_assignor)),
+            state_cleanup_delay_ms: self.state_cleanup_delay_ms.unwrap_or(600_000),
+            group_initial_rebalance_delay_ms: self
+                .group_initial_rebalance_delay_ms
+                .unwrap_or(3_000),
+        }
+    }
+}
+
+impl StreamsConfig {
+    /// `self` without the keys named in `keys` (Kafka property names).
+    pub fn without(&self, keys: &[String]) -> StreamsConfig {
+        let mut value = serde_json::to_value(self).unwrap_or_default();
+        if let Some(map) = value.as_object_mut() {
+            for k in keys {
+                map.remove(k);
+            }
+        }
+        serde_json::from_value(value).unwrap_or_else(|_| self.clone())
+    }
+
+    /// True when `key` is a Streams config key this playground knows.
+    pub fn is_known_key(key: &str) -> bool {
+        let mut map = serde_json::Map::new();
+        map.insert(key.to_string(), serde_json::Value::Null);
+        serde_json::from_value::<StreamsConfig>(serde_json::Value::Object(map)).is_ok()
+    }
+}
+
+impl ResolvedStreamsConfig {
+    /// The rebalance protocol this member runs (`StreamsPartitionAssignor.supportedProtocols`): EAGER when
+    /// its code predates 2.4 or `upgrade.from` names 2.3 or older.
+    pub fn cooperative(&self, version: KafkaVersion) -> bool {
+        runs_cooperative(version, self.upgrade_from)
+    }
+}
