@@ -23,4 +23,5 @@ pub mod streams;
 pub mod svg_export;
 pub mod trace;
 pub mod trace_text;
+pub mod wording;
 pub mod workloads;

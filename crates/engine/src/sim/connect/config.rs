@@ -11,11 +11,11 @@ use crate::trace::ItemState;
 use super::super::session_key::{
     check_signature, forward_retry_backoff_ms, needs_new_key, SessionKey, SignatureCheck,
 };
-use super::explain::{clock, duration, plural};
 use super::lifecycle::StopKind;
 use super::work::{ConfigRecord, ConnectorConfigState, WorkRegistry};
 use super::worker::{AfterStop, Phase, RejoinReason};
 use super::{ConnectSimulation, SimEvent};
+use crate::wording::{clock, duration, plural};
 
 impl ConnectSimulation {
     fn publish(&mut self, record: ConfigRecord, state: Option<ConnectorConfigState>) {

@@ -10,9 +10,10 @@ use crate::trace::{EventMarker, ItemState, WorkerState};
 use super::super::group::RemovalReason;
 use super::super::herder_pool::{parallel_stop_ms, CONNECTOR_GRACEFUL_SHUTDOWN_TIMEOUT_MS};
 use super::super::timeline::BatchId;
-use super::explain::{clock, duration, work};
+use super::explain::work;
 use super::worker::{AfterStop, ConnectWorker, Freeze, Phase, RejoinReason};
 use super::{ConnectSimulation, Planned, Silent, SimEvent};
+use crate::wording::{clock, duration, plural};
 
 /// How a blocking stop is timed.
 #[derive(Clone, Copy, Debug)]
@@ -302,7 +303,7 @@ impl ConnectSimulation {
                 Some(lane),
                 "zombie",
                 if stopping > 0 {
-                    format!("{name} resumes after {paused}. The broker removed it meanwhile, as its next heartbeat will tell it; the stop of {} it froze in finishes now, while their new owners may already run them.", super::explain::plural(stopping, "item"))
+                    format!("{name} resumes after {paused}. The broker removed it meanwhile, as its next heartbeat will tell it; the stop of {} it froze in finishes now, while their new owners may already run them.", plural(stopping, "item"))
                 } else {
                     format!("{name} resumes after {paused}. The broker removed it meanwhile, as its next heartbeat will tell it; it runs nothing, so nothing runs twice.")
                 },
@@ -750,7 +751,7 @@ impl ConnectSimulation {
             "rolling_restart",
             format!(
                 "Rolling restart of {}: one every {}, each down for {}.",
-                super::explain::plural(n, "worker"),
+                plural(n, "worker"),
                 duration(interval_ms),
                 duration(downtime_ms)
             ),

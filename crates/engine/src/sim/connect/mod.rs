@@ -700,7 +700,7 @@ impl ConnectSimulation {
 
     /// The trigger of the current join phase, in words.
     fn describe_trigger(&self, trigger: &RebalanceTrigger<MemberKey>) -> String {
-        use explain::duration;
+        use crate::wording::duration;
         let who = self.member_name(trigger.member());
         let reason = self
             .member_ref(trigger.member())

@@ -14,7 +14,7 @@ use crate::connect::protocol::{select_group_protocol, ConnectProtocol};
 use crate::trace::{ItemList, ItemState, RebalanceRound, RoundMember};
 
 use super::super::group::{CompletedJoin, GroupChange, GroupState, JoinResponse};
-use super::explain::{clock, duration, names, work};
+use super::explain::work;
 use super::lifecycle::StopKind;
 use super::member::{member_id, MemberKey};
 use super::work::WorkRegistry;
@@ -22,6 +22,7 @@ use super::worker::{AfterStop, ConnectMetadata, Delivery, Phase, RejoinReason};
 use super::{
     ConnectSimulation, MemberRef, PendingRound, RebalanceCause, SimEvent, ASSIGNOR_EPOCH_MS,
 };
+use crate::wording::{clock, duration, names, plural};
 
 impl ConnectSimulation {
     /// A fresh member id for a process on `lane` (see [`super::member`]).
@@ -617,7 +618,7 @@ impl ConnectSimulation {
             "downgrade_orphans",
             format!(
                 "Cooperative → eager: {name} entered this first eager generation without revoking anything (onJoinPrepare follows the previous generation's protocol) and its new full assignment lacks {} it runs. Nothing in Kafka stops them (code reading of WorkerCoordinator.onJoinPrepare and DistributedHerder.startWork; no Kafka test covers it): they keep running untracked, shown as zombie copies.",
-                super::explain::plural(orphans.len(), "item")
+                plural(orphans.len(), "item")
             ),
         );
     }
@@ -853,7 +854,7 @@ impl ConnectSimulation {
             return format!(
                 "Eager (protocol `default`): {prepare}; leader {leader} deals {} round-robin over {} sorted by member id, connectors first.",
                 work(cc, ct),
-                super::explain::plural(f.members, "member")
+                plural(f.members, "member")
             );
         }
         let lane_names = |lanes: &[u32]| -> String {

@@ -3,9 +3,9 @@
 
 use super::member::{MemberKey, Phase, Process, Restart};
 use super::StreamsSimulation;
-use crate::report::format_duration;
 use crate::scenario::StreamsEvent;
 use crate::trace::EventMarker;
+use crate::wording::duration;
 
 #[derive(Clone, Debug)]
 pub(super) enum Ev {
@@ -294,8 +294,8 @@ impl StreamsSimulation {
                     "rolling_restart",
                     format!(
                         "Rolling restart of {n} instances: one every {}, each down for {}.",
-                        format_duration(interval_ms),
-                        format_duration(downtime_ms)
+                        duration(interval_ms),
+                        duration(downtime_ms)
                     ),
                 );
             }

@@ -5,10 +5,10 @@ use std::collections::BTreeSet;
 
 use super::member::MemberKey;
 use super::StreamsSimulation;
-use crate::report::format_duration;
 use crate::scenario::KafkaVersion;
 use crate::sim::group::RebalanceTrigger;
 use crate::streams::partition_assignor::{AssignorKind, GroupDecision};
+use crate::wording::duration;
 
 impl StreamsSimulation {
     /// The round's explanation, with a step per version-probing member and
@@ -51,7 +51,7 @@ impl StreamsSimulation {
         if decision.probing_rebalance_needed {
             explanation.push_str(&format!(
                 "; probing rebalance in {}",
-                format_duration(probing_interval_ms)
+                duration(probing_interval_ms)
             ));
         }
         for p in &decision.version_probing {

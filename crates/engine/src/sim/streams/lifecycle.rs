@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use super::events::Ev;
 use super::member::{MemberKey, Phase, Process, TaskPhase};
 use super::StreamsSimulation;
-use crate::report::format_duration;
 use crate::scenario::ProcessingGuarantee;
 use crate::sim::group::RemovalReason;
 use crate::trace::{ItemState, WorkerState};
+use crate::wording::{self, duration};
 
 impl StreamsSimulation {
     pub(super) fn start_process(&mut self, lane: u32) {
@@ -173,7 +173,7 @@ impl StreamsSimulation {
             "session_timeout",
             format!(
                 "The coordinator removes {name}'s member: no heartbeat for session.timeout.ms ({}).",
-                format_duration(session)
+                duration(session)
             ),
         );
         self.set_cause(format!("{name}'s session expired"));
@@ -311,7 +311,7 @@ impl StreamsSimulation {
         self.note(
             Some(lane),
             "blocked",
-            format!("{name}'s stream thread blocks in a record handler for {}: no poll(), no processing; its heartbeat thread keeps the session alive (max.poll.interval.ms is {}).", format_duration(duration), format_duration(max_poll)),
+            format!("{name}'s stream thread blocks in a record handler for {}: no poll(), no processing; its heartbeat thread keeps the session alive (max.poll.interval.ms is {}).", wording::duration(duration), wording::duration(max_poll)),
         );
         if duration > max_poll {
             self.schedule(self.now + max_poll, Ev::PollTimeout { lane, inc });
@@ -339,14 +339,14 @@ impl StreamsSimulation {
             self.note(
                 Some(lane),
                 "poll_timeout",
-                format!("{name} has not polled for max.poll.interval.ms ({}): a static member sends no LeaveGroup, it stops heartbeating and its session runs out.", format_duration(max_poll)),
+                format!("{name} has not polled for max.poll.interval.ms ({}): a static member sends no LeaveGroup, it stops heartbeating and its session runs out.", duration(max_poll)),
             );
             self.go_silent(key);
         } else {
             self.note(
                 Some(lane),
                 "poll_timeout",
-                format!("{name} has not polled for max.poll.interval.ms ({}): its heartbeat thread sends LeaveGroup, a rebalance starts at once (AbstractCoordinator.maybeLeaveGroup).", format_duration(max_poll)),
+                format!("{name} has not polled for max.poll.interval.ms ({}): its heartbeat thread sends LeaveGroup, a rebalance starts at once (AbstractCoordinator.maybeLeaveGroup).", duration(max_poll)),
             );
             self.set_cause(format!("{name} exceeded max.poll.interval.ms"));
             let change = self.group.remove(&key, RemovalReason::LeaveGroup, self.now);

@@ -9,9 +9,9 @@ use super::events::Ev;
 use super::explain::join_cause;
 use super::member::{MemberKey, Phase, Subscription, TaskPhase};
 use super::StreamsSimulation;
-use crate::report::format_duration;
 use crate::sim::group::{GroupChange, GroupState, JoinResponse};
 use crate::trace::{ItemState, MemberInfo};
+use crate::wording::duration;
 
 impl StreamsSimulation {
     pub(super) fn send_join(&mut self, lane: u32, inc: u32) {
@@ -440,7 +440,7 @@ impl StreamsSimulation {
         self.note(
             Some(lane),
             "probing_rebalance",
-            format!("{name} (the leader's client) triggers the probing rebalance, probing.rebalance.interval.ms ({}) after the assignment that asked for it: warmups within acceptable.recovery.lag are promoted (KIP-441).", format_duration(interval)),
+            format!("{name} (the leader's client) triggers the probing rebalance, probing.rebalance.interval.ms ({}) after the assignment that asked for it: warmups within acceptable.recovery.lag are promoted (KIP-441).", duration(interval)),
         );
         self.set_cause("probing rebalance".to_string());
         self.begin_rejoin(lane, inc);
