@@ -19,6 +19,7 @@ pub mod report;
 pub mod run;
 pub mod scenario;
 pub mod sim;
+pub mod step_kind;
 pub mod streams;
 pub mod svg_export;
 pub mod trace;

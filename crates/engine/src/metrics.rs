@@ -12,6 +12,7 @@
 //!   and no copy of it runs (starting, stopping, unassigned and frozen all
 //!   count as not running; a zombie copy counts as running).
 
+use crate::trace::StepKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
@@ -162,7 +163,7 @@ impl StreamsMetrics {
             probing_rebalances: trace
                 .steps
                 .iter()
-                .filter(|s| s.kind == "probing_rebalance")
+                .filter(|s| s.kind == StepKind::ProbingRebalance)
                 .count() as u32,
             caught_up_and_stable_ms,
         }

@@ -11,6 +11,7 @@ pub mod connect;
 pub mod event_queue;
 pub mod group;
 pub mod herder_pool;
+pub(crate) mod rebalance_cause;
 pub mod session_key;
 pub mod streams;
 pub mod timeline;

@@ -7,6 +7,7 @@
 use crate::connect::ids::ConnectorId;
 use crate::connect::protocol::ConnectProtocol;
 use crate::trace::ItemState;
+use crate::trace::StepKind;
 
 use super::super::session_key::{
     check_signature, forward_retry_backoff_ms, needs_new_key, SessionKey, SignatureCheck,
@@ -40,7 +41,7 @@ impl ConnectSimulation {
         if let Some(state) = self.config.connector(c) {
             self.note(
                 None,
-                "connector_config",
+                StepKind::ConnectorConfig,
                 format!(
                     "Connector {name} already exists: the new config is an update of tasks.max."
                 ),
@@ -59,7 +60,7 @@ impl ConnectSimulation {
         );
         self.note(
             None,
-            "connector_created",
+            StepKind::ConnectorCreated,
             format!(
                 "Connector {name} is created: its config is written to the config topic, and every worker requests a rebalance when it reads it (a new connector needs one). Its {} appear only after the connector runs and generates task configs.",
                 plural(tasks as usize, "task")
@@ -84,7 +85,7 @@ impl ConnectSimulation {
         self.publish(ConfigRecord::ConnectorRemoved(c), None);
         self.note(
             None,
-            "connector_deleted",
+            StepKind::ConnectorDeleted,
             format!(
                 "Connector {name} is deleted (a tombstone in the config topic). Workers rebalance when they read it; the leader revokes the connector and its {} as deleted work.",
                 plural(state.task_configs as usize, "task")
@@ -121,7 +122,7 @@ impl ConnectSimulation {
         );
         self.note(
             None,
-            "connector_config",
+            StepKind::ConnectorConfig,
             format!(
                 "Connector {name}'s config changes to {}. A connector config change alone needs no rebalance: the worker running {name} restarts it, and the restarted connector generates {tasks} task configs; writing those triggers the rebalance.",
                 plural(tasks as usize, "task")
@@ -265,7 +266,7 @@ impl ConnectSimulation {
         );
         self.note(
             Some(leader),
-            "task_configs",
+            StepKind::TaskConfigs,
             format!(
                 "Leader {leader_name} writes {} for {name} (was {}). Every worker rebalances when it reads them; cooperative workers first stop their local tasks of {name} (DistributedHerder.processTaskConfigUpdatesWithIncrementalCooperative).",
                 plural(state.desired_tasks as usize, "task config"),
@@ -304,7 +305,7 @@ impl ConnectSimulation {
         } else {
             format!("{me} retries forwarding the task configs of {name} to {leader} (attempt {attempt}), {signature}.")
         };
-        self.note(Some(lane), "rest_forward", text);
+        self.note(Some(lane), StepKind::RestForward, text);
         self.schedule(
             self.now + self.rtt,
             SimEvent::ForwardArrives(Box::new(super::Forward {
@@ -338,7 +339,7 @@ impl ConnectSimulation {
         else {
             self.note(
                 Some(lane),
-                "rest_failed",
+                StepKind::RestFailed,
                 format!(
                     "{me}'s request reaches no leader; it retries in {}.",
                     duration(retry)
@@ -388,9 +389,9 @@ impl ConnectSimulation {
         };
         if let Some(v) = verdict {
             let kind = if check.accepted() {
-                "rest_accepted"
+                StepKind::RestAccepted
             } else {
-                "rest_rejected"
+                StepKind::RestRejected
             };
             self.note(Some(leader), kind, v);
         }
@@ -477,7 +478,7 @@ impl ConnectSimulation {
                 }
             ),
         };
-        self.note(Some(lane), "session_key", text);
+        self.note(Some(lane), StepKind::SessionKey, text);
     }
 
     pub(super) fn on_key_visible(&mut self, key: u32) {

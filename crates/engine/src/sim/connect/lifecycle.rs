@@ -5,6 +5,7 @@
 
 use crate::connect::protocol::ConnectProtocol;
 use crate::scenario::{ConnectConfig, Event};
+use crate::trace::StepKind;
 use crate::trace::{EventMarker, ItemState, WorkerState};
 
 use super::super::group::RemovalReason;
@@ -33,7 +34,7 @@ impl ConnectSimulation {
             let name = self.name(lane).to_string();
             self.note(
                 Some(lane),
-                "event_skipped",
+                StepKind::EventSkipped,
                 format!("{name} is already running; the start is skipped."),
             );
             return;
@@ -107,7 +108,7 @@ impl ConnectSimulation {
         let name = self.name(s.lane).to_string();
         self.note(
             Some(s.lane),
-            "session_timeout",
+            StepKind::SessionTimeout,
             format!(
                 "No heartbeat from {name} for session.timeout.ms ({}): the broker removes it from the group and starts a rebalance.",
                 duration(s.session_ms)
@@ -138,7 +139,7 @@ impl ConnectSimulation {
         };
         self.note(
             Some(lane),
-            "crash",
+            StepKind::Crash,
             format!(
                 "{name} crashes: its {} stop at once and nothing tells the group; {notice}.",
                 work(c, t)
@@ -165,7 +166,7 @@ impl ConnectSimulation {
         let name = self.name(lane).to_string();
         self.note(
             Some(lane),
-            "graceful_stop",
+            StepKind::GracefulStop,
             format!(
                 "{name} shuts down gracefully: it stops its {} ({}), then sends LeaveGroup. To the cooperative assignor a graceful leave is the same as a crash: its work is lost and the scheduled delay applies (IncrementalCooperativeAssignor.handleLostAssignments).",
                 work(c, t),
@@ -186,7 +187,7 @@ impl ConnectSimulation {
         let name = self.name(lane).to_string();
         self.note(
             Some(lane),
-            "leave_group",
+            StepKind::LeaveGroup,
             format!("{name} sends LeaveGroup and exits; the broker starts a rebalance at once."),
         );
         if let Some(key) = key {
@@ -238,7 +239,7 @@ impl ConnectSimulation {
         };
         self.note(
             Some(lane),
-            "gc_pause",
+            StepKind::GcPause,
             format!(
                 "{name}'s JVM freezes for {} (a long GC pause): no heartbeats, no work; {fate}.",
                 duration(pause_ms)
@@ -292,7 +293,7 @@ impl ConnectSimulation {
         if zombie && zc + zt > 0 {
             self.note(
                 Some(lane),
-                "zombie",
+                StepKind::Zombie,
                 format!(
                     "{name} resumes after {paused}. The broker removed it meanwhile, but it does not know: it runs its {} again as zombie copies until its next heartbeat is answered UNKNOWN_MEMBER_ID.",
                     work(zc, zt)
@@ -301,7 +302,7 @@ impl ConnectSimulation {
         } else if zombie {
             self.note(
                 Some(lane),
-                "zombie",
+                StepKind::Zombie,
                 if stopping > 0 {
                     format!("{name} resumes after {paused}. The broker removed it meanwhile, as its next heartbeat will tell it; the stop of {} it froze in finishes now, while their new owners may already run them.", plural(stopping, "item"))
                 } else {
@@ -309,7 +310,7 @@ impl ConnectSimulation {
                 },
             );
         } else {
-            self.note(Some(lane), "resume", format!("{name} resumes after {paused}, before its session expired; it heartbeats again."));
+            self.note(Some(lane), StepKind::Resume, format!("{name} resumes after {paused}, before its session expired; it heartbeats again."));
         }
         self.schedule(self.now + self.rtt, SimEvent::Notice { lane, inc, token });
         if let Some(h) = held {
@@ -323,7 +324,7 @@ impl ConnectSimulation {
                 self.proc_mut(lane).phase = Phase::Idle;
                 self.note(
                     Some(lane),
-                    "sync_rejected",
+                    StepKind::SyncRejected,
                     format!("{name}'s SyncGroup for generation {} is rejected: the group moved on while it was frozen.", h.generation),
                 );
             }
@@ -387,7 +388,7 @@ impl ConnectSimulation {
         };
         self.note(
             Some(lane),
-            "unknown_member",
+            StepKind::UnknownMember,
             format!("{name}'s heartbeat is answered UNKNOWN_MEMBER_ID: the broker no longer knows its member id. {what}"),
         );
         self.request_rejoin(lane, RejoinReason::UnknownMember);
@@ -688,7 +689,7 @@ impl ConnectSimulation {
                 m.applied = false;
             }
         }
-        self.note(lane, "event_skipped", explanation);
+        self.note(lane, StepKind::EventSkipped, explanation);
     }
 
     fn defer_if_frozen(&mut self, lane: u32, index: usize) -> bool {
@@ -698,7 +699,7 @@ impl ConnectSimulation {
         let name = self.name(lane).to_string();
         self.note(
             Some(lane),
-            "event_deferred",
+            StepKind::EventDeferred,
             format!(
                 "{name} is frozen (GC pause until {}); it handles the shutdown when it resumes.",
                 clock(until)
@@ -748,7 +749,7 @@ impl ConnectSimulation {
         }
         self.note(
             None,
-            "rolling_restart",
+            StepKind::RollingRestart,
             format!(
                 "Rolling restart of {}: one every {}, each down for {}.",
                 plural(n, "worker"),

@@ -68,6 +68,8 @@ mod rounds;
 mod work;
 mod worker;
 
+use crate::sim::rebalance_cause::JoinPhaseCause;
+use crate::trace::StepKind;
 use std::collections::BTreeMap;
 
 use crate::connect::assignment::MemberHoldings;
@@ -206,13 +208,6 @@ struct Silent {
     session_ms: u64,
 }
 
-/// Why the current join phase started, in words.
-#[derive(Clone, Debug)]
-struct RebalanceCause {
-    started_ms: u64,
-    text: String,
-}
-
 /// Where a member id lives.
 #[derive(Clone, Copy, Debug)]
 struct MemberRef {
@@ -262,7 +257,7 @@ pub struct ConnectSimulation {
     base_config: ConnectConfig,
     overrides: BTreeMap<String, ConnectConfig>,
     planned: Vec<Planned>,
-    cause: Option<RebalanceCause>,
+    cause: JoinPhaseCause,
     pending: Option<PendingRound>,
     group_protocol: Option<ConnectProtocol>,
     previous_round_lanes: Vec<u32>,
@@ -348,7 +343,7 @@ impl ConnectSimulation {
             base_config,
             overrides,
             planned,
-            cause: None,
+            cause: JoinPhaseCause::default(),
             pending: None,
             group_protocol: None,
             previous_round_lanes: Vec::new(),
@@ -459,7 +454,7 @@ impl ConnectSimulation {
         self.processed += 1;
         if self.processed > MAX_EVENTS {
             self.halted = true;
-            self.note(None, "simulation_stopped", format!("The simulation stopped after {MAX_EVENTS} events; the scenario keeps the cluster busy without end."));
+            self.note(None, StepKind::SimulationStopped, format!("The simulation stopped after {MAX_EVENTS} events; the scenario keeps the cluster busy without end."));
             return;
         }
         self.now = t;
@@ -642,11 +637,11 @@ impl ConnectSimulation {
             .map_or_else(|| id.to_string(), |m| self.name(m.worker).to_string())
     }
 
-    fn note(&mut self, worker: Option<u32>, kind: &str, explanation: String) {
+    fn note(&mut self, worker: Option<u32>, kind: StepKind, explanation: String) {
         self.steps.push(ProtocolStep {
             at_ms: self.now,
             worker,
-            kind: kind.to_string(),
+            kind,
             explanation,
         });
     }

@@ -11,6 +11,8 @@ use crate::connect::incremental_cooperative_assignor::{
     RoundExplanation,
 };
 use crate::connect::protocol::{select_group_protocol, ConnectProtocol};
+use crate::sim::rebalance_cause::RebalanceCause;
+use crate::trace::StepKind;
 use crate::trace::{ItemList, ItemState, RebalanceRound, RoundMember};
 
 use super::super::group::{CompletedJoin, GroupChange, GroupState, JoinResponse};
@@ -19,9 +21,7 @@ use super::lifecycle::StopKind;
 use super::member::{member_id, MemberKey};
 use super::work::WorkRegistry;
 use super::worker::{AfterStop, ConnectMetadata, Delivery, Phase, RejoinReason};
-use super::{
-    ConnectSimulation, MemberRef, PendingRound, RebalanceCause, SimEvent, ASSIGNOR_EPOCH_MS,
-};
+use super::{ConnectSimulation, MemberRef, PendingRound, SimEvent, ASSIGNOR_EPOCH_MS};
 use crate::wording::{clock, duration, names, plural};
 
 impl ConnectSimulation {
@@ -93,13 +93,13 @@ impl ConnectSimulation {
             let name = self.member_name(new_leader);
             self.note(
                 self.member_ref(new_leader).map(|m| m.lane),
-                "leader_change",
+                StepKind::LeaderChange,
                 format!("The leader left the group; the broker makes {name} leader. Its assignor holds no history of the last rounds: Kafka keeps it in the leader's IncrementalCooperativeAssignor object only."),
             );
         }
         if let Some(started) = change.started {
             let text = self.describe_trigger(&started.trigger);
-            self.cause = Some(RebalanceCause {
+            self.cause.join_phase_started(RebalanceCause {
                 started_ms: started.at_ms,
                 text,
             });
@@ -173,7 +173,7 @@ impl ConnectSimulation {
             let lane = self.member_ref(key).map(|m| m.lane);
             self.note(
                 lane,
-                "dropped",
+                StepKind::Dropped,
                 format!("{name} did not rejoin within rebalance.timeout.ms; the broker drops it from generation {}.", c.generation),
             );
             self.silent.remove(key);
@@ -615,7 +615,7 @@ impl ConnectSimulation {
         let name = self.name(lane).to_string();
         self.note(
             Some(lane),
-            "downgrade_orphans",
+            StepKind::DowngradeOrphans,
             format!(
                 "Cooperative → eager: {name} entered this first eager generation without revoking anything (onJoinPrepare follows the previous generation's protocol) and its new full assignment lacks {} it runs. Nothing in Kafka stops them (code reading of WorkerCoordinator.onJoinPrepare and DistributedHerder.startWork; no Kafka test covers it): they keep running untracked, shown as zombie copies.",
                 plural(orphans.len(), "item")
@@ -827,7 +827,7 @@ impl ConnectSimulation {
                 old.wire_name()
             ),
         };
-        self.note(None, "group_protocol", text);
+        self.note(None, StepKind::GroupProtocol, text);
     }
 
     /// Membership by lane: `true` at each lane in `lanes` (a `contains`

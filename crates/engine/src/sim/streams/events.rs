@@ -5,6 +5,7 @@ use super::member::{MemberKey, Phase, Process, Restart};
 use super::StreamsSimulation;
 use crate::scenario::StreamsEvent;
 use crate::trace::EventMarker;
+use crate::trace::StepKind;
 use crate::wording::duration;
 
 #[derive(Clone, Debug)]
@@ -175,7 +176,7 @@ impl StreamsSimulation {
                 }
                 self.note(
                     lane,
-                    "event_skipped",
+                    StepKind::EventSkipped,
                     format!("{name} is not running; the event is skipped."),
                 );
                 return;
@@ -196,7 +197,7 @@ impl StreamsSimulation {
                 let name = self.name(l);
                 self.note(
                     Some(l),
-                    "event_deferred",
+                    StepKind::EventDeferred,
                     format!("{name}'s stream thread is not running (frozen or blocked in a handler): close() waits for it."),
                 );
                 self.schedule(
@@ -291,7 +292,7 @@ impl StreamsSimulation {
                 }
                 self.note(
                     None,
-                    "rolling_restart",
+                    StepKind::RollingRestart,
                     format!(
                         "Rolling restart of {n} instances: one every {}, each down for {}.",
                         duration(interval_ms),

@@ -1,6 +1,7 @@
 //! English for the trace: the round's explanation, what started it, and
 //! task lists.
 
+use crate::trace::StepKind;
 use std::collections::BTreeSet;
 
 use super::member::MemberKey;
@@ -34,7 +35,7 @@ impl StreamsSimulation {
         };
         let mut explanation = format!(
             "{}: {assignor_name} on leader {leader_name} ({} clients): {moved} actives newly placed",
-            if self.cause.is_empty() { "rebalance".to_string() } else { self.cause.clone() },
+            self.cause.text().unwrap_or("rebalance"),
             decision.clients.len()
         );
         if held > 0 {
@@ -60,7 +61,7 @@ impl StreamsSimulation {
             let what = if to < from { "downgrades" } else { "upgrades" };
             self.note(
                 Some(p.member.0),
-                "version_probing",
+                StepKind::VersionProbing,
                 format!("Version probing: {name} sent subscription v{from}; the group's common version is v{to}, so it {what} and rejoins at once (version probing, KIP-268: StreamsPartitionAssignor.onAssignment)."),
             );
         }
@@ -75,7 +76,7 @@ impl StreamsSimulation {
             let labels = self.labels(&tasks);
             self.note(
                 Some(leader_lane),
-                "double_ownership",
+                StepKind::DoubleOwnership,
                 format!("Leader {leader_name} runs Streams {leader_version}, which has no cooperative filter: it gives {labels} to a new owner while a cooperative member still owns them. Both own them until the old owner revokes on its SyncGroup response; this is why an upgrade from 2.3 or older needs upgrade.from and two bounces (KIP-429)."),
             );
             explanation.push_str(&format!(

@@ -3,6 +3,7 @@
 //! [`crate::streams::partition_assignor::assign_group`], and records the
 //! round. Also the steady layout an already-running application starts in.
 
+use crate::trace::StepKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::events::Ev;
@@ -106,7 +107,7 @@ impl StreamsSimulation {
             Err(e) => {
                 self.note(
                     Some(leader_lane),
-                    "assignment_error",
+                    StepKind::AssignmentError,
                     format!("The leader cannot assign: {e}."),
                 );
                 return;
@@ -120,7 +121,7 @@ impl StreamsSimulation {
             leader_version,
             leader_cfg.probing_rebalance_interval_ms,
         );
-        self.cause.clear();
+        self.cause.take();
         let protocols: BTreeSet<bool> = done.members.iter().map(|(_, m)| m.cooperative).collect();
         let now = self.now;
         let round = RebalanceRound {
@@ -152,7 +153,7 @@ impl StreamsSimulation {
         let name = self.name(key.0);
         self.note(
             Some(key.0),
-            "member_dropped",
+            StepKind::MemberDropped,
             format!("{name}'s member did not rejoin within the rebalance timeout (max.poll.interval.ms) and is removed."),
         );
         let Some(p) = self.lanes[key.0 as usize].proc.as_mut() else {

@@ -2,6 +2,7 @@
 //! GC pauses (freeze), a blocked stream thread and its poll timeout; the
 //! session of a silent member.
 
+use crate::trace::StepKind;
 use std::collections::BTreeMap;
 
 use super::events::Ev;
@@ -74,7 +75,7 @@ impl StreamsSimulation {
             .split_off(lane, &active, ItemState::Stopping, &mut self.pool);
         self.note(
             Some(lane),
-            "close",
+            StepKind::Close,
             format!("{name} closes: commits and checkpoints its tasks. Streams' main consumer sets internal.leave.group.on.close=false, so no LeaveGroup is sent (StreamsConfig CONSUMER_DEFAULT_OVERRIDES)."),
         );
         self.schedule(
@@ -96,7 +97,7 @@ impl StreamsSimulation {
             == ProcessingGuarantee::ExactlyOnceV2;
         self.note(
             Some(lane),
-            "crash",
+            StepKind::Crash,
             if eos {
                 format!("{name} crashes. Under exactly_once_v2 a running task's checkpoint was deleted at initialisation, so its local state is wiped (ProcessorStateManager, TaskCorruptedException).")
             } else {
@@ -170,7 +171,7 @@ impl StreamsSimulation {
         let session = self.lanes[key.0 as usize].config.session_timeout_ms;
         self.note(
             Some(key.0),
-            "session_timeout",
+            StepKind::SessionTimeout,
             format!(
                 "The coordinator removes {name}'s member: no heartbeat for session.timeout.ms ({}).",
                 duration(session)
@@ -248,7 +249,7 @@ impl StreamsSimulation {
                 .split_off(lane, &running, ItemState::Zombie, &mut self.pool);
             self.note(
                 Some(lane),
-                "zombie",
+                StepKind::Zombie,
                 format!("{name} resumes after its session expired: it processes its old tasks as a zombie until its next heartbeat is answered UNKNOWN_MEMBER_ID (their new owners already run them; under EOS its commit would be fenced)."),
             );
             self.schedule(self.now + self.rtt, Ev::ZombieEnds { lane, inc });
@@ -288,7 +289,7 @@ impl StreamsSimulation {
         }
         self.note(
             Some(lane),
-            "partitions_lost",
+            StepKind::PartitionsLost,
             format!("{name} learns it is no longer a member: onPartitionsLost closes its {} tasks dirty and it rejoins.", active.len()),
         );
         self.send_join(lane, inc);
@@ -310,7 +311,7 @@ impl StreamsSimulation {
         let name = self.name(lane);
         self.note(
             Some(lane),
-            "blocked",
+            StepKind::Blocked,
             format!("{name}'s stream thread blocks in a record handler for {}: no poll(), no processing; its heartbeat thread keeps the session alive (max.poll.interval.ms is {}).", wording::duration(duration), wording::duration(max_poll)),
         );
         if duration > max_poll {
@@ -338,14 +339,14 @@ impl StreamsSimulation {
         if statics {
             self.note(
                 Some(lane),
-                "poll_timeout",
+                StepKind::PollTimeout,
                 format!("{name} has not polled for max.poll.interval.ms ({}): a static member sends no LeaveGroup, it stops heartbeating and its session runs out.", duration(max_poll)),
             );
             self.go_silent(key);
         } else {
             self.note(
                 Some(lane),
-                "poll_timeout",
+                StepKind::PollTimeout,
                 format!("{name} has not polled for max.poll.interval.ms ({}): its heartbeat thread sends LeaveGroup, a rebalance starts at once (AbstractCoordinator.maybeLeaveGroup).", duration(max_poll)),
             );
             self.set_cause(format!("{name} exceeded max.poll.interval.ms"));

@@ -56,6 +56,8 @@ mod member;
 mod restoration;
 mod rounds;
 
+use crate::sim::rebalance_cause::{JoinPhaseCause, RebalanceCause};
+use crate::trace::StepKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 use events::Ev;
@@ -112,7 +114,7 @@ pub struct StreamsSimulation {
     silent: BTreeMap<MemberKey, u64>,
     last_assignment: BTreeMap<MemberKey, Assigned>,
     pending: Option<PendingRound>,
-    cause: String,
+    cause: JoinPhaseCause,
     timeline: Timeline,
     pool: ItemPool,
     planned: Vec<(u64, StreamsEvent, Option<String>)>,
@@ -185,7 +187,7 @@ impl StreamsSimulation {
             silent: BTreeMap::new(),
             last_assignment: BTreeMap::new(),
             pending: None,
-            cause: String::new(),
+            cause: JoinPhaseCause::default(),
             timeline: Timeline::new(),
             pool: ItemPool::default(),
             planned,
@@ -295,7 +297,7 @@ impl StreamsSimulation {
             self.queue = EventQueue::new();
             self.note(
                 None,
-                "simulation_stopped",
+                StepKind::SimulationStopped,
                 format!("The simulation stopped after {MAX_EVENTS} events; the scenario keeps the application busy without end."),
             );
             return;
@@ -312,21 +314,24 @@ impl StreamsSimulation {
         self.token
     }
 
-    fn note(&mut self, lane: Option<u32>, kind: &str, explanation: String) {
+    fn note(&mut self, lane: Option<u32>, kind: StepKind, explanation: String) {
         self.steps.push(ProtocolStep {
             at_ms: self.now,
             worker: lane,
-            kind: kind.to_string(),
+            kind,
             explanation,
         });
     }
 
     /// What started the rebalance in progress, for the round's explanation;
     /// a later trigger during the same join phase does not replace it.
-    fn set_cause(&mut self, cause: String) {
-        if self.group.state() != GroupState::PreparingRebalance || self.cause.is_empty() {
-            self.cause = cause;
-        }
+    fn set_cause(&mut self, text: String) {
+        let cause = RebalanceCause {
+            started_ms: self.now,
+            text,
+        };
+        let in_progress = self.group.state() == GroupState::PreparingRebalance;
+        self.cause.trigger(cause, in_progress);
     }
 
     fn name(&self, lane: u32) -> String {

@@ -3,6 +3,8 @@
 //! COOPERATIVE revocation, SyncGroup and `onAssignment`, and the probing
 //! rebalance the leader's client triggers.
 
+use crate::sim::rebalance_cause::RebalanceCause;
+use crate::trace::StepKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::events::Ev;
@@ -81,7 +83,7 @@ impl StreamsSimulation {
                 if statics {
                     self.note(
                         Some(lane),
-                        "static_rejoin",
+                        StepKind::StaticRejoin,
                         format!("{name} rejoins with its group.instance.id within session.timeout.ms: the coordinator swaps in the new member id and returns its stored assignment, no rebalance (KIP-345)."),
                     );
                 }
@@ -100,8 +102,13 @@ impl StreamsSimulation {
                     .started
                     .as_ref()
                     .and_then(|s| join_cause(&s.trigger, &name));
-                if let Some(cause) = cause.filter(|_| self.cause.is_empty()) {
-                    self.cause = cause;
+                if let Some(text) = cause {
+                    // First trigger wins, whatever the group's state.
+                    let cause = RebalanceCause {
+                        started_ms: self.now,
+                        text,
+                    };
+                    self.cause.trigger(cause, true);
                 }
                 self.apply_change(change);
             }
@@ -389,7 +396,7 @@ impl StreamsSimulation {
             let labels = self.labels(&revoked.iter().copied().collect());
             self.note(
                 Some(lane),
-                "revoke",
+                StepKind::Revoke,
                 format!("{name} revokes {labels} (commit, suspend) and then rejoins for the follow-up round (ConsumerCoordinator.onJoinComplete calls requestRejoin, KIP-429)."),
             );
             if let Some(p) = self.proc_mut(lane, inc) {
@@ -439,7 +446,7 @@ impl StreamsSimulation {
             .probing_rebalance_interval_ms;
         self.note(
             Some(lane),
-            "probing_rebalance",
+            StepKind::ProbingRebalance,
             format!("{name} (the leader's client) triggers the probing rebalance, probing.rebalance.interval.ms ({}) after the assignment that asked for it: warmups within acceptable.recovery.lag are promoted (KIP-441).", duration(interval)),
         );
         self.set_cause("probing rebalance".to_string());
