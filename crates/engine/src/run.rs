@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::metrics::{FamilyMetrics, Metrics};
 use crate::scenario::{limits, ConnectScenario, Family, Scenario, StreamsScenario};
 use crate::sim::connect::ConnectSimulation;
+use crate::sim::driver::Simulation;
 use crate::sim::SETTLE_MARGIN_MS;
 use crate::trace::Trace;
 

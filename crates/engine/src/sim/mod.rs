@@ -8,10 +8,12 @@
 //! [`streams`] for Kafka Streams.
 
 pub mod connect;
+pub(crate) mod driver;
 pub mod event_queue;
 pub mod group;
 pub mod herder_pool;
 pub(crate) mod rebalance_cause;
+pub(crate) mod recorder;
 pub mod session_key;
 pub mod streams;
 pub mod timeline;

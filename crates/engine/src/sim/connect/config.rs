@@ -6,6 +6,7 @@
 
 use crate::connect::ids::ConnectorId;
 use crate::connect::protocol::ConnectProtocol;
+use crate::sim::driver::Simulation;
 use crate::trace::ItemState;
 use crate::trace::StepKind;
 
@@ -21,7 +22,10 @@ use crate::wording::{clock, duration, plural};
 impl ConnectSimulation {
     fn publish(&mut self, record: ConfigRecord, state: Option<ConnectorConfigState>) {
         let offset = self.config.write(record, state);
-        self.schedule(self.now + self.rtt, SimEvent::ConfigVisible { offset });
+        self.schedule(
+            self.driver.now() + self.rtt,
+            SimEvent::ConfigVisible { offset },
+        );
     }
 
     /// The connector named `name` and its config-topic state, if it exists now.
@@ -49,8 +53,11 @@ impl ConnectSimulation {
             self.update_tasks_max(c, state, tasks);
             return;
         }
-        self.timeline
-            .set_configured(WorkRegistry::connector_item(c), true, &mut self.pool);
+        self.recorder.timeline.set_configured(
+            WorkRegistry::connector_item(c),
+            true,
+            &mut self.recorder.pool,
+        );
         self.publish(
             ConfigRecord::ConnectorAdded(c),
             Some(ConnectorConfigState {
@@ -76,11 +83,16 @@ impl ConnectSimulation {
             );
             return;
         };
-        self.timeline
-            .set_configured(WorkRegistry::connector_item(c), false, &mut self.pool);
+        self.recorder.timeline.set_configured(
+            WorkRegistry::connector_item(c),
+            false,
+            &mut self.recorder.pool,
+        );
         let items: Vec<u32> = self.work.task_items(c, 0, state.task_configs).to_vec();
         for item in items {
-            self.timeline.set_configured(item, false, &mut self.pool);
+            self.recorder
+                .timeline
+                .set_configured(item, false, &mut self.recorder.pool);
         }
         self.publish(ConfigRecord::ConnectorRemoved(c), None);
         self.note(
@@ -156,7 +168,7 @@ impl ConnectSimulation {
         let name = self.work.names().name(c).to_string();
         let item = WorkRegistry::connector_item(c);
         let local_connector = matches!(
-            self.timeline.state_on(item, lane),
+            self.recorder.timeline.state_on(item, lane),
             Some(ItemState::Running | ItemState::Starting)
         );
         match record {
@@ -169,9 +181,12 @@ impl ConnectSimulation {
             ConfigRecord::ConnectorRemoved(_) => {
                 let reason = RejoinReason::ConfigChanged(format!("connector {name} was deleted"));
                 if cooperative && local_connector {
-                    let batches =
-                        self.timeline
-                            .split_off(lane, &[item], ItemState::Stopping, &mut self.pool);
+                    let batches = self.recorder.timeline.split_off(
+                        lane,
+                        &[item],
+                        ItemState::Stopping,
+                        &mut self.recorder.pool,
+                    );
                     self.stop_blocking(
                         lane,
                         batches,
@@ -185,9 +200,12 @@ impl ConnectSimulation {
             ConfigRecord::ConnectorUpdated(_) => {
                 let assigned = self.proc(lane).snapshot.connectors.contains(&c);
                 if assigned && local_connector {
-                    let batches =
-                        self.timeline
-                            .split_off(lane, &[item], ItemState::Stopping, &mut self.pool);
+                    let batches = self.recorder.timeline.split_off(
+                        lane,
+                        &[item],
+                        ItemState::Stopping,
+                        &mut self.recorder.pool,
+                    );
                     self.stop_blocking(
                         lane,
                         batches,
@@ -213,15 +231,18 @@ impl ConnectSimulation {
                     .iter()
                     .filter(|t| t.connector == c)
                     .map(|&t| self.work.task_item(t))
-                    .filter(|&i| self.timeline.state_on(i, lane).is_some())
+                    .filter(|&i| self.recorder.timeline.state_on(i, lane).is_some())
                     .collect();
                 if tasks.is_empty() {
                     self.request_rejoin(lane, reason);
                 } else {
                     self.proc_mut(lane).full_start = true;
-                    let batches =
-                        self.timeline
-                            .split_off(lane, &tasks, ItemState::Stopping, &mut self.pool);
+                    let batches = self.recorder.timeline.split_off(
+                        lane,
+                        &tasks,
+                        ItemState::Stopping,
+                        &mut self.recorder.pool,
+                    );
                     self.stop_blocking(
                         lane,
                         batches,
@@ -246,7 +267,7 @@ impl ConnectSimulation {
         if self.proc(lane).leader_lane == Some(lane) && self.leader_lane() == Some(lane) {
             self.write_task_configs(c, lane);
         } else {
-            self.send_forward(lane, c, 1, self.now);
+            self.send_forward(lane, c, 1, self.driver.now());
         }
     }
 
@@ -259,7 +280,10 @@ impl ConnectSimulation {
         }
         self.set_task_configs(c, state.desired_tasks);
         let offset = self.config.offset();
-        self.schedule(self.now + self.rtt, SimEvent::ConfigVisible { offset });
+        self.schedule(
+            self.driver.now() + self.rtt,
+            SimEvent::ConfigVisible { offset },
+        );
         let (name, leader_name) = (
             self.work.names().name(c).to_string(),
             self.name(leader).to_string(),
@@ -307,7 +331,7 @@ impl ConnectSimulation {
         };
         self.note(Some(lane), StepKind::RestForward, text);
         self.schedule(
-            self.now + self.rtt,
+            self.driver.now() + self.rtt,
             SimEvent::ForwardArrives(Box::new(super::Forward {
                 lane,
                 inc,
@@ -346,7 +370,7 @@ impl ConnectSimulation {
                 ),
             );
             self.schedule(
-                self.now + self.rtt + retry,
+                self.driver.now() + self.rtt + retry,
                 SimEvent::ForwardRetry {
                     lane,
                     inc,
@@ -376,7 +400,7 @@ impl ConnectSimulation {
                 duration(retry)
             )),
             SignatureCheck::Invalid { signed_with: s, leader_key: l } => {
-                let soon = if self.now.saturating_sub(first_ms) < 60_000 {
+                let soon = if self.driver.now().saturating_sub(first_ms) < 60_000 {
                     " A 403 within a minute of the first attempt is logged only as a probable key rotation."
                 } else {
                     ""
@@ -399,7 +423,7 @@ impl ConnectSimulation {
             self.write_task_configs(c, leader);
         } else {
             self.schedule(
-                self.now + self.rtt + retry,
+                self.driver.now() + self.rtt + retry,
                 SimEvent::ForwardRetry {
                     lane,
                     inc,
@@ -424,6 +448,7 @@ impl ConnectSimulation {
         }
         let c = ConnectorId(connector);
         let running = self
+            .recorder
             .timeline
             .state_on(WorkRegistry::connector_item(c), lane)
             == Some(ItemState::Running);
@@ -444,7 +469,7 @@ impl ConnectSimulation {
             .session_key
             .and_then(|id| self.keys.get(id as usize - 1).copied());
         let ttl = u64::from(w.config.inter_worker_key_ttl_ms);
-        if needs_new_key(current, ttl, self.now) {
+        if needs_new_key(current, ttl, self.driver.now()) {
             self.write_session_key(lane);
         }
     }
@@ -453,13 +478,16 @@ impl ConnectSimulation {
         let id = self.keys.len() as u32 + 1;
         let key = SessionKey {
             id,
-            created_ms: self.now,
+            created_ms: self.driver.now(),
         };
         self.keys.push(key);
         let w = self.proc_mut(lane);
         let previous = w.session_key.replace(id);
         let ttl = u64::from(w.config.inter_worker_key_ttl_ms);
-        self.schedule(self.now + self.rtt, SimEvent::KeyVisible { key: id });
+        self.schedule(
+            self.driver.now() + self.rtt,
+            SimEvent::KeyVisible { key: id },
+        );
         if let Some(at) = key.expires_ms(ttl) {
             self.schedule(at, SimEvent::KeyCheck { key: id });
         }
@@ -508,7 +536,7 @@ impl ConnectSimulation {
         }
         let ttl = u64::from(w.config.inter_worker_key_ttl_ms);
         let current = self.keys[key as usize - 1];
-        if needs_new_key(Some(current), ttl, self.now) {
+        if needs_new_key(Some(current), ttl, self.driver.now()) {
             self.write_session_key(leader);
         } else if let Some(at) = current.expires_ms(ttl) {
             self.schedule(at, SimEvent::KeyCheck { key });

@@ -5,6 +5,7 @@
 
 use crate::connect::protocol::ConnectProtocol;
 use crate::scenario::{ConnectConfig, Event};
+use crate::sim::driver::Simulation;
 use crate::trace::StepKind;
 use crate::trace::{EventMarker, ItemState, WorkerState};
 
@@ -41,7 +42,7 @@ impl ConnectSimulation {
         }
         let l = &mut self.lanes[lane as usize];
         l.incarnations += 1;
-        let mut w = ConnectWorker::new(l.incarnations, l.config.resolve(), self.now);
+        let mut w = ConnectWorker::new(l.incarnations, l.config.resolve(), self.driver.now());
         w.config_offset = self.visible_offset;
         w.session_key = self.visible_key;
         l.process = Some(w);
@@ -50,14 +51,14 @@ impl ConnectSimulation {
     }
 
     fn end_process(&mut self, lane: u32) {
-        let batches: Vec<BatchId> = self.timeline.lane_batches(lane).to_vec();
+        let batches: Vec<BatchId> = self.recorder.timeline.lane_batches(lane).to_vec();
         for b in batches {
-            self.timeline.release(b, &mut self.pool);
+            self.recorder.timeline.release(b, &mut self.recorder.pool);
         }
         if let Some(w) = self.lanes[lane as usize].process.take() {
             self.lanes[lane as usize].last_snapshot = w.snapshot;
         }
-        self.close_worker_span(lane, self.now);
+        self.close_worker_span(lane, self.driver.now());
     }
 
     /// The worker stops heartbeating now (crash or pause): the broker will
@@ -69,7 +70,7 @@ impl ConnectSimulation {
             return None;
         }
         let session = u64::from(w.config.session_timeout_ms);
-        let last = w.last_contact.max(w.last_heartbeat(self.now));
+        let last = w.last_contact.max(w.last_heartbeat(self.driver.now()));
         let expires = last + session;
         self.silent.insert(
             key,
@@ -92,7 +93,7 @@ impl ConnectSimulation {
         let Some(s) = self.silent.get(&key).copied() else {
             return;
         };
-        if self.now < s.expires_ms {
+        if self.driver.now() < s.expires_ms {
             return;
         }
         if !self.group.contains(&key) {
@@ -122,7 +123,7 @@ impl ConnectSimulation {
         }
         let change = self
             .group
-            .remove(&key, RemovalReason::SessionTimeout, self.now);
+            .remove(&key, RemovalReason::SessionTimeout, self.driver.now());
         self.apply_group_change(change);
     }
 
@@ -149,12 +150,13 @@ impl ConnectSimulation {
     }
 
     fn begin_halt(&mut self, lane: u32) {
-        let batches: Vec<BatchId> = self.timeline.lane_batches(lane).to_vec();
+        let batches: Vec<BatchId> = self.recorder.timeline.lane_batches(lane).to_vec();
         let (mut c, mut t) = (0, 0);
         for &b in &batches {
-            self.timeline
-                .set_state(b, ItemState::Stopping, &mut self.pool);
-            let (bc, bt) = self.timeline.batch_kinds(b);
+            self.recorder
+                .timeline
+                .set_state(b, ItemState::Stopping, &mut self.recorder.pool);
+            let (bc, bt) = self.recorder.timeline.batch_kinds(b);
             c += bc;
             t += bt;
         }
@@ -162,7 +164,7 @@ impl ConnectSimulation {
         let w = self.proc_mut(lane);
         w.phase = Phase::Halting;
         let inc = w.incarnation;
-        self.schedule(self.now + took, SimEvent::HaltDone { lane, inc });
+        self.schedule(self.driver.now() + took, SimEvent::HaltDone { lane, inc });
         let name = self.name(lane).to_string();
         self.note(
             Some(lane),
@@ -191,7 +193,9 @@ impl ConnectSimulation {
             format!("{name} sends LeaveGroup and exits; the broker starts a rebalance at once."),
         );
         if let Some(key) = key {
-            let change = self.group.remove(&key, RemovalReason::LeaveGroup, self.now);
+            let change = self
+                .group
+                .remove(&key, RemovalReason::LeaveGroup, self.driver.now());
             self.apply_group_change(change);
         }
         self.restart_if_planned(lane);
@@ -201,23 +205,27 @@ impl ConnectSimulation {
         if let Some((downtime, config)) = self.lanes[lane as usize].restart_after.take() {
             let l = &mut self.lanes[lane as usize];
             l.config = l.config.merged(&config);
-            self.schedule(self.now + downtime, SimEvent::ProcessStart { lane });
+            self.schedule(
+                self.driver.now() + downtime,
+                SimEvent::ProcessStart { lane },
+            );
         }
     }
 
     fn freeze(&mut self, lane: u32, pause_ms: u64) {
-        let batches: Vec<BatchId> = self.timeline.lane_batches(lane).to_vec();
+        let batches: Vec<BatchId> = self.recorder.timeline.lane_batches(lane).to_vec();
         let mut prior = Vec::with_capacity(batches.len());
         for b in batches {
             prior.push((
                 b,
-                self.timeline.batch_token(b),
-                self.timeline.batch_state(b),
+                self.recorder.timeline.batch_token(b),
+                self.recorder.timeline.batch_state(b),
             ));
-            self.timeline
-                .set_state(b, ItemState::Frozen, &mut self.pool);
+            self.recorder
+                .timeline
+                .set_state(b, ItemState::Frozen, &mut self.recorder.pool);
         }
-        let (now, until) = (self.now, self.now + pause_ms);
+        let (now, until) = (self.driver.now(), self.driver.now() + pause_ms);
         let w = self.proc_mut(lane);
         w.frozen = Some(Freeze {
             since: now,
@@ -249,7 +257,7 @@ impl ConnectSimulation {
 
     pub(super) fn on_resume(&mut self, lane: u32, inc: u32) {
         let visible_key = self.visible_key;
-        let now = self.now;
+        let now = self.driver.now();
         let Some(w) = self.worker_mut(lane, inc) else {
             return;
         };
@@ -268,13 +276,14 @@ impl ConnectSimulation {
         self.open_worker_span(lane, WorkerState::Up);
         let (mut zc, mut zt, mut stopping) = (0usize, 0usize, 0usize);
         for (b, tok, prior) in f.prior {
-            if self.timeline.is_current(b, tok) && self.timeline.batch_state(b) == ItemState::Frozen
+            if self.recorder.timeline.is_current(b, tok)
+                && self.recorder.timeline.batch_state(b) == ItemState::Frozen
             {
                 if prior == ItemState::Stopping {
-                    stopping += self.timeline.batch_len(b) as usize;
+                    stopping += self.recorder.timeline.batch_len(b) as usize;
                 }
                 let state = if zombie && matches!(prior, ItemState::Running | ItemState::Starting) {
-                    for item in self.timeline.batch_items(b) {
+                    for item in self.recorder.timeline.batch_items(b) {
                         if self.work.is_task(item) {
                             zt += 1;
                         } else {
@@ -285,7 +294,9 @@ impl ConnectSimulation {
                 } else {
                     prior
                 };
-                self.timeline.set_state(b, state, &mut self.pool);
+                self.recorder
+                    .timeline
+                    .set_state(b, state, &mut self.recorder.pool);
             }
         }
         let name = self.name(lane).to_string();
@@ -312,7 +323,10 @@ impl ConnectSimulation {
         } else {
             self.note(Some(lane), StepKind::Resume, format!("{name} resumes after {paused}, before its session expired; it heartbeats again."));
         }
-        self.schedule(self.now + self.rtt, SimEvent::Notice { lane, inc, token });
+        self.schedule(
+            self.driver.now() + self.rtt,
+            SimEvent::Notice { lane, inc, token },
+        );
         if let Some(h) = held {
             // Its SyncGroup goes out only now: the broker answers it only if
             // that generation is still current and it is still a member.
@@ -343,7 +357,7 @@ impl ConnectSimulation {
 
     /// Arms a member's heartbeat notice: (time, incarnation, token).
     pub(super) fn arm_notice(&mut self, lane: u32) -> Option<(u64, u32, u32)> {
-        let now = self.now;
+        let now = self.driver.now();
         let w = self.lanes[lane as usize].process.as_mut()?;
         w.notice_token += 1;
         Some((w.next_heartbeat(now), w.incarnation, w.notice_token))
@@ -428,7 +442,10 @@ impl ConnectSimulation {
         w.join_token += 1;
         let hops = if w.member.is_none() { 2 } else { 1 };
         let (inc, token) = (w.incarnation, w.join_token);
-        self.schedule(self.now + hops * rtt, SimEvent::Join { lane, inc, token });
+        self.schedule(
+            self.driver.now() + hops * rtt,
+            SimEvent::Join { lane, inc, token },
+        );
     }
 
     pub(super) fn on_rejoin_timer(&mut self, lane: u32, inc: u32, token: u32) {
@@ -477,15 +494,16 @@ impl ConnectSimulation {
         let (mut c, mut t) = (0, 0);
         let mut held = Vec::with_capacity(batches.len());
         for b in batches {
-            self.timeline
-                .set_state(b, ItemState::Stopping, &mut self.pool);
-            let (bc, bt) = self.timeline.batch_kinds(b);
+            self.recorder
+                .timeline
+                .set_state(b, ItemState::Stopping, &mut self.recorder.pool);
+            let (bc, bt) = self.recorder.timeline.batch_kinds(b);
             c += bc;
             t += bt;
-            held.push((b, self.timeline.batch_token(b)));
+            held.push((b, self.recorder.timeline.batch_token(b)));
         }
         let took = self.stop_duration(lane, kind, c, t);
-        let until = self.now + took;
+        let until = self.driver.now() + took;
         let w = self.proc_mut(lane);
         w.busy_token += 1;
         let (inc, token) = (w.incarnation, w.busy_token);
@@ -507,8 +525,10 @@ impl ConnectSimulation {
             return;
         };
         for (b, tok) in batches {
-            if self.timeline.is_current(b, tok) && self.timeline.batch_lane(b) == lane {
-                self.timeline.release(b, &mut self.pool);
+            if self.recorder.timeline.is_current(b, tok)
+                && self.recorder.timeline.batch_lane(b) == lane
+            {
+                self.recorder.timeline.release(b, &mut self.recorder.pool);
             }
         }
         match then {
@@ -523,7 +543,7 @@ impl ConnectSimulation {
     /// Work the herder put off while it was busy or rebalancing.
     pub(super) fn after_idle(&mut self, lane: u32) {
         loop {
-            let now = self.now;
+            let now = self.driver.now();
             let Some(w) = self.lanes[lane as usize].process.as_mut() else {
                 return;
             };
@@ -552,7 +572,7 @@ impl ConnectSimulation {
     fn local_snapshot_batches(&mut self, lane: u32) -> Vec<BatchId> {
         let w = self.proc(lane);
         if !w.orphans {
-            return self.timeline.lane_batches(lane).to_vec();
+            return self.recorder.timeline.lane_batches(lane).to_vec();
         }
         let mut items: Vec<u32> = w
             .snapshot
@@ -561,16 +581,17 @@ impl ConnectSimulation {
             .map(|&c| super::work::WorkRegistry::connector_item(c))
             .collect();
         items.extend(w.snapshot.tasks.iter().map(|&t| self.work.task_item(t)));
-        items.retain(|&i| self.timeline.state_on(i, lane).is_some());
-        self.timeline
-            .split_off(lane, &items, ItemState::Stopping, &mut self.pool)
+        items.retain(|&i| self.recorder.timeline.state_on(i, lane).is_some());
+        self.recorder
+            .timeline
+            .split_off(lane, &items, ItemState::Stopping, &mut self.recorder.pool)
     }
 
     /// Connectors and tasks currently on a lane.
     pub(super) fn lane_work(&self, lane: u32) -> (usize, usize) {
         let (mut c, mut t) = (0, 0);
-        for &b in self.timeline.lane_batches(lane) {
-            let (bc, bt) = self.timeline.batch_kinds(b);
+        for &b in self.recorder.timeline.lane_batches(lane) {
+            let (bc, bt) = self.recorder.timeline.batch_kinds(b);
             c += bc;
             t += bt;
         }
@@ -594,8 +615,8 @@ impl ConnectSimulation {
             if let Some(n) = &note {
                 label = format!("{label} ({n})");
             }
-            self.markers.push(EventMarker {
-                at_ms: self.now,
+            self.recorder.markers.push(EventMarker {
+                at_ms: self.driver.now(),
                 worker: lane,
                 label,
                 applied: true,
@@ -684,8 +705,8 @@ impl ConnectSimulation {
     }
 
     pub(super) fn skip(&mut self, lane: Option<u32>, explanation: String) {
-        if let Some(m) = self.markers.last_mut() {
-            if m.at_ms == self.now {
+        if let Some(m) = self.recorder.markers.last_mut() {
+            if m.at_ms == self.driver.now() {
                 m.applied = false;
             }
         }
@@ -727,7 +748,7 @@ impl ConnectSimulation {
             .collect();
         let n = limit.map_or(alive.len(), |l| (l as usize).min(alive.len()));
         for (k, &lane) in alive.iter().take(n).enumerate() {
-            let at = self.now + k as u64 * interval_ms;
+            let at = self.driver.now() + k as u64 * interval_ms;
             self.planned.push(Planned {
                 at_ms: at,
                 event: Event::WorkerRestart {

@@ -11,6 +11,7 @@ use crate::connect::incremental_cooperative_assignor::{
     RoundExplanation,
 };
 use crate::connect::protocol::{select_group_protocol, ConnectProtocol};
+use crate::sim::driver::Simulation;
 use crate::sim::rebalance_cause::RebalanceCause;
 use crate::trace::StepKind;
 use crate::trace::{ItemList, ItemState, RebalanceRound, RoundMember};
@@ -32,7 +33,12 @@ impl ConnectSimulation {
             .get(lane as usize)
             .copied()
             .unwrap_or(u32::MAX);
-        member_id(self.seed, self.members.len() as u32, self.name(lane), rank)
+        member_id(
+            self.seed,
+            self.recorder.members.len() as u32,
+            self.name(lane),
+            rank,
+        )
     }
 
     pub(super) fn on_join_arrives(&mut self, lane: u32, inc: u32, token: u32) {
@@ -49,21 +55,21 @@ impl ConnectSimulation {
             Some((k, _)) => k,
             None => {
                 let (key, id) = self.new_member_id(lane);
-                let no = self.members.len() as u32;
-                self.members.push(crate::trace::MemberInfo {
+                let no = self.recorder.members.len() as u32;
+                self.recorder.members.push(crate::trace::MemberInfo {
                     worker: lane,
                     member_id: id,
-                    joined_ms: self.now,
+                    joined_ms: self.driver.now(),
                 });
                 self.member_refs.push(MemberRef { lane, inc, no });
-                let id = self.members[no as usize].member_id.clone();
+                let id = self.recorder.members[no as usize].member_id.clone();
                 let w = self.proc_mut(lane);
                 w.member = Some((key, no));
                 w.snapshot.member = id;
                 key
             }
         };
-        let now = self.now;
+        let now = self.driver.now();
         let w = self.proc_mut(lane);
         w.last_contact = now;
         match self.group.join(key, new, metadata, timeout, now) {
@@ -157,8 +163,8 @@ impl ConnectSimulation {
     fn abort_round(&mut self, generation: i32) {
         if let Some(p) = self.pending.take() {
             if p.generation == generation {
-                let r = &mut self.rounds[p.round];
-                r.completed_ms = self.now;
+                let r = &mut self.recorder.rounds[p.round];
+                r.completed_ms = self.driver.now();
                 r.delivered = false;
                 r.explanation.push_str(" Never delivered: the group restarted the rebalance before SyncGroup completed.");
             } else {
@@ -186,7 +192,7 @@ impl ConnectSimulation {
         for (key, _) in &c.members {
             if let Some(s) = self.silent.get_mut(key) {
                 // The broker expires a silent member only after its join completes.
-                s.expires_ms = s.expires_ms.max(self.now + s.session_ms);
+                s.expires_ms = s.expires_ms.max(self.driver.now() + s.session_ms);
                 let at = s.expires_ms;
                 self.schedule(
                     at,
@@ -198,7 +204,7 @@ impl ConnectSimulation {
             let Some(m) = self.member_ref(key).copied() else {
                 continue;
             };
-            let now = self.now;
+            let now = self.driver.now();
             if let Some(w) = self.worker_mut(m.lane, m.inc) {
                 if matches!(w.phase, Phase::AwaitingJoin) {
                     w.phase = Phase::AwaitingSync(c.generation);
@@ -212,7 +218,7 @@ impl ConnectSimulation {
         if let Some(m) = leader {
             if self.worker(m.lane, m.inc).is_some() {
                 self.schedule(
-                    self.now,
+                    self.driver.now(),
                     SimEvent::Assign {
                         lane: m.lane,
                         inc: m.inc,
@@ -270,14 +276,14 @@ impl ConnectSimulation {
             // A worker's snapshot carries its member id already; set it only
             // when it differs (a dead member, or eager's empty holdings).
             if let Some(m) = m {
-                let id = &self.members[m.no as usize].member_id;
+                let id = &self.recorder.members[m.no as usize].member_id;
                 if h.member != *id {
                     h.member = id.clone();
                 }
             }
             holdings.push(h);
         }
-        let now = self.now;
+        let now = self.driver.now();
         let w = self.proc_mut(lane);
         let last_completed = w.last_completed_generation;
         let first_cooperative_round = w.assignor_generation == -1;
@@ -318,12 +324,12 @@ impl ConnectSimulation {
                 ItemList::EMPTY
             };
             // Straight into the pool, connectors then tasks.
-            let assigned = self.pool.extend(items_iter(
+            let assigned = self.recorder.pool.extend(items_iter(
                 &self.work,
                 &delta.assigned_connectors,
                 &delta.assigned_tasks,
             ));
-            let revoked = self.pool.extend(items_iter(
+            let revoked = self.recorder.pool.extend(items_iter(
                 &self.work,
                 &delta.revoked_connectors,
                 &delta.revoked_tasks,
@@ -357,7 +363,7 @@ impl ConnectSimulation {
             leader: lane,
             leader_changed: join.leader_changed,
             first_cooperative_round,
-            anything_ran: !self.rounds.is_empty(),
+            anything_ran: !self.recorder.rounds.is_empty(),
             members: members.len(),
             configured: (configured.connectors.len(), configured.task_count()),
             revoked: (rc, rt),
@@ -391,7 +397,7 @@ impl ConnectSimulation {
         }
         let explanation = format!("{}. {}", sentence(&cause_text), self.explain_round(&facts));
         self.proc_mut(lane).assignor = assignor;
-        self.rounds.push(RebalanceRound {
+        self.recorder.rounds.push(RebalanceRound {
             generation,
             started_ms: cause.started_ms,
             joined_ms: now,
@@ -404,7 +410,7 @@ impl ConnectSimulation {
             explanation,
         });
         self.pending = Some(PendingRound {
-            round: self.rounds.len() - 1,
+            round: self.recorder.rounds.len() - 1,
             generation,
             protocol,
             leader_lane: lane,
@@ -440,7 +446,7 @@ impl ConnectSimulation {
             }
         }
         let items = self.items_of(&holdings.connectors, &holdings.tasks);
-        let list = self.pool.push(&items);
+        let list = self.recorder.pool.push(&items);
         if let Some(w) = self.worker_mut(m.lane, m.inc) {
             w.owned_list = Some((w.snapshot_version, list));
         }
@@ -458,17 +464,17 @@ impl ConnectSimulation {
             return;
         }
         if self.group.sync(generation).is_err() {
-            let r = &mut self.rounds[p.round];
-            r.completed_ms = self.now;
+            let r = &mut self.recorder.rounds[p.round];
+            r.completed_ms = self.driver.now();
             return;
         }
         {
-            let r = &mut self.rounds[p.round];
-            r.completed_ms = self.now;
+            let r = &mut self.recorder.rounds[p.round];
+            r.completed_ms = self.driver.now();
             r.delivered = true;
         }
         self.protocol_switch(p.protocol, &p.members);
-        self.previous_round_lanes = self.rounds[p.round]
+        self.previous_round_lanes = self.recorder.rounds[p.round]
             .members
             .iter()
             .map(|m| m.worker)
@@ -509,7 +515,7 @@ impl ConnectSimulation {
     /// `onJoinComplete` + `onAssigned` + `handleRebalanceCompleted`
     /// (`WorkerCoordinator`, `DistributedHerder`).
     fn apply_delivery(&mut self, lane: u32, d: Delivery) {
-        let now = self.now;
+        let now = self.driver.now();
         let w = self.proc_mut(lane);
         w.hb_anchor = now;
         w.last_contact = now;
@@ -533,14 +539,17 @@ impl ConnectSimulation {
             let revoked = self.items_of(&d.delta.revoked_connectors, &d.delta.revoked_tasks);
             let running: Vec<u32> = revoked
                 .into_iter()
-                .filter(|&i| self.timeline.state_on(i, lane).is_some())
+                .filter(|&i| self.recorder.timeline.state_on(i, lane).is_some())
                 .collect();
             if running.is_empty() {
                 self.finish_round(lane, d.delay_ms, &d.delta);
             } else {
-                let batches =
-                    self.timeline
-                        .split_off(lane, &running, ItemState::Stopping, &mut self.pool);
+                let batches = self.recorder.timeline.split_off(
+                    lane,
+                    &running,
+                    ItemState::Stopping,
+                    &mut self.recorder.pool,
+                );
                 self.stop_blocking(
                     lane,
                     batches,
@@ -552,7 +561,7 @@ impl ConnectSimulation {
                 );
             }
         } else {
-            if previous.is_cooperative() && !self.timeline.lane_batches(lane).is_empty() {
+            if previous.is_cooperative() && !self.recorder.timeline.lane_batches(lane).is_empty() {
                 self.orphan_downgrade(lane, &d.delta);
             }
             let w = self.proc_mut(lane);
@@ -565,7 +574,7 @@ impl ConnectSimulation {
             // The round record already holds the assignment as items
             // (connectors, then tasks): start from that list.
             let nc = d.delta.assigned_connectors.len();
-            let assigned = self.pool.get(d.assigned_list);
+            let assigned = self.recorder.pool.get(d.assigned_list);
             let connectors: Vec<u32> = assigned[..nc].to_vec();
             let tasks: Vec<u32> = assigned[nc..].to_vec();
             let nc = nc as u32;
@@ -598,8 +607,8 @@ impl ConnectSimulation {
         let mut keep: Vec<u32> = self.items_of(&delta.assigned_connectors, &delta.assigned_tasks);
         keep.sort_unstable();
         let mut orphans = Vec::new();
-        for &b in self.timeline.lane_batches(lane) {
-            for item in self.timeline.batch_items(b) {
+        for &b in self.recorder.timeline.lane_batches(lane) {
+            for item in self.recorder.timeline.batch_items(b) {
                 if keep.binary_search(&item).is_err() {
                     orphans.push(item);
                 }
@@ -609,8 +618,12 @@ impl ConnectSimulation {
             return;
         }
         orphans.sort_unstable();
-        self.timeline
-            .split_off(lane, &orphans, ItemState::Zombie, &mut self.pool);
+        self.recorder.timeline.split_off(
+            lane,
+            &orphans,
+            ItemState::Zombie,
+            &mut self.recorder.pool,
+        );
         self.proc_mut(lane).orphans = true;
         let name = self.name(lane).to_string();
         self.note(
@@ -627,7 +640,7 @@ impl ConnectSimulation {
     /// at once if anything was revoked (`DistributedHerder.handleRebalanceCompleted`).
     pub(super) fn finish_round(&mut self, lane: u32, delay_ms: i32, delta: &MemberDelta) {
         let (connectors, tasks) = (delta.revoked_connectors.len(), delta.revoked_tasks.len());
-        let now = self.now;
+        let now = self.driver.now();
         let w = self.proc_mut(lane);
         if delay_ms > 0 {
             let at = now + delay_ms as u64;
@@ -681,7 +694,7 @@ impl ConnectSimulation {
     ) {
         let mut adopt = Vec::new();
         // A worker with nothing on its lane (every eager round) starts all.
-        let nothing_here = self.timeline.lane_batches(lane).is_empty();
+        let nothing_here = self.recorder.timeline.lane_batches(lane).is_empty();
         let filter = |items: Vec<u32>,
                       shared: Option<ItemList>,
                       adopt: &mut Vec<u32>|
@@ -692,7 +705,7 @@ impl ConnectSimulation {
             let before = items.len();
             let fresh: Vec<u32> = items
                 .into_iter()
-                .filter(|&item| match self.timeline.state_on(item, lane) {
+                .filter(|&item| match self.recorder.timeline.state_on(item, lane) {
                     None => true,
                     Some(state) => {
                         if state == ItemState::Zombie {
@@ -708,8 +721,12 @@ impl ConnectSimulation {
         let (connectors, shared_c) = filter(connectors, shared.map(|s| s.0), &mut adopt);
         let (tasks, shared_t) = filter(tasks, shared.map(|s| s.1), &mut adopt);
         if !adopt.is_empty() {
-            self.timeline
-                .split_off(lane, &adopt, ItemState::Running, &mut self.pool);
+            self.recorder.timeline.split_off(
+                lane,
+                &adopt,
+                ItemState::Running,
+                &mut self.recorder.pool,
+            );
         }
         let starts = [
             (
@@ -724,12 +741,16 @@ impl ConnectSimulation {
             if items.is_empty() {
                 continue;
             }
-            let batch =
-                self.timeline
-                    .place(lane, ItemState::Starting, items, pooled, &mut self.pool);
-            let token = self.timeline.batch_token(batch);
+            let batch = self.recorder.timeline.place(
+                lane,
+                ItemState::Starting,
+                items,
+                pooled,
+                &mut self.recorder.pool,
+            );
+            let token = self.recorder.timeline.batch_token(batch);
             self.schedule(
-                self.now + took,
+                self.driver.now() + took,
                 SimEvent::Started {
                     lane,
                     inc,
@@ -741,10 +762,12 @@ impl ConnectSimulation {
     }
 
     pub(super) fn on_started(&mut self, lane: u32, inc: u32, batch: u32, token: u32) {
-        if !self.timeline.is_current(batch, token) || self.timeline.batch_lane(batch) != lane {
+        if !self.recorder.timeline.is_current(batch, token)
+            || self.recorder.timeline.batch_lane(batch) != lane
+        {
             return;
         }
-        if self.timeline.batch_state(batch) != ItemState::Starting {
+        if self.recorder.timeline.batch_state(batch) != ItemState::Starting {
             return;
         }
         let Some(w) = self.worker(lane, inc) else {
@@ -755,12 +778,15 @@ impl ConnectSimulation {
         } else {
             ItemState::Running
         };
-        self.timeline.set_state(batch, state, &mut self.pool);
+        self.recorder
+            .timeline
+            .set_state(batch, state, &mut self.recorder.pool);
         // Task batches (nearly all) have nothing more to do.
-        if self.timeline.batch_kinds(batch).0 == 0 {
+        if self.recorder.timeline.batch_kinds(batch).0 == 0 {
             return;
         }
         let connectors: Vec<u32> = self
+            .recorder
             .timeline
             .batch_items(batch)
             .filter(|&i| !self.work.is_task(i))
@@ -778,7 +804,7 @@ impl ConnectSimulation {
             .snapshot
             .connectors
             .contains(&ConnectorId(c));
-        if assigned && self.timeline.is_configured(c) {
+        if assigned && self.recorder.timeline.is_configured(c) {
             self.start_items(lane, vec![c], Vec::new(), None);
         }
     }

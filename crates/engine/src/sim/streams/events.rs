@@ -4,12 +4,13 @@
 use super::member::{MemberKey, Phase, Process, Restart};
 use super::StreamsSimulation;
 use crate::scenario::StreamsEvent;
+use crate::sim::driver::{DriverEvent, Simulation};
 use crate::trace::EventMarker;
 use crate::trace::StepKind;
 use crate::wording::duration;
 
 #[derive(Clone, Debug)]
-pub(super) enum Ev {
+pub(crate) enum Ev {
     Planned {
         index: usize,
         deferred: bool,
@@ -89,6 +90,13 @@ pub(super) enum Ev {
     },
 }
 
+impl DriverEvent for Ev {
+    /// Every Streams event is activity: a run is quiet when none is pending.
+    fn is_background(&self) -> bool {
+        false
+    }
+}
+
 impl StreamsSimulation {
     pub(super) fn dispatch(&mut self, ev: Ev) {
         match ev {
@@ -103,7 +111,7 @@ impl StreamsSimulation {
             }
             Ev::JoinArrives { lane, inc } => self.on_join_arrives(lane, inc),
             Ev::JoinDeadline { timer } => {
-                let change = self.group.on_join_deadline(timer, self.now);
+                let change = self.group.on_join_deadline(timer, self.driver.now());
                 self.apply_change(change);
             }
             Ev::SyncDone { generation } => self.on_sync(generation),
@@ -156,8 +164,8 @@ impl StreamsSimulation {
             if let Some(n) = &note {
                 label = format!("{label} ({n})");
             }
-            self.markers.push(EventMarker {
-                at_ms: self.now,
+            self.recorder.markers.push(EventMarker {
+                at_ms: self.driver.now(),
                 worker: lane,
                 label,
                 applied: true,
@@ -171,7 +179,7 @@ impl StreamsSimulation {
                     .is_some_and(|p| p.phase != Phase::Stopping)
             });
             if !alive {
-                if let Some(m) = self.markers.last_mut() {
+                if let Some(m) = self.recorder.markers.last_mut() {
                     m.applied = false;
                 }
                 self.note(
@@ -268,7 +276,7 @@ impl StreamsSimulation {
                 }
                 let n = limit.map_or(alive.len(), |l| (l as usize).min(alive.len()));
                 for (k, &l) in alive.iter().take(n).enumerate() {
-                    let at = self.now + k as u64 * interval_ms;
+                    let at = self.driver.now() + k as u64 * interval_ms;
                     self.planned.push((
                         at,
                         StreamsEvent::InstanceRestart {

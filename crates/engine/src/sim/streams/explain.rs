@@ -1,6 +1,7 @@
 //! English for the trace: the round's explanation, what started it, and
 //! task lists.
 
+use crate::sim::driver::Simulation;
 use crate::trace::StepKind;
 use std::collections::BTreeSet;
 
