@@ -45,7 +45,7 @@ impl VariantRun {
 }
 
 /// Simulates each compared variant. Without `end_ms`, every variant runs
-/// until the slowest one has been quiet for [`SETTLE_MARGIN_MS`] after its last
+/// until the slowest one has been quiet for 30 s (`SETTLE_MARGIN_MS`) after its last
 /// activity (or one day), so the columns share one time axis.
 pub fn run(scenario: &Scenario) -> RunResult {
     match &scenario.family {
@@ -96,7 +96,7 @@ impl VariantSimulation for StreamsSimulation {
 }
 
 /// Runs and settles every variant of one family: to `end_ms`, or until the
-/// slowest variant has been quiet for [`SETTLE_MARGIN_MS`] (not before the
+/// slowest variant has been quiet for `SETTLE_MARGIN_MS` (not before the
 /// last scripted event), capped at one day.
 fn run_variants<S: VariantSimulation>(
     mut sims: Vec<S>,

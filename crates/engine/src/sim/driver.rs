@@ -210,7 +210,7 @@ mod tests {
         assert!(matches!(d.pop(), Some(Popped::Halted)));
         assert!(d.halted);
         assert_eq!(d.now(), 0);
-        assert_eq!(d.queue.len(), 1);
+        assert_eq!(d.queue.peek_time(), Some(4));
         assert_eq!(d.next_due(u64::MAX), None);
     }
 }

@@ -30,7 +30,10 @@ pub(crate) struct TraceRecorder {
 impl TraceRecorder {
     /// Nothing recorded yet.
     pub(crate) fn new() -> Self {
-        Self::default()
+        Self {
+            timeline: Timeline::new(),
+            ..Self::default()
+        }
     }
 
     /// Moves the timeline to `now_ms`.

@@ -4,7 +4,7 @@
 use crate::wording::plural;
 
 /// `2 connectors and 8 tasks`, `4 tasks`, `1 connector`, `nothing`.
-pub fn work(connectors: usize, tasks: usize) -> String {
+pub(crate) fn work(connectors: usize, tasks: usize) -> String {
     match (connectors, tasks) {
         (0, 0) => "nothing".to_string(),
         (c, 0) => plural(c, "connector"),

@@ -226,7 +226,7 @@ struct PendingRound {
 }
 
 /// One variant of one scenario, simulated.
-pub struct ConnectSimulation {
+pub(crate) struct ConnectSimulation {
     label: String,
     timings: Timings,
     rtt: u64,
@@ -256,7 +256,11 @@ pub struct ConnectSimulation {
 
 impl ConnectSimulation {
     /// Prepares a run of `variant` (one of the scenario's compared protocols).
-    pub fn new(scenario: &Scenario, connect: &ConnectScenario, variant: &ConnectVariant) -> Self {
+    pub(crate) fn new(
+        scenario: &Scenario,
+        connect: &ConnectScenario,
+        variant: &ConnectVariant,
+    ) -> Self {
         let cluster = &connect.cluster;
         let base_config = cluster.config.merged(&variant.config);
         let overrides: BTreeMap<String, ConnectConfig> = cluster
@@ -362,7 +366,7 @@ impl ConnectSimulation {
     }
 
     /// Closes the run at `end_ms` and returns its trace.
-    pub fn finish(self, end_ms: u64) -> Trace {
+    pub(crate) fn finish(self, end_ms: u64) -> Trace {
         let workers = self.lanes.iter().map(|l| l.name.clone()).collect();
         let now = self.driver.now();
         self.recorder

@@ -89,7 +89,7 @@ struct Topology {
 }
 
 /// One variant of a Streams scenario, simulated.
-pub struct StreamsSimulation {
+pub(crate) struct StreamsSimulation {
     label: String,
     driver: SimulationDriver<Ev>,
     recorder: TraceRecorder,
@@ -114,7 +114,11 @@ pub struct StreamsSimulation {
 
 impl StreamsSimulation {
     /// Prepares a run of `variant`, one of `streams.compare`.
-    pub fn new(scenario: &Scenario, streams: &StreamsScenario, variant: &StreamsVariant) -> Self {
+    pub(crate) fn new(
+        scenario: &Scenario,
+        streams: &StreamsScenario,
+        variant: &StreamsVariant,
+    ) -> Self {
         let app = &streams.app;
         let base_config = app.config.merged(&variant.config);
         let mut task_ids = Vec::new();
@@ -203,12 +207,12 @@ impl StreamsSimulation {
     }
 
     /// Records replayed from changelogs so far (actives, warmups, standbys).
-    pub fn records_restored(&self) -> u64 {
+    pub(crate) fn records_restored(&self) -> u64 {
         self.records_restored
     }
 
     /// Closes everything at `end_ms` and returns the trace.
-    pub fn finish(self, end_ms: u64) -> Trace {
+    pub(crate) fn finish(self, end_ms: u64) -> Trace {
         let workers = self.lanes.iter().map(|l| l.name.clone()).collect();
         let items = self
             .topology
