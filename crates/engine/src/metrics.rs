@@ -12,12 +12,11 @@
 //!   and no copy of it runs (starting, stopping, unassigned and frozen all
 //!   count as not running; a zombie copy counts as running).
 
-use crate::trace::StepKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::trace::{ItemKind, ItemState, Trace, WorkerState};
+use crate::trace::{ItemKind, ItemState, StepKind, Trace, WorkerState};
 
 /// Metrics of one run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]

@@ -7,8 +7,7 @@
 use crate::connect::ids::ConnectorId;
 use crate::connect::protocol::ConnectProtocol;
 use crate::sim::driver::Simulation;
-use crate::trace::ItemState;
-use crate::trace::StepKind;
+use crate::trace::{ItemState, StepKind};
 
 use super::super::session_key::{
     check_signature, forward_retry_backoff_ms, needs_new_key, SessionKey, SignatureCheck,

@@ -6,8 +6,7 @@
 use crate::connect::protocol::ConnectProtocol;
 use crate::scenario::{ConnectConfig, Event};
 use crate::sim::driver::Simulation;
-use crate::trace::StepKind;
-use crate::trace::{EventMarker, ItemState, WorkerState};
+use crate::trace::{EventMarker, ItemState, StepKind, WorkerState};
 
 use super::super::group::RemovalReason;
 use super::super::herder_pool::{parallel_stop_ms, CONNECTOR_GRACEFUL_SHUTDOWN_TIMEOUT_MS};

@@ -55,16 +55,22 @@
 //!   dropped by the broker and rejoins as a new member.
 //!
 //! The code is split by job: `lifecycle` (processes, pauses, heartbeats),
-//! `rounds` (join, assign, sync, apply), `config` (config topic, task
-//! configs, KIP-507 forwarding), `member` (member ids), `work` (item
-//! numbering and the config topic), `worker` (one process), `explain`
-//! (wording).
+//! a round in `join` (the join phase), `assign` (the leader's assignment),
+//! `sync` (SyncGroup and each worker applying it) and `round_explain` (the
+//! round's explanation), `config` (config topic, task configs, KIP-507
+//! forwarding), `member` (member ids), `work` (item numbering and the config
+//! topic), `worker` (one process), `explain` (Connect's wording). The clock,
+//! the queue and the trace being recorded are the shared `sim::driver` and
+//! `sim::recorder`.
 
+mod assign;
 mod config;
 mod explain;
+mod join;
 mod lifecycle;
 mod member;
-mod rounds;
+mod round_explain;
+mod sync;
 mod work;
 mod worker;
 

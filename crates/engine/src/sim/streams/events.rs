@@ -5,8 +5,7 @@ use super::member::{MemberKey, Phase, Process, Restart};
 use super::StreamsSimulation;
 use crate::scenario::StreamsEvent;
 use crate::sim::driver::{DriverEvent, Simulation};
-use crate::trace::EventMarker;
-use crate::trace::StepKind;
+use crate::trace::{EventMarker, StepKind};
 use crate::wording::duration;
 
 #[derive(Clone, Debug)]

@@ -4,7 +4,6 @@
 //! round. Also the steady layout an already-running application starts in.
 
 use crate::sim::driver::Simulation;
-use crate::trace::StepKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::events::Ev;
@@ -18,7 +17,7 @@ use crate::streams::partition_assignor::{
     MemberSubscription,
 };
 use crate::streams::{AssignmentConfigs, StreamsTaskId};
-use crate::trace::{ItemState, RebalanceRound, RoundMember};
+use crate::trace::{ItemState, RebalanceRound, RoundMember, StepKind};
 
 impl StreamsSimulation {
     /// An application that was already running: every initial instance has

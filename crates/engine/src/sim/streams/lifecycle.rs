@@ -3,7 +3,6 @@
 //! session of a silent member.
 
 use crate::sim::driver::Simulation;
-use crate::trace::StepKind;
 use std::collections::BTreeMap;
 
 use super::events::Ev;
@@ -11,7 +10,7 @@ use super::member::{MemberKey, Phase, Process, TaskPhase};
 use super::StreamsSimulation;
 use crate::scenario::ProcessingGuarantee;
 use crate::sim::group::RemovalReason;
-use crate::trace::{ItemState, WorkerState};
+use crate::trace::{ItemState, StepKind, WorkerState};
 use crate::wording::{self, duration};
 
 impl StreamsSimulation {

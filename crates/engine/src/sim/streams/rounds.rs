@@ -5,7 +5,6 @@
 
 use crate::sim::driver::Simulation;
 use crate::sim::rebalance_cause::RebalanceCause;
-use crate::trace::StepKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::events::Ev;
@@ -13,7 +12,7 @@ use super::explain::join_cause;
 use super::member::{MemberKey, Phase, Subscription, TaskPhase};
 use super::StreamsSimulation;
 use crate::sim::group::{GroupChange, GroupState, JoinResponse};
-use crate::trace::{ItemState, MemberInfo};
+use crate::trace::{ItemState, MemberInfo, StepKind};
 use crate::wording::duration;
 
 impl StreamsSimulation {
