@@ -9,21 +9,19 @@
 //!   Measured per compared protocol, and for `run`, which simulates both.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use engine::metrics::Metrics;
-use engine::scenario::{ConnectScenario, Family, Scenario};
-use engine::sim::connect::ConnectSimulation;
-use engine::trace::Trace;
+use engine::run::{run, RunResult};
+use engine::scenario::{Family, Scenario};
 use engine::workloads;
 
-/// One variant alone, as `run` does it for a scenario with an end: simulate
-/// to the end, close the trace, compute the metrics.
-fn one_variant(s: &Scenario, connect: &ConnectScenario, index: usize) -> (Trace, Metrics) {
-    let end = s.end_ms.expect("the workload's scenario has an end");
-    let mut sim = ConnectSimulation::new(s, connect, &connect.compare[index]);
-    sim.run_until(end);
-    let trace = sim.finish(end);
-    let metrics = Metrics::from_trace(&trace);
-    (trace, metrics)
+/// The scenario with only its `index`-th compared variant: `run` on it
+/// simulates that variant alone to the scenario's end, closes the trace and
+/// computes the metrics.
+fn only_variant(s: &Scenario, index: usize) -> Scenario {
+    let mut one = s.clone();
+    if let Family::Connect(connect) = &mut one.family {
+        connect.compare = vec![connect.compare[index].clone()];
+    }
+    one
 }
 
 fn simulator(c: &mut Criterion) {
@@ -38,9 +36,11 @@ fn simulator(c: &mut Criterion) {
     let Family::Connect(connect) = &s.family else {
         panic!("{name} is a Connect scenario")
     };
+    assert!(s.end_ms.is_some(), "the workload's scenario has an end");
     for (i, v) in connect.compare.iter().enumerate() {
+        let one = only_variant(&s, i);
         group.bench_function(format!("{name}/{}", v.label), |b| {
-            b.iter(|| one_variant(&s, connect, i))
+            b.iter(|| -> RunResult { run(&one) })
         });
     }
     let mut workload = workloads::prepare(name).expect("a named workload");

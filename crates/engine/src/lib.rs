@@ -10,7 +10,7 @@
 
 pub mod conformance;
 pub mod connect;
-pub mod kafka_version;
+pub(crate) mod kafka_version;
 pub mod layout;
 pub mod link;
 pub mod metrics;
@@ -18,9 +18,11 @@ pub mod presets;
 pub mod report;
 pub mod run;
 pub mod scenario;
-pub mod sim;
+pub(crate) mod sim;
+pub(crate) mod step_kind;
 pub mod streams;
 pub mod svg_export;
 pub mod trace;
 pub mod trace_text;
+pub mod wording;
 pub mod workloads;

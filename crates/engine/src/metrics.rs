@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::trace::{ItemKind, ItemState, Trace, WorkerState};
+use crate::trace::{ItemKind, ItemState, StepKind, Trace, WorkerState};
 
 /// Metrics of one run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -162,7 +162,7 @@ impl StreamsMetrics {
             probing_rebalances: trace
                 .steps
                 .iter()
-                .filter(|s| s.kind == "probing_rebalance")
+                .filter(|s| s.kind == StepKind::ProbingRebalance)
                 .count() as u32,
             caught_up_and_stable_ms,
         }

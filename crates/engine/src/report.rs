@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::metrics::{FamilyMetrics, Metrics};
 use crate::run::RunResult;
+use crate::wording::duration;
 
 /// One metric across the compared variants.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -17,7 +18,7 @@ pub struct MetricRow {
     pub label: String,
     /// What it measures, for a tooltip.
     pub help: String,
-    /// The value per variant, formatted (`12.3 s`, `4`, `—`).
+    /// The value per variant, formatted (`12.340 s`, `4`, `—`).
     pub values: Vec<String>,
     /// Per variant, how it compares with the first column (`4 vs 120`), or empty.
     pub versus_first: Vec<String>,
@@ -175,47 +176,13 @@ fn row(
 fn format_value(v: u64, unit: Unit) -> String {
     match unit {
         Unit::Count => v.to_string(),
-        Unit::Duration | Unit::Time => format_duration(v),
-    }
-}
-
-/// `850 ms`, `12.3 s`, `5 min 10 s`, `1 h 2 min`.
-pub fn format_duration(ms: u64) -> String {
-    if ms < 1_000 {
-        format!("{ms} ms")
-    } else if ms < 60_000 {
-        let tenths = ms / 100;
-        if tenths.is_multiple_of(10) {
-            format!("{} s", tenths / 10)
-        } else {
-            format!("{}.{} s", tenths / 10, tenths % 10)
-        }
-    } else if ms < 3_600_000 {
-        let s = ms / 1000;
-        if s.is_multiple_of(60) {
-            format!("{} min", s / 60)
-        } else {
-            format!("{} min {} s", s / 60, s % 60)
-        }
-    } else {
-        let min = ms / 60_000;
-        format!("{} h {} min", min / 60, min % 60)
+        Unit::Duration | Unit::Time => duration(v),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations_read_naturally() {
-        assert_eq!(format_duration(850), "850 ms");
-        assert_eq!(format_duration(12_340), "12.3 s");
-        assert_eq!(format_duration(30_000), "30 s");
-        assert_eq!(format_duration(310_000), "5 min 10 s");
-        assert_eq!(format_duration(300_000), "5 min");
-        assert_eq!(format_duration(3_720_000), "1 h 2 min");
-    }
 
     #[test]
     fn rows_compare_with_the_first_column() {

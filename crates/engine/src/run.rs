@@ -3,9 +3,11 @@
 
 use serde::Serialize;
 
-use crate::metrics::{FamilyMetrics, Metrics};
-use crate::scenario::{limits, ConnectScenario, Family, Scenario, StreamsScenario};
+use crate::metrics::{FamilyMetrics, Metrics, StreamsMetrics};
+use crate::scenario::{limits, Family, Scenario};
 use crate::sim::connect::ConnectSimulation;
+use crate::sim::driver::Simulation;
+use crate::sim::streams::StreamsSimulation;
 use crate::sim::SETTLE_MARGIN_MS;
 use crate::trace::Trace;
 
@@ -43,76 +45,80 @@ impl VariantRun {
 }
 
 /// Simulates each compared variant. Without `end_ms`, every variant runs
-/// until the slowest one has been quiet for [`SETTLE_MARGIN_MS`] after its last
+/// until the slowest one has been quiet for 30 s (`SETTLE_MARGIN_MS`) after its last
 /// activity (or one day), so the columns share one time axis.
 pub fn run(scenario: &Scenario) -> RunResult {
     match &scenario.family {
-        Family::Connect(connect) => run_connect(scenario, connect),
-        Family::Streams(streams) => run_streams(scenario, streams),
+        Family::Connect(connect) => {
+            let sims = connect
+                .compare
+                .iter()
+                .map(|v| ConnectSimulation::new(scenario, connect, v))
+                .collect();
+            let last_event = connect.events.iter().map(|e| e.at_ms).max();
+            run_variants(sims, scenario.end_ms, last_event)
+        }
+        Family::Streams(streams) => {
+            let sims = streams
+                .compare
+                .iter()
+                .map(|v| StreamsSimulation::new(scenario, streams, v))
+                .collect();
+            let last_event = streams.events.iter().map(|e| e.at_ms).max();
+            run_variants(sims, scenario.end_ms, last_event)
+        }
     }
 }
 
-/// The Connect family: the Connect simulator and the shared metrics.
-fn run_connect(scenario: &Scenario, connect: &ConnectScenario) -> RunResult {
-    let mut sims: Vec<ConnectSimulation> = connect
-        .compare
-        .iter()
-        .map(|v| ConnectSimulation::new(scenario, connect, v))
-        .collect();
-    let end = match scenario.end_ms {
-        Some(end) => end,
-        None => {
-            let last_event = connect.events.iter().map(|e| e.at_ms).max().unwrap_or(0);
-            let quiet = sims
-                .iter_mut()
-                .map(|s| s.run_until_quiet(limits::MAX_TIME_MS))
-                .max()
-                .unwrap_or(0);
-            (quiet.max(last_event) + SETTLE_MARGIN_MS).min(limits::MAX_TIME_MS)
-        }
-    };
-    let variants = sims
-        .into_iter()
-        .map(|mut sim| {
-            sim.run_until(end);
-            let trace = sim.finish(end);
-            let metrics = Metrics::from_trace(&trace);
-            VariantRun::new(trace, metrics)
-        })
-        .collect();
-    RunResult { variants }
+/// One family's simulation of one variant, as [`run`] drives it.
+trait VariantSimulation: Simulation {
+    /// Closes the run at `end_ms`: its trace and its metrics.
+    fn finish_variant(self, end_ms: u64) -> (Trace, Metrics);
 }
 
-/// The Streams family: same shape, the Streams simulator and its metrics.
-fn run_streams(scenario: &Scenario, streams: &StreamsScenario) -> RunResult {
-    use crate::metrics::StreamsMetrics;
-    use crate::sim::streams::StreamsSimulation;
-    let mut sims: Vec<StreamsSimulation> = streams
-        .compare
-        .iter()
-        .map(|v| StreamsSimulation::new(scenario, streams, v))
-        .collect();
-    let end = match scenario.end_ms {
+impl VariantSimulation for ConnectSimulation {
+    fn finish_variant(self, end_ms: u64) -> (Trace, Metrics) {
+        let trace = self.finish(end_ms);
+        let metrics = Metrics::from_trace(&trace);
+        (trace, metrics)
+    }
+}
+
+impl VariantSimulation for StreamsSimulation {
+    fn finish_variant(self, end_ms: u64) -> (Trace, Metrics) {
+        let restored = self.records_restored();
+        let trace = self.finish(end_ms);
+        let mut metrics = Metrics::from_trace(&trace);
+        metrics.family =
+            FamilyMetrics::Streams(StreamsMetrics::from_trace(&trace, &metrics, restored));
+        (trace, metrics)
+    }
+}
+
+/// Runs and settles every variant of one family: to `end_ms`, or until the
+/// slowest variant has been quiet for `SETTLE_MARGIN_MS` (not before the
+/// last scripted event), capped at one day.
+fn run_variants<S: VariantSimulation>(
+    mut sims: Vec<S>,
+    end_ms: Option<u64>,
+    last_event_ms: Option<u64>,
+) -> RunResult {
+    let end = match end_ms {
         Some(end) => end,
         None => {
-            let last_event = streams.events.iter().map(|e| e.at_ms).max().unwrap_or(0);
             let quiet = sims
                 .iter_mut()
                 .map(|s| s.run_until_quiet(limits::MAX_TIME_MS))
                 .max()
                 .unwrap_or(0);
-            (quiet.max(last_event) + SETTLE_MARGIN_MS).min(limits::MAX_TIME_MS)
+            (quiet.max(last_event_ms.unwrap_or(0)) + SETTLE_MARGIN_MS).min(limits::MAX_TIME_MS)
         }
     };
     let variants = sims
         .into_iter()
         .map(|mut sim| {
             sim.run_until(end);
-            let restored = sim.records_restored();
-            let trace = sim.finish(end);
-            let mut metrics = Metrics::from_trace(&trace);
-            metrics.family =
-                FamilyMetrics::Streams(StreamsMetrics::from_trace(&trace, &metrics, restored));
+            let (trace, metrics) = sim.finish_variant(end);
             VariantRun::new(trace, metrics)
         })
         .collect();

@@ -13,6 +13,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::step_kind::StepKind;
+
 /// One simulated run of one compared variant.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Trace {
@@ -247,8 +249,9 @@ pub struct ProtocolStep {
     pub at_ms: u64,
     /// Worker index, when it concerns one worker.
     pub worker: Option<u32>,
-    /// Short kind, e.g. `leave_group`, `session_timeout`, `session_key`.
-    pub kind: String,
+    /// What happened; written (and fingerprinted) as its snake_case name,
+    /// e.g. `leave_group`, `session_timeout`, `session_key`.
+    pub kind: StepKind,
     /// One-line human explanation.
     pub explanation: String,
 }
@@ -398,7 +401,7 @@ impl Trace {
         for s in &self.steps {
             h.u64(s.at_ms);
             h.opt_u32(s.worker);
-            h.str(&s.kind);
+            h.str(s.kind.as_str());
             h.str(&s.explanation);
         }
         h.len(self.events.len());

@@ -7,6 +7,7 @@ use engine::link::{self, LinkTarget};
 use engine::metrics::FamilyMetrics;
 use engine::presets;
 use engine::run::{run, RunResult, VariantRun};
+use engine::trace::StepKind;
 use engine::trace::{ItemKind, ItemState, Trace};
 
 fn variant<'a>(result: &'a RunResult, label: &str) -> &'a VariantRun {
@@ -304,7 +305,7 @@ fn streams_metrics<'a>(result: &'a RunResult, label: &str) -> &'a engine::metric
     }
 }
 
-fn has_step(result: &RunResult, label: &str, kind: &str) -> bool {
+fn has_step(result: &RunResult, label: &str, kind: StepKind) -> bool {
     variant(result, label)
         .trace
         .steps
@@ -316,7 +317,7 @@ fn has_step(result: &RunResult, label: &str, kind: &str) -> bool {
 fn streams_slow_handler_leaves_at_the_poll_timeout_and_eager_stops_everyone() {
     let r = preset_result("streams/slow-handler");
     for label in ["eager", "cooperative"] {
-        assert!(has_step(&r, label, "poll_timeout"), "{label}");
+        assert!(has_step(&r, label, StepKind::PollTimeout), "{label}");
         // The blocked thread's tasks stall for max.poll.interval.ms (60 s)
         // before anyone else may take them.
         assert!(longest_outage_ms(&r, label) >= 60_000, "{label}");
@@ -343,11 +344,11 @@ fn streams_rolling_restart_static_members_return_without_a_rebalance() {
 #[test]
 fn streams_upgrade_from_2_3_without_upgrade_from_risks_double_ownership() {
     let r = preset_result("streams/upgrade-from-2-3");
-    assert!(has_step(&r, "no upgrade.from", "double_ownership"));
+    assert!(has_step(&r, "no upgrade.from", StepKind::DoubleOwnership));
     assert!(!has_step(
         &r,
         "upgrade.from=2.3, two bounces",
-        "double_ownership"
+        StepKind::DoubleOwnership
     ));
     for label in ["no upgrade.from", "upgrade.from=2.3, two bounces"] {
         let rounds = &variant(&r, label).trace.rounds;
@@ -356,7 +357,7 @@ fn streams_upgrade_from_2_3_without_upgrade_from_risks_double_ownership() {
             Some("cooperative"),
             "{label}"
         );
-        assert!(has_step(&r, label, "version_probing"), "{label}");
+        assert!(has_step(&r, label, StepKind::VersionProbing), "{label}");
     }
     // With upgrade.from the group stays eager until the second bounce.
     let safe = &variant(&r, "upgrade.from=2.3, two bounces").trace;
@@ -404,7 +405,11 @@ fn streams_stateless_restart_waits_for_the_session_timeout() {
     assert!((10_000..15_000).contains(&o10), "{o10}");
     assert!(longest_outage_ms(&r, "static") < 10_000);
     assert_eq!(variant(&r, "static").metrics.rebalance_rounds, 0);
-    assert!(!has_step(&r, "session.timeout.ms=45000", "leave_group"));
+    assert!(!has_step(
+        &r,
+        "session.timeout.ms=45000",
+        StepKind::LeaveGroup
+    ));
 }
 
 #[test]

@@ -6,6 +6,7 @@
 
 use engine::run::{run, RunResult, VariantRun};
 use engine::scenario::Scenario;
+use engine::trace::StepKind;
 use engine::trace::{ItemKind, ItemState, Trace};
 
 fn scenario(json: &str) -> Scenario {
@@ -47,7 +48,7 @@ fn stopped_tasks(t: &Trace, from: u64) -> Vec<u32> {
     v
 }
 
-fn steps<'a>(t: &'a Trace, kind: &str) -> Vec<&'a engine::trace::ProtocolStep> {
+fn steps(t: &Trace, kind: StepKind) -> Vec<&engine::trace::ProtocolStep> {
     t.steps.iter().filter(|s| s.kind == kind).collect()
 }
 
@@ -121,10 +122,10 @@ fn one_eager_worker_makes_the_whole_group_eager() {
     );
     assert_eq!(coop.metrics.tasks_stopped, 12, "the join stops the world");
     assert!(
-        steps(&coop.trace, "session_key").is_empty(),
+        steps(&coop.trace, StepKind::SessionKey).is_empty(),
         "no session key under eager"
     );
-    assert!(steps(&coop.trace, "group_protocol")[0]
+    assert!(steps(&coop.trace, StepKind::GroupProtocol)[0]
         .explanation
         .contains("request validation is disabled"));
 }
@@ -139,19 +140,19 @@ fn one_compatible_worker_switches_session_keys_off() {
     let r = run(&s);
     let t = &variant(&r, "cooperative").trace;
     assert!(t.rounds.iter().all(|r| r.protocol == "compatible"));
-    assert!(steps(t, "session_key").is_empty());
-    assert!(steps(t, "group_protocol")[0]
+    assert!(steps(t, StepKind::SessionKey).is_empty());
+    assert!(steps(t, StepKind::GroupProtocol)[0]
         .explanation
         .contains("internal request validation is disabled"));
     // The task-config forward (if a follower runs `orders`) is not verified.
-    for f in steps(t, "rest_forward") {
+    for f in steps(t, StepKind::RestForward) {
         assert!(
             f.explanation.contains("request validation is disabled"),
             "{}",
             f.explanation
         );
     }
-    assert!(steps(t, "rest_rejected").is_empty());
+    assert!(steps(t, StepKind::RestRejected).is_empty());
 }
 
 /// The longest outage of any task of `worker`'s that was running at `at`.
@@ -242,7 +243,7 @@ fn a_graceful_stop_waits_just_like_a_crash_under_cooperative() {
         (300_000..320_000).contains(&waited),
         "LeaveGroup does not skip the delay: {waited} ms"
     );
-    assert_eq!(steps(&coop.trace, "leave_group").len(), 1);
+    assert_eq!(steps(&coop.trace, StepKind::LeaveGroup).len(), 1);
 }
 
 #[test]
@@ -272,7 +273,7 @@ fn a_leader_crash_reassigns_at_once_because_the_new_leader_has_no_history() {
         "{}",
         round.explanation
     );
-    assert!(!steps(&coop.trace, "leader_change").is_empty());
+    assert!(!steps(&coop.trace, StepKind::LeaderChange).is_empty());
 }
 
 #[test]
@@ -294,8 +295,8 @@ fn a_gc_pause_past_the_session_timeout_leaves_a_zombie_whose_overlap_is_shown_an
             t.spans.iter().any(|s| s.state == ItemState::Frozen),
             "{label}: the pause is shown"
         );
-        assert_eq!(steps(t, "zombie").len(), 1, "{label}");
-        assert_eq!(steps(t, "unknown_member").len(), 1, "{label}");
+        assert_eq!(steps(t, StepKind::Zombie).len(), 1, "{label}");
+        assert_eq!(steps(t, StepKind::UnknownMember).len(), 1, "{label}");
         // Eventually one copy of everything runs, and nothing twice.
         assert!(v.metrics.settled_ms.is_some(), "{label}: settles");
     }
@@ -318,7 +319,11 @@ fn a_gc_pause_past_the_session_timeout_leaves_a_zombie_whose_overlap_is_shown_an
     ));
     for v in &short.variants {
         assert_eq!(v.metrics.duplicate_task_ms, 0, "{}", v.label);
-        assert!(steps(&v.trace, "session_timeout").is_empty(), "{}", v.label);
+        assert!(
+            steps(&v.trace, StepKind::SessionTimeout).is_empty(),
+            "{}",
+            v.label
+        );
     }
 }
 
@@ -337,7 +342,7 @@ fn kip507_rotates_the_session_key_and_a_request_signed_with_the_stale_key_gets_4
     // config change its task configs are forwarded.
     let base = run(&kip507("a", 20_000));
     let t = &base.variants[0].trace;
-    let keys = steps(t, "session_key");
+    let keys = steps(t, StepKind::SessionKey);
     assert!(
         keys[0].explanation.contains("signs no group assignment"),
         "{}",
@@ -360,13 +365,13 @@ fn kip507_rotates_the_session_key_and_a_request_signed_with_the_stale_key_gets_4
         })
         .expect("some connector runs on a follower");
     let probe = run(&kip507(on_follower, 20_000));
-    let forward = steps(&probe.variants[0].trace, "rest_forward")[0].at_ms;
+    let forward = steps(&probe.variants[0].trace, StepKind::RestForward)[0].at_ms;
     let offset = forward - 20_000;
     // Now make the forward leave exactly when the leader rotates the key:
     // the follower has not read key #2 yet.
     let stale = run(&kip507(on_follower, rotation - offset));
     let t = &stale.variants[0].trace;
-    let rejected = steps(t, "rest_rejected");
+    let rejected = steps(t, StepKind::RestRejected);
     assert_eq!(rejected.len(), 1, "{:#?}", t.steps);
     assert!(
         rejected[0].explanation.starts_with("403 Forbidden"),
@@ -381,7 +386,7 @@ fn kip507_rotates_the_session_key_and_a_request_signed_with_the_stale_key_gets_4
     assert!(rejected[0]
         .explanation
         .contains("group assignments are never signed"));
-    let accepted = steps(t, "rest_accepted");
+    let accepted = steps(t, StepKind::RestAccepted);
     assert_eq!(accepted.len(), 1);
     assert!(
         accepted[0].explanation.contains("session key #2"),
@@ -390,7 +395,7 @@ fn kip507_rotates_the_session_key_and_a_request_signed_with_the_stale_key_gets_4
     );
     assert!(accepted[0].at_ms > rejected[0].at_ms);
     assert_eq!(
-        steps(t, "task_configs").len(),
+        steps(t, StepKind::TaskConfigs).len(),
         1,
         "written once the retry is accepted"
     );
@@ -404,7 +409,7 @@ fn a_rolling_upgrade_switches_the_group_protocol_when_the_last_old_worker_is_rep
             "events":[{"at_ms":30000,"type":"rolling_restart","downtime_ms":5000,"interval_ms":20000,"config":{"connect.protocol":"sessioned"}}]}"#,
     );
     let t = &run(&s).variants[0].trace;
-    let switch = steps(t, "group_protocol");
+    let switch = steps(t, StepKind::GroupProtocol);
     assert_eq!(switch.len(), 2, "{switch:#?}");
     assert!(switch[1]
         .explanation
@@ -425,7 +430,7 @@ fn a_rolling_upgrade_switches_the_group_protocol_when_the_last_old_worker_is_rep
         .all(|r| r.protocol == "default"));
     assert_eq!(t.rounds.last().unwrap().protocol, "sessioned");
     assert!(
-        !steps(t, "session_key").is_empty(),
+        !steps(t, StepKind::SessionKey).is_empty(),
         "the new leader distributes a key"
     );
 }
@@ -444,10 +449,10 @@ fn a_cooperative_to_eager_downgrade_leaves_orphans_running_as_documented() {
     );
     let v = &run(&s).variants[0];
     let t = &v.trace;
-    assert!(steps(t, "group_protocol").iter().any(|s| s
+    assert!(steps(t, StepKind::GroupProtocol).iter().any(|s| s
         .explanation
         .contains("drops from `sessioned` to `default`")));
-    let orphans = steps(t, "downgrade_orphans");
+    let orphans = steps(t, StepKind::DowngradeOrphans);
     assert!(!orphans.is_empty(), "{:#?}", t.steps);
     assert!(orphans[0].explanation.contains("code reading"));
     assert!(t.spans.iter().any(|s| s.state == ItemState::Zombie));
@@ -469,7 +474,7 @@ fn events_that_cannot_apply_are_skipped_with_a_reason() {
         assert_eq!(t.events.len(), 4);
         assert!(t.events[0].applied);
         assert!(!t.events[1].applied && !t.events[2].applied && !t.events[3].applied);
-        let skipped = steps(t, "event_skipped");
+        let skipped = steps(t, StepKind::EventSkipped);
         assert_eq!(skipped.len(), 3, "{skipped:#?}");
         assert!(skipped[0].explanation.contains("worker-2 is not running"));
     }
@@ -514,7 +519,7 @@ fn adding_and_removing_connectors_and_changing_task_counts() {
             at_end.contains(&"audit") && at_end.contains(&"orders") && !at_end.contains(&"clicks")
         );
         assert_eq!(
-            steps(t, "task_configs").len(),
+            steps(t, StepKind::TaskConfigs).len(),
             2,
             "{}: audit's first task configs and orders' new ones",
             v.label

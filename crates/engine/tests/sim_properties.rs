@@ -16,6 +16,7 @@ use engine::scenario::{
     ConnectCluster, ConnectConfig, ConnectScenario, ConnectVariant, ConnectorSpec, Event, Family,
     Scenario, TimedEvent, Timings, WorkerOverride, SCENARIO_VERSION,
 };
+use engine::trace::StepKind;
 use engine::trace::{ItemState, Trace, WorkerState};
 use rng::SplitMix64;
 
@@ -132,7 +133,7 @@ fn zombie_windows(t: &Trace) -> Vec<(u32, u64, u64)> {
     let orphans = t
         .steps
         .iter()
-        .filter(|s| s.kind == "downgrade_orphans")
+        .filter(|s| s.kind == StepKind::DowngradeOrphans)
         .map(|s| {
             (
                 s.worker.expect("orphans run on a worker"),
@@ -142,7 +143,7 @@ fn zombie_windows(t: &Trace) -> Vec<(u32, u64, u64)> {
         });
     t.steps
         .iter()
-        .filter(|s| s.kind == "zombie")
+        .filter(|s| s.kind == StepKind::Zombie)
         .map(|s| {
             let w = s.worker.expect("a zombie is a worker");
             let until = t
@@ -228,7 +229,7 @@ fn check_settled(t: &Trace, at: &str) {
         })
         .collect();
     running.sort_unstable();
-    if t.steps.iter().any(|s| s.kind == "zombie") {
+    if t.steps.iter().any(|s| s.kind == StepKind::Zombie) {
         // A zombie can come back reporting work deleted while it was frozen;
         // the leader no longer counts that work as its own (it left the
         // previous assignment when it was revoked as deleted), so nothing
@@ -288,7 +289,11 @@ fn random_scenarios_keep_kafkas_guarantees_and_are_deterministic() {
             if !zombies {
                 assert_eq!(v.metrics.duplicate_task_ms, 0, "{at}");
             }
-            let orphans = v.trace.steps.iter().any(|s| s.kind == "downgrade_orphans");
+            let orphans = v
+                .trace
+                .steps
+                .iter()
+                .any(|s| s.kind == StepKind::DowngradeOrphans);
             if !orphans {
                 check_settled(&v.trace, &at);
             }

@@ -9,6 +9,7 @@ use engine::metrics::{FamilyMetrics, StreamsMetrics};
 use engine::presets;
 use engine::run::{run, RunResult, VariantRun};
 use engine::scenario::Scenario;
+use engine::trace::StepKind;
 use engine::trace::{ItemState, Trace};
 use rng::SplitMix64;
 
@@ -228,7 +229,7 @@ fn a_static_member_back_within_the_session_timeout_gets_its_tasks_without_a_reba
         .trace
         .steps
         .iter()
-        .any(|s| s.kind == "static_rejoin"));
+        .any(|s| s.kind == StepKind::StaticRejoin));
     let dynamic = variant(&r, "cooperative, dynamic");
     assert!(dynamic.metrics.rebalance_rounds > 0);
 }
@@ -244,20 +245,20 @@ fn an_upgrade_from_2_4_needs_no_upgrade_from_and_one_bounce() {
     let r = run(&s);
     let t = &r.variants[0].trace;
     assert!(t.rounds.iter().all(|r| r.protocol == "cooperative"));
-    assert!(!t.steps.iter().any(|s| s.kind == "double_ownership"));
+    assert!(!t.steps.iter().any(|s| s.kind == StepKind::DoubleOwnership));
     let old = preset("streams/upgrade-from-2-3");
     let unsafe_run = variant(&old, "no upgrade.from");
     assert!(unsafe_run
         .trace
         .steps
         .iter()
-        .any(|s| s.kind == "double_ownership"));
+        .any(|s| s.kind == StepKind::DoubleOwnership));
     let safe = variant(&old, "upgrade.from=2.3, two bounces");
     assert!(!safe
         .trace
         .steps
         .iter()
-        .any(|s| s.kind == "double_ownership"));
+        .any(|s| s.kind == StepKind::DoubleOwnership));
     assert_eq!(
         safe.trace.rounds.last().map(|r| r.protocol.as_str()),
         Some("cooperative")
@@ -275,7 +276,7 @@ fn a_frozen_member_that_resumes_after_its_session_runs_as_a_zombie_and_says_so()
     let r = run(&s);
     let v = &r.variants[0];
     assert!(v.trace.spans.iter().any(|s| s.state == ItemState::Zombie));
-    assert!(v.trace.steps.iter().any(|s| s.kind == "zombie"));
+    assert!(v.trace.steps.iter().any(|s| s.kind == StepKind::Zombie));
     assert!(v.metrics.duplicate_task_ms > 0);
 }
 

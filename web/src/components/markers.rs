@@ -3,8 +3,8 @@
 //! for details).
 
 use engine::layout::{axis_label, TimelineLayout};
-use engine::report::format_duration;
 use engine::trace::Trace;
+use engine::wording::duration as format_duration;
 use yew::prelude::*;
 
 /// Event labels on two rows above the lanes, each placed where it does not

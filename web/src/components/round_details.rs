@@ -3,9 +3,9 @@
 //! explanation. Everything here is read from the trace as recorded.
 
 use engine::connect::protocol::ConnectProtocol;
-use engine::report::format_duration;
 use engine::run::RunResult;
 use engine::trace::{ItemList, Trace};
+use engine::wording::duration as format_duration;
 use yew::prelude::*;
 
 use crate::shared::Shared;

@@ -1,7 +1,7 @@
 //! Playback controls: previous/next rebalance round, play/pause, speed, a
 //! scrubber over the shared time axis and the time under the playhead.
 
-use engine::report::format_duration;
+use engine::wording::duration as format_duration;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 

@@ -130,11 +130,6 @@ pub struct ConnectScenario {
 }
 
 impl ConnectScenario {
-    /// The initial worker names.
-    pub fn initial_workers(&self) -> Vec<String> {
-        (1..=self.cluster.workers).map(worker_name).collect()
-    }
-
     /// The initial connectors, expanded.
     pub fn initial_connectors(&self) -> Vec<(String, u32)> {
         self.cluster

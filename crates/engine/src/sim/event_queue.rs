@@ -6,7 +6,7 @@ use std::collections::BinaryHeap;
 
 /// Pending events, earliest first; ties broken by scheduling order.
 #[derive(Debug)]
-pub struct EventQueue<E> {
+pub(crate) struct EventQueue<E> {
     heap: BinaryHeap<Scheduled<E>>,
     next_seq: u64,
 }
@@ -47,7 +47,7 @@ impl<E> Default for EventQueue<E> {
 
 impl<E> EventQueue<E> {
     /// An empty queue.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             heap: BinaryHeap::new(),
             next_seq: 0,
@@ -55,7 +55,7 @@ impl<E> EventQueue<E> {
     }
 
     /// Schedules `event` at `at_ms`.
-    pub fn schedule(&mut self, at_ms: u64, event: E) {
+    pub(crate) fn schedule(&mut self, at_ms: u64, event: E) {
         self.heap.push(Scheduled {
             at_ms,
             seq: self.next_seq,
@@ -65,23 +65,13 @@ impl<E> EventQueue<E> {
     }
 
     /// Removes and returns the earliest event.
-    pub fn pop(&mut self) -> Option<(u64, E)> {
+    pub(crate) fn pop(&mut self) -> Option<(u64, E)> {
         self.heap.pop().map(|s| (s.at_ms, s.event))
     }
 
     /// The time of the earliest event.
-    pub fn peek_time(&self) -> Option<u64> {
+    pub(crate) fn peek_time(&self) -> Option<u64> {
         self.heap.peek().map(|s| s.at_ms)
-    }
-
-    /// Number of pending events.
-    pub fn len(&self) -> usize {
-        self.heap.len()
-    }
-
-    /// True when nothing is pending.
-    pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
     }
 }
 
@@ -99,6 +89,6 @@ mod tests {
         assert_eq!(q.pop(), Some((1, "a")));
         assert_eq!(q.pop(), Some((5, "b")));
         assert_eq!(q.pop(), Some((5, "c")));
-        assert!(q.is_empty());
+        assert_eq!(q.pop(), None);
     }
 }

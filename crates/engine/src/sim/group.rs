@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The broker's group states (`ClassicGroupState`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GroupState {
+pub(crate) enum GroupState {
     /// No members.
     Empty,
     /// Collecting JoinGroups.
@@ -31,7 +31,7 @@ pub enum GroupState {
 
 /// What made the group start a rebalance.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RebalanceTrigger<K> {
+pub(crate) enum RebalanceTrigger<K> {
     /// The first member joined an empty group.
     FirstMember(K),
     /// A new member joined.
@@ -50,7 +50,7 @@ pub enum RebalanceTrigger<K> {
 
 impl<K> RebalanceTrigger<K> {
     /// The member that triggered the rebalance.
-    pub fn member(&self) -> &K {
+    pub(crate) fn member(&self) -> &K {
         match self {
             Self::FirstMember(k)
             | Self::NewMember(k)
@@ -65,7 +65,7 @@ impl<K> RebalanceTrigger<K> {
 
 /// Why a member is removed by [`ClassicGroup::remove`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RemovalReason {
+pub(crate) enum RemovalReason {
     /// LeaveGroup (graceful close).
     LeaveGroup,
     /// No heartbeat for `session.timeout.ms`.
@@ -74,70 +74,68 @@ pub enum RemovalReason {
 
 /// A member as the broker knows it.
 #[derive(Clone, Debug)]
-pub struct GroupMember<M> {
+pub(crate) struct GroupMember<M> {
     /// Its latest JoinGroup metadata.
-    pub metadata: M,
+    pub(crate) metadata: M,
     /// The rebalance timeout it sent (Connect: `rebalance.timeout.ms`).
-    pub rebalance_timeout_ms: u64,
-    /// When the broker first accepted it.
-    pub joined_ms: u64,
+    pub(crate) rebalance_timeout_ms: u64,
     awaiting_join: bool,
 }
 
 /// A join-phase deadline the caller must check back at with
 /// [`ClassicGroup::on_join_deadline`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct JoinDeadline {
+pub(crate) struct JoinDeadline {
     /// When.
-    pub at_ms: u64,
+    pub(crate) at_ms: u64,
     /// Token: a later deadline replaces an earlier one.
-    pub timer: u64,
+    pub(crate) timer: u64,
 }
 
 /// The group started a rebalance.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RebalanceStarted<K> {
+pub(crate) struct RebalanceStarted<K> {
     /// When.
-    pub at_ms: u64,
+    pub(crate) at_ms: u64,
     /// Why.
-    pub trigger: RebalanceTrigger<K>,
+    pub(crate) trigger: RebalanceTrigger<K>,
     /// The generation whose SyncGroup was abandoned, when the group was
     /// completing a rebalance (its assignment will never be delivered).
-    pub aborted_generation: Option<i32>,
+    pub(crate) aborted_generation: Option<i32>,
 }
 
 /// The join phase completed: a new generation with a leader.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CompletedJoin<K, M> {
+pub(crate) struct CompletedJoin<K, M> {
     /// The new generation.
-    pub generation: i32,
+    pub(crate) generation: i32,
     /// When the rebalance started.
-    pub started_ms: u64,
+    pub(crate) started_ms: u64,
     /// What started it.
-    pub trigger: RebalanceTrigger<K>,
+    pub(crate) trigger: RebalanceTrigger<K>,
     /// The leader, which computes the assignment.
-    pub leader: K,
+    pub(crate) leader: K,
     /// True when the leader differs from the previous generation's.
-    pub leader_changed: bool,
+    pub(crate) leader_changed: bool,
     /// Every member with its metadata, in key order.
-    pub members: Vec<(K, M)>,
+    pub(crate) members: Vec<(K, M)>,
     /// Members removed because they did not rejoin before the deadline.
-    pub dropped: Vec<K>,
+    pub(crate) dropped: Vec<K>,
 }
 
 /// Everything a call changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GroupChange<K, M> {
+pub(crate) struct GroupChange<K, M> {
     /// The group entered PreparingRebalance now: members must learn of it
     /// (heartbeat response REBALANCE_IN_PROGRESS) and rejoin.
-    pub started: Option<RebalanceStarted<K>>,
+    pub(crate) started: Option<RebalanceStarted<K>>,
     /// A join-phase deadline to schedule.
-    pub deadline: Option<JoinDeadline>,
+    pub(crate) deadline: Option<JoinDeadline>,
     /// The join phase completed.
-    pub completed: Option<CompletedJoin<K, M>>,
+    pub(crate) completed: Option<CompletedJoin<K, M>>,
     /// The leader changed outside a completion (the leader left); `Some(None)`
     /// when the group became empty.
-    pub leader_moved: Option<Option<K>>,
+    pub(crate) leader_moved: Option<Option<K>>,
 }
 
 impl<K, M> Default for GroupChange<K, M> {
@@ -153,7 +151,7 @@ impl<K, M> Default for GroupChange<K, M> {
 
 /// The broker's answer to a JoinGroup.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum JoinResponse<K, M> {
+pub(crate) enum JoinResponse<K, M> {
     /// The member id is not (any more) in the group: rejoin as a new member.
     UnknownMember,
     /// A stable group and a follower with unchanged metadata: the current
@@ -169,7 +167,7 @@ pub enum JoinResponse<K, M> {
 
 /// Why a SyncGroup failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SyncError {
+pub(crate) enum SyncError {
     /// The group restarted the rebalance (or moved on) since that generation.
     RebalanceInProgress,
 }
@@ -187,7 +185,7 @@ struct PendingJoin<K> {
 
 /// A classic group at the broker.
 #[derive(Clone, Debug)]
-pub struct ClassicGroup<K, M> {
+pub(crate) struct ClassicGroup<K, M> {
     initial_rebalance_delay_ms: u64,
     state: GroupState,
     generation: i32,
@@ -205,7 +203,7 @@ pub struct ClassicGroup<K, M> {
 impl<K: Ord + Clone, M: Clone + PartialEq> ClassicGroup<K, M> {
     /// An empty group; `initial_rebalance_delay_ms` is the broker's
     /// `group.initial.rebalance.delay.ms`.
-    pub fn new(initial_rebalance_delay_ms: u64) -> Self {
+    pub(crate) fn new(initial_rebalance_delay_ms: u64) -> Self {
         Self {
             initial_rebalance_delay_ms,
             state: GroupState::Empty,
@@ -220,19 +218,13 @@ impl<K: Ord + Clone, M: Clone + PartialEq> ClassicGroup<K, M> {
         }
     }
 
-    /// Marks `key` as a static member: a join phase that completes without
-    /// it keeps it (with its last metadata) instead of dropping it.
-    pub fn mark_static(&mut self, key: &K) {
-        self.static_members.insert(key.clone());
-    }
-
     /// A static member (known `group.instance.id`, new member id) rejoins
     /// after a restart (KIP-345, `updateStaticMemberThenRebalanceOrCompleteJoin`).
     /// In a stable group it simply takes its place back, no rebalance
     /// (`CurrentGeneration`: the caller hands it its stored assignment); in
     /// a join phase it counts as joined; while the group waits for SyncGroup
     /// a rebalance starts. An unknown key joins as a new member.
-    pub fn rejoin_static(
+    pub(crate) fn rejoin_static(
         &mut self,
         key: K,
         metadata: M,
@@ -277,60 +269,40 @@ impl<K: Ord + Clone, M: Clone + PartialEq> ClassicGroup<K, M> {
     }
 
     /// The group state.
-    pub fn state(&self) -> GroupState {
+    pub(crate) fn state(&self) -> GroupState {
         self.state
     }
 
     /// The current generation (0 before the first completed join).
-    pub fn generation(&self) -> i32 {
+    pub(crate) fn generation(&self) -> i32 {
         self.generation
     }
 
     /// The current leader.
-    pub fn leader(&self) -> Option<&K> {
+    pub(crate) fn leader(&self) -> Option<&K> {
         self.leader.as_ref()
     }
 
     /// True when `key` is a member.
-    pub fn contains(&self, key: &K) -> bool {
+    pub(crate) fn contains(&self, key: &K) -> bool {
         self.members.contains_key(key)
     }
 
-    /// A member.
-    pub fn member(&self, key: &K) -> Option<&GroupMember<M>> {
-        self.members.get(key)
-    }
-
     /// Members in key order.
-    pub fn members(&self) -> impl Iterator<Item = (&K, &GroupMember<M>)> {
+    pub(crate) fn members(&self) -> impl Iterator<Item = (&K, &GroupMember<M>)> {
         self.members.iter()
     }
 
-    /// Number of members.
-    pub fn len(&self) -> usize {
-        self.members.len()
-    }
-
-    /// True without members.
-    pub fn is_empty(&self) -> bool {
-        self.members.is_empty()
-    }
-
     /// True when `key` has sent JoinGroup in the current join phase.
-    pub fn has_joined(&self, key: &K) -> bool {
+    pub(crate) fn has_joined(&self, key: &K) -> bool {
         self.state == GroupState::PreparingRebalance
             && self.members.get(key).is_some_and(|m| m.awaiting_join)
-    }
-
-    /// When the current join phase started.
-    pub fn rebalance_started_ms(&self) -> Option<u64> {
-        self.pending.as_ref().map(|p| p.started_ms)
     }
 
     /// A JoinGroup. `new_member` says the caller joins without a member id and
     /// `key` is the id the broker hands out (the MEMBER_ID_REQUIRED round trip
     /// is the caller's latency to model).
-    pub fn join(
+    pub(crate) fn join(
         &mut self,
         key: K,
         new_member: bool,
@@ -349,7 +321,6 @@ impl<K: Ord + Clone, M: Clone + PartialEq> ClassicGroup<K, M> {
                 GroupMember {
                     metadata,
                     rebalance_timeout_ms,
-                    joined_ms: now,
                     awaiting_join: false,
                 },
             );
@@ -430,7 +401,7 @@ impl<K: Ord + Clone, M: Clone + PartialEq> ClassicGroup<K, M> {
     }
 
     /// Removes a member (LeaveGroup or session expiry). No-op when unknown.
-    pub fn remove(&mut self, key: &K, reason: RemovalReason, now: u64) -> GroupChange<K, M> {
+    pub(crate) fn remove(&mut self, key: &K, reason: RemovalReason, now: u64) -> GroupChange<K, M> {
         let mut change = GroupChange::default();
         let Some(member) = self.members.remove(key) else {
             return change;
@@ -468,7 +439,7 @@ impl<K: Ord + Clone, M: Clone + PartialEq> ClassicGroup<K, M> {
     /// The join-phase deadline `timer` fired: extend the initial delay if new
     /// members keep arriving, else complete the join phase, dropping members
     /// that did not rejoin.
-    pub fn on_join_deadline(&mut self, timer: u64, now: u64) -> GroupChange<K, M> {
+    pub(crate) fn on_join_deadline(&mut self, timer: u64, now: u64) -> GroupChange<K, M> {
         let mut change = GroupChange::default();
         let Some(p) = self.pending.as_mut() else {
             return change;
@@ -495,7 +466,7 @@ impl<K: Ord + Clone, M: Clone + PartialEq> ClassicGroup<K, M> {
     }
 
     /// The leader's SyncGroup for `generation` arrived: the group becomes stable.
-    pub fn sync(&mut self, generation: i32) -> Result<(), SyncError> {
+    pub(crate) fn sync(&mut self, generation: i32) -> Result<(), SyncError> {
         if self.state == GroupState::CompletingRebalance && self.generation == generation {
             self.state = GroupState::Stable;
             Ok(())

@@ -5,15 +5,20 @@
 //! connectors first, each waiting up to its own timeout.
 
 /// Threads in the herder's start/stop pool.
-pub const START_STOP_THREADS: usize = 8;
+pub(crate) const START_STOP_THREADS: usize = 8;
 
 /// Kafka's hard-coded connector stop timeout (`CONNECTOR_GRACEFUL_SHUTDOWN_TIMEOUT_MS`).
-pub const CONNECTOR_GRACEFUL_SHUTDOWN_TIMEOUT_MS: u64 = 5_000;
+pub(crate) const CONNECTOR_GRACEFUL_SHUTDOWN_TIMEOUT_MS: u64 = 5_000;
 
 /// The makespan of stopping `connectors` connectors (each `connector_ms`)
 /// then `tasks` tasks (each `task_ms`) on the pool: each thread takes the
 /// next callable when it is free.
-pub fn parallel_stop_ms(connectors: usize, connector_ms: u64, tasks: usize, task_ms: u64) -> u64 {
+pub(crate) fn parallel_stop_ms(
+    connectors: usize,
+    connector_ms: u64,
+    tasks: usize,
+    task_ms: u64,
+) -> u64 {
     let mut free = [0u64; START_STOP_THREADS];
     let mut run = |mut n: usize, d: u64| {
         while n > 0 {

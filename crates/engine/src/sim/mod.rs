@@ -7,14 +7,17 @@
 //! and [`session_key`]. [`connect`] puts them together for Kafka Connect,
 //! [`streams`] for Kafka Streams.
 
-pub mod connect;
-pub mod event_queue;
-pub mod group;
-pub mod herder_pool;
-pub mod session_key;
-pub mod streams;
-pub mod timeline;
+pub(crate) mod connect;
+pub(crate) mod driver;
+pub(crate) mod event_queue;
+pub(crate) mod group;
+pub(crate) mod herder_pool;
+pub(crate) mod rebalance_cause;
+pub(crate) mod recorder;
+pub(crate) mod session_key;
+pub(crate) mod streams;
+pub(crate) mod timeline;
 
 /// Quiet time simulated after the last activity when the scenario sets no
 /// `end_ms` (both families, see [`crate::run`]).
-pub const SETTLE_MARGIN_MS: u64 = 30_000;
+pub(crate) const SETTLE_MARGIN_MS: u64 = 30_000;

@@ -10,24 +10,24 @@
 
 /// A session key in the config topic (record key `session-key`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SessionKey {
+pub(crate) struct SessionKey {
     /// 1 for the first key written, then 2, 3 …
-    pub id: u32,
+    pub(crate) id: u32,
     /// `creation-timestamp`.
-    pub created_ms: u64,
+    pub(crate) created_ms: u64,
 }
 
 impl SessionKey {
     /// When a leader must replace it; `None` when `inter.worker.key.ttl.ms`
     /// is 0 (Kafka then never tracks an expiration).
-    pub fn expires_ms(self, ttl_ms: u64) -> Option<u64> {
+    pub(crate) fn expires_ms(self, ttl_ms: u64) -> Option<u64> {
         (ttl_ms > 0).then(|| self.created_ms.saturating_add(ttl_ms))
     }
 }
 
 /// Whether a leader must write a new key now (`checkForKeyRotation`): no key
 /// yet, or the current one expired.
-pub fn needs_new_key(current: Option<SessionKey>, ttl_ms: u64, now_ms: u64) -> bool {
+pub(crate) fn needs_new_key(current: Option<SessionKey>, ttl_ms: u64, now_ms: u64) -> bool {
     match current {
         None => true,
         Some(key) => key.expires_ms(ttl_ms).is_some_and(|e| e <= now_ms),
@@ -37,7 +37,7 @@ pub fn needs_new_key(current: Option<SessionKey>, ttl_ms: u64, now_ms: u64) -> b
 /// The leader's verdict on a forwarded internal request
 /// (`DistributedHerder.requestNotSignedProperly`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SignatureCheck {
+pub(crate) enum SignatureCheck {
     /// The group does not run `sessioned`: nothing is verified.
     NotValidated,
     /// Signed with the leader's current key.
@@ -57,7 +57,7 @@ pub enum SignatureCheck {
 
 impl SignatureCheck {
     /// The HTTP status the leader answers with.
-    pub fn status(self) -> u16 {
+    pub(crate) fn status(self) -> u16 {
         match self {
             Self::NotValidated | Self::Valid => 200,
             Self::Missing => 400,
@@ -67,7 +67,7 @@ impl SignatureCheck {
     }
 
     /// True when the request is accepted.
-    pub fn accepted(self) -> bool {
+    pub(crate) fn accepted(self) -> bool {
         self.status() == 200
     }
 }
@@ -75,7 +75,7 @@ impl SignatureCheck {
 /// Verifies a request signed with `signed_with` (the follower's key, if it has
 /// read one) against the leader's key. `validation_enabled` is true while the
 /// leader's current group protocol is `sessioned` (V2).
-pub fn check_signature(
+pub(crate) fn check_signature(
     validation_enabled: bool,
     signed_with: Option<u32>,
     leader_key: Option<u32>,
@@ -97,7 +97,7 @@ pub fn check_signature(
 /// Delay before retry `attempt` (1-based) of a failed task-config forward:
 /// 250 ms doubling up to 60 s, no jitter (`DistributedHerder`'s forwarding
 /// retry backoff).
-pub fn forward_retry_backoff_ms(attempt: u32) -> u64 {
+pub(crate) fn forward_retry_backoff_ms(attempt: u32) -> u64 {
     let shift = attempt.saturating_sub(1).min(20);
     (250u64 << shift).min(60_000)
 }

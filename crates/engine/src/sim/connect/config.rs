@@ -6,21 +6,25 @@
 
 use crate::connect::ids::ConnectorId;
 use crate::connect::protocol::ConnectProtocol;
-use crate::trace::ItemState;
+use crate::sim::driver::Simulation;
+use crate::trace::{ItemState, StepKind};
 
 use super::super::session_key::{
     check_signature, forward_retry_backoff_ms, needs_new_key, SessionKey, SignatureCheck,
 };
-use super::explain::{clock, duration, plural};
 use super::lifecycle::StopKind;
 use super::work::{ConfigRecord, ConnectorConfigState, WorkRegistry};
 use super::worker::{AfterStop, Phase, RejoinReason};
 use super::{ConnectSimulation, SimEvent};
+use crate::wording::{clock, duration, plural};
 
 impl ConnectSimulation {
     fn publish(&mut self, record: ConfigRecord, state: Option<ConnectorConfigState>) {
         let offset = self.config.write(record, state);
-        self.schedule(self.now + self.rtt, SimEvent::ConfigVisible { offset });
+        self.schedule(
+            self.driver.now() + self.rtt,
+            SimEvent::ConfigVisible { offset },
+        );
     }
 
     /// The connector named `name` and its config-topic state, if it exists now.
@@ -40,7 +44,7 @@ impl ConnectSimulation {
         if let Some(state) = self.config.connector(c) {
             self.note(
                 None,
-                "connector_config",
+                StepKind::ConnectorConfig,
                 format!(
                     "Connector {name} already exists: the new config is an update of tasks.max."
                 ),
@@ -48,8 +52,11 @@ impl ConnectSimulation {
             self.update_tasks_max(c, state, tasks);
             return;
         }
-        self.timeline
-            .set_configured(WorkRegistry::connector_item(c), true, &mut self.pool);
+        self.recorder.timeline.set_configured(
+            WorkRegistry::connector_item(c),
+            true,
+            &mut self.recorder.pool,
+        );
         self.publish(
             ConfigRecord::ConnectorAdded(c),
             Some(ConnectorConfigState {
@@ -59,7 +66,7 @@ impl ConnectSimulation {
         );
         self.note(
             None,
-            "connector_created",
+            StepKind::ConnectorCreated,
             format!(
                 "Connector {name} is created: its config is written to the config topic, and every worker requests a rebalance when it reads it (a new connector needs one). Its {} appear only after the connector runs and generates task configs.",
                 plural(tasks as usize, "task")
@@ -75,16 +82,21 @@ impl ConnectSimulation {
             );
             return;
         };
-        self.timeline
-            .set_configured(WorkRegistry::connector_item(c), false, &mut self.pool);
+        self.recorder.timeline.set_configured(
+            WorkRegistry::connector_item(c),
+            false,
+            &mut self.recorder.pool,
+        );
         let items: Vec<u32> = self.work.task_items(c, 0, state.task_configs).to_vec();
         for item in items {
-            self.timeline.set_configured(item, false, &mut self.pool);
+            self.recorder
+                .timeline
+                .set_configured(item, false, &mut self.recorder.pool);
         }
         self.publish(ConfigRecord::ConnectorRemoved(c), None);
         self.note(
             None,
-            "connector_deleted",
+            StepKind::ConnectorDeleted,
             format!(
                 "Connector {name} is deleted (a tombstone in the config topic). Workers rebalance when they read it; the leader revokes the connector and its {} as deleted work.",
                 plural(state.task_configs as usize, "task")
@@ -121,7 +133,7 @@ impl ConnectSimulation {
         );
         self.note(
             None,
-            "connector_config",
+            StepKind::ConnectorConfig,
             format!(
                 "Connector {name}'s config changes to {}. A connector config change alone needs no rebalance: the worker running {name} restarts it, and the restarted connector generates {tasks} task configs; writing those triggers the rebalance.",
                 plural(tasks as usize, "task")
@@ -155,7 +167,7 @@ impl ConnectSimulation {
         let name = self.work.names().name(c).to_string();
         let item = WorkRegistry::connector_item(c);
         let local_connector = matches!(
-            self.timeline.state_on(item, lane),
+            self.recorder.timeline.state_on(item, lane),
             Some(ItemState::Running | ItemState::Starting)
         );
         match record {
@@ -168,9 +180,12 @@ impl ConnectSimulation {
             ConfigRecord::ConnectorRemoved(_) => {
                 let reason = RejoinReason::ConfigChanged(format!("connector {name} was deleted"));
                 if cooperative && local_connector {
-                    let batches =
-                        self.timeline
-                            .split_off(lane, &[item], ItemState::Stopping, &mut self.pool);
+                    let batches = self.recorder.timeline.split_off(
+                        lane,
+                        &[item],
+                        ItemState::Stopping,
+                        &mut self.recorder.pool,
+                    );
                     self.stop_blocking(
                         lane,
                         batches,
@@ -184,9 +199,12 @@ impl ConnectSimulation {
             ConfigRecord::ConnectorUpdated(_) => {
                 let assigned = self.proc(lane).snapshot.connectors.contains(&c);
                 if assigned && local_connector {
-                    let batches =
-                        self.timeline
-                            .split_off(lane, &[item], ItemState::Stopping, &mut self.pool);
+                    let batches = self.recorder.timeline.split_off(
+                        lane,
+                        &[item],
+                        ItemState::Stopping,
+                        &mut self.recorder.pool,
+                    );
                     self.stop_blocking(
                         lane,
                         batches,
@@ -212,15 +230,18 @@ impl ConnectSimulation {
                     .iter()
                     .filter(|t| t.connector == c)
                     .map(|&t| self.work.task_item(t))
-                    .filter(|&i| self.timeline.state_on(i, lane).is_some())
+                    .filter(|&i| self.recorder.timeline.state_on(i, lane).is_some())
                     .collect();
                 if tasks.is_empty() {
                     self.request_rejoin(lane, reason);
                 } else {
                     self.proc_mut(lane).full_start = true;
-                    let batches =
-                        self.timeline
-                            .split_off(lane, &tasks, ItemState::Stopping, &mut self.pool);
+                    let batches = self.recorder.timeline.split_off(
+                        lane,
+                        &tasks,
+                        ItemState::Stopping,
+                        &mut self.recorder.pool,
+                    );
                     self.stop_blocking(
                         lane,
                         batches,
@@ -245,7 +266,7 @@ impl ConnectSimulation {
         if self.proc(lane).leader_lane == Some(lane) && self.leader_lane() == Some(lane) {
             self.write_task_configs(c, lane);
         } else {
-            self.send_forward(lane, c, 1, self.now);
+            self.send_forward(lane, c, 1, self.driver.now());
         }
     }
 
@@ -258,14 +279,17 @@ impl ConnectSimulation {
         }
         self.set_task_configs(c, state.desired_tasks);
         let offset = self.config.offset();
-        self.schedule(self.now + self.rtt, SimEvent::ConfigVisible { offset });
+        self.schedule(
+            self.driver.now() + self.rtt,
+            SimEvent::ConfigVisible { offset },
+        );
         let (name, leader_name) = (
             self.work.names().name(c).to_string(),
             self.name(leader).to_string(),
         );
         self.note(
             Some(leader),
-            "task_configs",
+            StepKind::TaskConfigs,
             format!(
                 "Leader {leader_name} writes {} for {name} (was {}). Every worker rebalances when it reads them; cooperative workers first stop their local tasks of {name} (DistributedHerder.processTaskConfigUpdatesWithIncrementalCooperative).",
                 plural(state.desired_tasks as usize, "task config"),
@@ -304,9 +328,9 @@ impl ConnectSimulation {
         } else {
             format!("{me} retries forwarding the task configs of {name} to {leader} (attempt {attempt}), {signature}.")
         };
-        self.note(Some(lane), "rest_forward", text);
+        self.note(Some(lane), StepKind::RestForward, text);
         self.schedule(
-            self.now + self.rtt,
+            self.driver.now() + self.rtt,
             SimEvent::ForwardArrives(Box::new(super::Forward {
                 lane,
                 inc,
@@ -338,14 +362,14 @@ impl ConnectSimulation {
         else {
             self.note(
                 Some(lane),
-                "rest_failed",
+                StepKind::RestFailed,
                 format!(
                     "{me}'s request reaches no leader; it retries in {}.",
                     duration(retry)
                 ),
             );
             self.schedule(
-                self.now + self.rtt + retry,
+                self.driver.now() + self.rtt + retry,
                 SimEvent::ForwardRetry {
                     lane,
                     inc,
@@ -375,7 +399,7 @@ impl ConnectSimulation {
                 duration(retry)
             )),
             SignatureCheck::Invalid { signed_with: s, leader_key: l } => {
-                let soon = if self.now.saturating_sub(first_ms) < 60_000 {
+                let soon = if self.driver.now().saturating_sub(first_ms) < 60_000 {
                     " A 403 within a minute of the first attempt is logged only as a probable key rotation."
                 } else {
                     ""
@@ -388,9 +412,9 @@ impl ConnectSimulation {
         };
         if let Some(v) = verdict {
             let kind = if check.accepted() {
-                "rest_accepted"
+                StepKind::RestAccepted
             } else {
-                "rest_rejected"
+                StepKind::RestRejected
             };
             self.note(Some(leader), kind, v);
         }
@@ -398,7 +422,7 @@ impl ConnectSimulation {
             self.write_task_configs(c, leader);
         } else {
             self.schedule(
-                self.now + self.rtt + retry,
+                self.driver.now() + self.rtt + retry,
                 SimEvent::ForwardRetry {
                     lane,
                     inc,
@@ -423,6 +447,7 @@ impl ConnectSimulation {
         }
         let c = ConnectorId(connector);
         let running = self
+            .recorder
             .timeline
             .state_on(WorkRegistry::connector_item(c), lane)
             == Some(ItemState::Running);
@@ -443,7 +468,7 @@ impl ConnectSimulation {
             .session_key
             .and_then(|id| self.keys.get(id as usize - 1).copied());
         let ttl = u64::from(w.config.inter_worker_key_ttl_ms);
-        if needs_new_key(current, ttl, self.now) {
+        if needs_new_key(current, ttl, self.driver.now()) {
             self.write_session_key(lane);
         }
     }
@@ -452,13 +477,16 @@ impl ConnectSimulation {
         let id = self.keys.len() as u32 + 1;
         let key = SessionKey {
             id,
-            created_ms: self.now,
+            created_ms: self.driver.now(),
         };
         self.keys.push(key);
         let w = self.proc_mut(lane);
         let previous = w.session_key.replace(id);
         let ttl = u64::from(w.config.inter_worker_key_ttl_ms);
-        self.schedule(self.now + self.rtt, SimEvent::KeyVisible { key: id });
+        self.schedule(
+            self.driver.now() + self.rtt,
+            SimEvent::KeyVisible { key: id },
+        );
         if let Some(at) = key.expires_ms(ttl) {
             self.schedule(at, SimEvent::KeyCheck { key: id });
         }
@@ -477,7 +505,7 @@ impl ConnectSimulation {
                 }
             ),
         };
-        self.note(Some(lane), "session_key", text);
+        self.note(Some(lane), StepKind::SessionKey, text);
     }
 
     pub(super) fn on_key_visible(&mut self, key: u32) {
@@ -507,7 +535,7 @@ impl ConnectSimulation {
         }
         let ttl = u64::from(w.config.inter_worker_key_ttl_ms);
         let current = self.keys[key as usize - 1];
-        if needs_new_key(Some(current), ttl, self.now) {
+        if needs_new_key(Some(current), ttl, self.driver.now()) {
             self.write_session_key(leader);
         } else if let Some(at) = current.expires_ms(ttl) {
             self.schedule(at, SimEvent::KeyCheck { key });

@@ -5,14 +5,16 @@
 
 use crate::connect::protocol::ConnectProtocol;
 use crate::scenario::{ConnectConfig, Event};
-use crate::trace::{EventMarker, ItemState, WorkerState};
+use crate::sim::driver::Simulation;
+use crate::trace::{EventMarker, ItemState, StepKind, WorkerState};
 
 use super::super::group::RemovalReason;
 use super::super::herder_pool::{parallel_stop_ms, CONNECTOR_GRACEFUL_SHUTDOWN_TIMEOUT_MS};
 use super::super::timeline::BatchId;
-use super::explain::{clock, duration, work};
+use super::explain::work;
 use super::worker::{AfterStop, ConnectWorker, Freeze, Phase, RejoinReason};
 use super::{ConnectSimulation, Planned, Silent, SimEvent};
+use crate::wording::{clock, duration, plural};
 
 /// How a blocking stop is timed.
 #[derive(Clone, Copy, Debug)]
@@ -32,14 +34,14 @@ impl ConnectSimulation {
             let name = self.name(lane).to_string();
             self.note(
                 Some(lane),
-                "event_skipped",
+                StepKind::EventSkipped,
                 format!("{name} is already running; the start is skipped."),
             );
             return;
         }
         let l = &mut self.lanes[lane as usize];
         l.incarnations += 1;
-        let mut w = ConnectWorker::new(l.incarnations, l.config.resolve(), self.now);
+        let mut w = ConnectWorker::new(l.incarnations, l.config.resolve(), self.driver.now());
         w.config_offset = self.visible_offset;
         w.session_key = self.visible_key;
         l.process = Some(w);
@@ -48,14 +50,14 @@ impl ConnectSimulation {
     }
 
     fn end_process(&mut self, lane: u32) {
-        let batches: Vec<BatchId> = self.timeline.lane_batches(lane).to_vec();
+        let batches: Vec<BatchId> = self.recorder.timeline.lane_batches(lane).to_vec();
         for b in batches {
-            self.timeline.release(b, &mut self.pool);
+            self.recorder.timeline.release(b, &mut self.recorder.pool);
         }
         if let Some(w) = self.lanes[lane as usize].process.take() {
             self.lanes[lane as usize].last_snapshot = w.snapshot;
         }
-        self.close_worker_span(lane, self.now);
+        self.close_worker_span(lane, self.driver.now());
     }
 
     /// The worker stops heartbeating now (crash or pause): the broker will
@@ -67,7 +69,7 @@ impl ConnectSimulation {
             return None;
         }
         let session = u64::from(w.config.session_timeout_ms);
-        let last = w.last_contact.max(w.last_heartbeat(self.now));
+        let last = w.last_contact.max(w.last_heartbeat(self.driver.now()));
         let expires = last + session;
         self.silent.insert(
             key,
@@ -90,7 +92,7 @@ impl ConnectSimulation {
         let Some(s) = self.silent.get(&key).copied() else {
             return;
         };
-        if self.now < s.expires_ms {
+        if self.driver.now() < s.expires_ms {
             return;
         }
         if !self.group.contains(&key) {
@@ -106,7 +108,7 @@ impl ConnectSimulation {
         let name = self.name(s.lane).to_string();
         self.note(
             Some(s.lane),
-            "session_timeout",
+            StepKind::SessionTimeout,
             format!(
                 "No heartbeat from {name} for session.timeout.ms ({}): the broker removes it from the group and starts a rebalance.",
                 duration(s.session_ms)
@@ -120,7 +122,7 @@ impl ConnectSimulation {
         }
         let change = self
             .group
-            .remove(&key, RemovalReason::SessionTimeout, self.now);
+            .remove(&key, RemovalReason::SessionTimeout, self.driver.now());
         self.apply_group_change(change);
     }
 
@@ -137,7 +139,7 @@ impl ConnectSimulation {
         };
         self.note(
             Some(lane),
-            "crash",
+            StepKind::Crash,
             format!(
                 "{name} crashes: its {} stop at once and nothing tells the group; {notice}.",
                 work(c, t)
@@ -147,12 +149,13 @@ impl ConnectSimulation {
     }
 
     fn begin_halt(&mut self, lane: u32) {
-        let batches: Vec<BatchId> = self.timeline.lane_batches(lane).to_vec();
+        let batches: Vec<BatchId> = self.recorder.timeline.lane_batches(lane).to_vec();
         let (mut c, mut t) = (0, 0);
         for &b in &batches {
-            self.timeline
-                .set_state(b, ItemState::Stopping, &mut self.pool);
-            let (bc, bt) = self.timeline.batch_kinds(b);
+            self.recorder
+                .timeline
+                .set_state(b, ItemState::Stopping, &mut self.recorder.pool);
+            let (bc, bt) = self.recorder.timeline.batch_kinds(b);
             c += bc;
             t += bt;
         }
@@ -160,11 +163,11 @@ impl ConnectSimulation {
         let w = self.proc_mut(lane);
         w.phase = Phase::Halting;
         let inc = w.incarnation;
-        self.schedule(self.now + took, SimEvent::HaltDone { lane, inc });
+        self.schedule(self.driver.now() + took, SimEvent::HaltDone { lane, inc });
         let name = self.name(lane).to_string();
         self.note(
             Some(lane),
-            "graceful_stop",
+            StepKind::GracefulStop,
             format!(
                 "{name} shuts down gracefully: it stops its {} ({}), then sends LeaveGroup. To the cooperative assignor a graceful leave is the same as a crash: its work is lost and the scheduled delay applies (IncrementalCooperativeAssignor.handleLostAssignments).",
                 work(c, t),
@@ -185,11 +188,13 @@ impl ConnectSimulation {
         let name = self.name(lane).to_string();
         self.note(
             Some(lane),
-            "leave_group",
+            StepKind::LeaveGroup,
             format!("{name} sends LeaveGroup and exits; the broker starts a rebalance at once."),
         );
         if let Some(key) = key {
-            let change = self.group.remove(&key, RemovalReason::LeaveGroup, self.now);
+            let change = self
+                .group
+                .remove(&key, RemovalReason::LeaveGroup, self.driver.now());
             self.apply_group_change(change);
         }
         self.restart_if_planned(lane);
@@ -199,23 +204,27 @@ impl ConnectSimulation {
         if let Some((downtime, config)) = self.lanes[lane as usize].restart_after.take() {
             let l = &mut self.lanes[lane as usize];
             l.config = l.config.merged(&config);
-            self.schedule(self.now + downtime, SimEvent::ProcessStart { lane });
+            self.schedule(
+                self.driver.now() + downtime,
+                SimEvent::ProcessStart { lane },
+            );
         }
     }
 
     fn freeze(&mut self, lane: u32, pause_ms: u64) {
-        let batches: Vec<BatchId> = self.timeline.lane_batches(lane).to_vec();
+        let batches: Vec<BatchId> = self.recorder.timeline.lane_batches(lane).to_vec();
         let mut prior = Vec::with_capacity(batches.len());
         for b in batches {
             prior.push((
                 b,
-                self.timeline.batch_token(b),
-                self.timeline.batch_state(b),
+                self.recorder.timeline.batch_token(b),
+                self.recorder.timeline.batch_state(b),
             ));
-            self.timeline
-                .set_state(b, ItemState::Frozen, &mut self.pool);
+            self.recorder
+                .timeline
+                .set_state(b, ItemState::Frozen, &mut self.recorder.pool);
         }
-        let (now, until) = (self.now, self.now + pause_ms);
+        let (now, until) = (self.driver.now(), self.driver.now() + pause_ms);
         let w = self.proc_mut(lane);
         w.frozen = Some(Freeze {
             since: now,
@@ -237,7 +246,7 @@ impl ConnectSimulation {
         };
         self.note(
             Some(lane),
-            "gc_pause",
+            StepKind::GcPause,
             format!(
                 "{name}'s JVM freezes for {} (a long GC pause): no heartbeats, no work; {fate}.",
                 duration(pause_ms)
@@ -247,7 +256,7 @@ impl ConnectSimulation {
 
     pub(super) fn on_resume(&mut self, lane: u32, inc: u32) {
         let visible_key = self.visible_key;
-        let now = self.now;
+        let now = self.driver.now();
         let Some(w) = self.worker_mut(lane, inc) else {
             return;
         };
@@ -266,13 +275,14 @@ impl ConnectSimulation {
         self.open_worker_span(lane, WorkerState::Up);
         let (mut zc, mut zt, mut stopping) = (0usize, 0usize, 0usize);
         for (b, tok, prior) in f.prior {
-            if self.timeline.is_current(b, tok) && self.timeline.batch_state(b) == ItemState::Frozen
+            if self.recorder.timeline.is_current(b, tok)
+                && self.recorder.timeline.batch_state(b) == ItemState::Frozen
             {
                 if prior == ItemState::Stopping {
-                    stopping += self.timeline.batch_len(b) as usize;
+                    stopping += self.recorder.timeline.batch_len(b) as usize;
                 }
                 let state = if zombie && matches!(prior, ItemState::Running | ItemState::Starting) {
-                    for item in self.timeline.batch_items(b) {
+                    for item in self.recorder.timeline.batch_items(b) {
                         if self.work.is_task(item) {
                             zt += 1;
                         } else {
@@ -283,7 +293,9 @@ impl ConnectSimulation {
                 } else {
                     prior
                 };
-                self.timeline.set_state(b, state, &mut self.pool);
+                self.recorder
+                    .timeline
+                    .set_state(b, state, &mut self.recorder.pool);
             }
         }
         let name = self.name(lane).to_string();
@@ -291,7 +303,7 @@ impl ConnectSimulation {
         if zombie && zc + zt > 0 {
             self.note(
                 Some(lane),
-                "zombie",
+                StepKind::Zombie,
                 format!(
                     "{name} resumes after {paused}. The broker removed it meanwhile, but it does not know: it runs its {} again as zombie copies until its next heartbeat is answered UNKNOWN_MEMBER_ID.",
                     work(zc, zt)
@@ -300,17 +312,20 @@ impl ConnectSimulation {
         } else if zombie {
             self.note(
                 Some(lane),
-                "zombie",
+                StepKind::Zombie,
                 if stopping > 0 {
-                    format!("{name} resumes after {paused}. The broker removed it meanwhile, as its next heartbeat will tell it; the stop of {} it froze in finishes now, while their new owners may already run them.", super::explain::plural(stopping, "item"))
+                    format!("{name} resumes after {paused}. The broker removed it meanwhile, as its next heartbeat will tell it; the stop of {} it froze in finishes now, while their new owners may already run them.", plural(stopping, "item"))
                 } else {
                     format!("{name} resumes after {paused}. The broker removed it meanwhile, as its next heartbeat will tell it; it runs nothing, so nothing runs twice.")
                 },
             );
         } else {
-            self.note(Some(lane), "resume", format!("{name} resumes after {paused}, before its session expired; it heartbeats again."));
+            self.note(Some(lane), StepKind::Resume, format!("{name} resumes after {paused}, before its session expired; it heartbeats again."));
         }
-        self.schedule(self.now + self.rtt, SimEvent::Notice { lane, inc, token });
+        self.schedule(
+            self.driver.now() + self.rtt,
+            SimEvent::Notice { lane, inc, token },
+        );
         if let Some(h) = held {
             // Its SyncGroup goes out only now: the broker answers it only if
             // that generation is still current and it is still a member.
@@ -322,7 +337,7 @@ impl ConnectSimulation {
                 self.proc_mut(lane).phase = Phase::Idle;
                 self.note(
                     Some(lane),
-                    "sync_rejected",
+                    StepKind::SyncRejected,
                     format!("{name}'s SyncGroup for generation {} is rejected: the group moved on while it was frozen.", h.generation),
                 );
             }
@@ -341,7 +356,7 @@ impl ConnectSimulation {
 
     /// Arms a member's heartbeat notice: (time, incarnation, token).
     pub(super) fn arm_notice(&mut self, lane: u32) -> Option<(u64, u32, u32)> {
-        let now = self.now;
+        let now = self.driver.now();
         let w = self.lanes[lane as usize].process.as_mut()?;
         w.notice_token += 1;
         Some((w.next_heartbeat(now), w.incarnation, w.notice_token))
@@ -386,7 +401,7 @@ impl ConnectSimulation {
         };
         self.note(
             Some(lane),
-            "unknown_member",
+            StepKind::UnknownMember,
             format!("{name}'s heartbeat is answered UNKNOWN_MEMBER_ID: the broker no longer knows its member id. {what}"),
         );
         self.request_rejoin(lane, RejoinReason::UnknownMember);
@@ -426,7 +441,10 @@ impl ConnectSimulation {
         w.join_token += 1;
         let hops = if w.member.is_none() { 2 } else { 1 };
         let (inc, token) = (w.incarnation, w.join_token);
-        self.schedule(self.now + hops * rtt, SimEvent::Join { lane, inc, token });
+        self.schedule(
+            self.driver.now() + hops * rtt,
+            SimEvent::Join { lane, inc, token },
+        );
     }
 
     pub(super) fn on_rejoin_timer(&mut self, lane: u32, inc: u32, token: u32) {
@@ -475,15 +493,16 @@ impl ConnectSimulation {
         let (mut c, mut t) = (0, 0);
         let mut held = Vec::with_capacity(batches.len());
         for b in batches {
-            self.timeline
-                .set_state(b, ItemState::Stopping, &mut self.pool);
-            let (bc, bt) = self.timeline.batch_kinds(b);
+            self.recorder
+                .timeline
+                .set_state(b, ItemState::Stopping, &mut self.recorder.pool);
+            let (bc, bt) = self.recorder.timeline.batch_kinds(b);
             c += bc;
             t += bt;
-            held.push((b, self.timeline.batch_token(b)));
+            held.push((b, self.recorder.timeline.batch_token(b)));
         }
         let took = self.stop_duration(lane, kind, c, t);
-        let until = self.now + took;
+        let until = self.driver.now() + took;
         let w = self.proc_mut(lane);
         w.busy_token += 1;
         let (inc, token) = (w.incarnation, w.busy_token);
@@ -505,8 +524,10 @@ impl ConnectSimulation {
             return;
         };
         for (b, tok) in batches {
-            if self.timeline.is_current(b, tok) && self.timeline.batch_lane(b) == lane {
-                self.timeline.release(b, &mut self.pool);
+            if self.recorder.timeline.is_current(b, tok)
+                && self.recorder.timeline.batch_lane(b) == lane
+            {
+                self.recorder.timeline.release(b, &mut self.recorder.pool);
             }
         }
         match then {
@@ -521,7 +542,7 @@ impl ConnectSimulation {
     /// Work the herder put off while it was busy or rebalancing.
     pub(super) fn after_idle(&mut self, lane: u32) {
         loop {
-            let now = self.now;
+            let now = self.driver.now();
             let Some(w) = self.lanes[lane as usize].process.as_mut() else {
                 return;
             };
@@ -550,7 +571,7 @@ impl ConnectSimulation {
     fn local_snapshot_batches(&mut self, lane: u32) -> Vec<BatchId> {
         let w = self.proc(lane);
         if !w.orphans {
-            return self.timeline.lane_batches(lane).to_vec();
+            return self.recorder.timeline.lane_batches(lane).to_vec();
         }
         let mut items: Vec<u32> = w
             .snapshot
@@ -559,16 +580,17 @@ impl ConnectSimulation {
             .map(|&c| super::work::WorkRegistry::connector_item(c))
             .collect();
         items.extend(w.snapshot.tasks.iter().map(|&t| self.work.task_item(t)));
-        items.retain(|&i| self.timeline.state_on(i, lane).is_some());
-        self.timeline
-            .split_off(lane, &items, ItemState::Stopping, &mut self.pool)
+        items.retain(|&i| self.recorder.timeline.state_on(i, lane).is_some());
+        self.recorder
+            .timeline
+            .split_off(lane, &items, ItemState::Stopping, &mut self.recorder.pool)
     }
 
     /// Connectors and tasks currently on a lane.
     pub(super) fn lane_work(&self, lane: u32) -> (usize, usize) {
         let (mut c, mut t) = (0, 0);
-        for &b in self.timeline.lane_batches(lane) {
-            let (bc, bt) = self.timeline.batch_kinds(b);
+        for &b in self.recorder.timeline.lane_batches(lane) {
+            let (bc, bt) = self.recorder.timeline.batch_kinds(b);
             c += bc;
             t += bt;
         }
@@ -592,8 +614,8 @@ impl ConnectSimulation {
             if let Some(n) = &note {
                 label = format!("{label} ({n})");
             }
-            self.markers.push(EventMarker {
-                at_ms: self.now,
+            self.recorder.markers.push(EventMarker {
+                at_ms: self.driver.now(),
                 worker: lane,
                 label,
                 applied: true,
@@ -682,12 +704,12 @@ impl ConnectSimulation {
     }
 
     pub(super) fn skip(&mut self, lane: Option<u32>, explanation: String) {
-        if let Some(m) = self.markers.last_mut() {
-            if m.at_ms == self.now {
+        if let Some(m) = self.recorder.markers.last_mut() {
+            if m.at_ms == self.driver.now() {
                 m.applied = false;
             }
         }
-        self.note(lane, "event_skipped", explanation);
+        self.note(lane, StepKind::EventSkipped, explanation);
     }
 
     fn defer_if_frozen(&mut self, lane: u32, index: usize) -> bool {
@@ -697,7 +719,7 @@ impl ConnectSimulation {
         let name = self.name(lane).to_string();
         self.note(
             Some(lane),
-            "event_deferred",
+            StepKind::EventDeferred,
             format!(
                 "{name} is frozen (GC pause until {}); it handles the shutdown when it resumes.",
                 clock(until)
@@ -725,7 +747,7 @@ impl ConnectSimulation {
             .collect();
         let n = limit.map_or(alive.len(), |l| (l as usize).min(alive.len()));
         for (k, &lane) in alive.iter().take(n).enumerate() {
-            let at = self.now + k as u64 * interval_ms;
+            let at = self.driver.now() + k as u64 * interval_ms;
             self.planned.push(Planned {
                 at_ms: at,
                 event: Event::WorkerRestart {
@@ -747,10 +769,10 @@ impl ConnectSimulation {
         }
         self.note(
             None,
-            "rolling_restart",
+            StepKind::RollingRestart,
             format!(
                 "Rolling restart of {}: one every {}, each down for {}.",
-                super::explain::plural(n, "worker"),
+                plural(n, "worker"),
                 duration(interval_ms),
                 duration(downtime_ms)
             ),

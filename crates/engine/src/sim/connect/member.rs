@@ -7,7 +7,7 @@
 
 /// A member id as an ordered key: compares like the id string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct MemberKey {
+pub(crate) struct MemberKey {
     /// Rank of the worker name in string order.
     name_rank: u32,
     /// The uuid's first three fields (the constant version nibble cleared).
@@ -16,7 +16,7 @@ pub struct MemberKey {
     lo: u64,
     /// Index of the membership in the trace's member table (ties impossible
     /// in practice; it also makes the key a direct index).
-    pub no: u32,
+    pub(crate) no: u32,
 }
 
 /// SplitMix64: a tiny deterministic generator.
@@ -28,7 +28,7 @@ fn splitmix64(mut x: u64) -> u64 {
 }
 
 /// Ranks of `worker-1 … worker-n` in string order (`worker-10` < `worker-2`).
-pub fn name_ranks(n: u32) -> Vec<u32> {
+pub(crate) fn name_ranks(n: u32) -> Vec<u32> {
     let mut names: Vec<(String, u32)> = (1..=n)
         .map(|i| (crate::scenario::worker_name(i), i - 1))
         .collect();
@@ -43,7 +43,7 @@ pub fn name_ranks(n: u32) -> Vec<u32> {
 /// The id of membership number `no` (the trace's member table) of a worker: (key, id string).
 /// `name_rank` is the worker name's rank among every worker name (all are
 /// `worker-<n>`, so comparing ids compares names first, then uuids).
-pub fn member_id(seed: u64, no: u32, name: &str, name_rank: u32) -> (MemberKey, String) {
+pub(crate) fn member_id(seed: u64, no: u32, name: &str, name_rank: u32) -> (MemberKey, String) {
     let a = splitmix64(seed ^ splitmix64(u64::from(no) + 1));
     let b = splitmix64(a ^ u64::from(name_rank));
     let variant = 0x8000 | ((b >> 48) & 0x3fff);

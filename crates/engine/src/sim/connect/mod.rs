@@ -55,19 +55,26 @@
 //!   dropped by the broker and rejoins as a new member.
 //!
 //! The code is split by job: `lifecycle` (processes, pauses, heartbeats),
-//! `rounds` (join, assign, sync, apply), `config` (config topic, task
-//! configs, KIP-507 forwarding), `member` (member ids), `work` (item
-//! numbering and the config topic), `worker` (one process), `explain`
-//! (wording).
+//! a round in `join` (the join phase), `assign` (the leader's assignment),
+//! `sync` (SyncGroup and each worker applying it) and `round_explain` (the
+//! round's explanation), `config` (config topic, task configs, KIP-507
+//! forwarding), `member` (member ids), `work` (item numbering and the config
+//! topic), `worker` (one process), `explain` (Connect's wording). The clock,
+//! the queue and the trace being recorded are the shared `sim::driver` and
+//! `sim::recorder`.
 
+mod assign;
 mod config;
 mod explain;
+mod join;
 mod lifecycle;
 mod member;
-mod rounds;
+mod round_explain;
+mod sync;
 mod work;
 mod worker;
 
+use crate::sim::rebalance_cause::JoinPhaseCause;
 use std::collections::BTreeMap;
 
 use crate::connect::assignment::MemberHoldings;
@@ -76,14 +83,13 @@ use crate::connect::protocol::ConnectProtocol;
 use crate::scenario::{
     worker_name, ConnectConfig, ConnectScenario, ConnectVariant, Event, Scenario, Timings,
 };
-use crate::trace::{
-    EventMarker, MemberInfo, ProtocolStep, RebalanceRound, Trace, WorkerSpan, WorkerState,
-};
+use crate::trace::Trace;
 
-use super::event_queue::EventQueue;
+use super::driver::{DriverEvent, Simulation, SimulationDriver};
 use super::group::{ClassicGroup, RebalanceTrigger};
+use super::recorder::TraceRecorder;
 use super::session_key::SessionKey;
-use super::timeline::{BatchId, ItemPool, Timeline};
+use super::timeline::BatchId;
 use member::MemberKey;
 use work::{ConfigRecord, ConfigTopic, ConnectorConfigState, WorkRegistry};
 use worker::{ConnectMetadata, ConnectWorker};
@@ -93,13 +99,9 @@ use worker::{ConnectMetadata, ConnectWorker};
 /// (the recorded conformance vectors use the same offset).
 const ASSIGNOR_EPOCH_MS: i64 = 1_000_000_000;
 
-/// Stops a run that keeps generating events (a bug or an absurd scenario)
-/// instead of hanging the page.
-const MAX_EVENTS: u64 = 50_000_000;
-
 /// Something scheduled.
 #[derive(Clone, Debug)]
-enum SimEvent {
+pub(crate) enum SimEvent {
     /// A planned scenario event (index into `planned`).
     Planned { index: usize, deferred: bool },
     /// A worker process starts (a join or the end of a restart's downtime).
@@ -156,8 +158,9 @@ enum SimEvent {
     },
 }
 
-impl SimEvent {
-    /// Background events do not keep a run from being quiet.
+impl DriverEvent for SimEvent {
+    /// The leader's periodic session-key check does not keep a run from
+    /// being quiet.
     fn is_background(&self) -> bool {
         matches!(self, SimEvent::KeyCheck { .. })
     }
@@ -165,7 +168,7 @@ impl SimEvent {
 
 /// A task-config forward on its way to the leader.
 #[derive(Clone, Debug)]
-struct Forward {
+pub(crate) struct Forward {
     lane: u32,
     inc: u32,
     connector: u32,
@@ -206,13 +209,6 @@ struct Silent {
     session_ms: u64,
 }
 
-/// Why the current join phase started, in words.
-#[derive(Clone, Debug)]
-struct RebalanceCause {
-    started_ms: u64,
-    text: String,
-}
-
 /// Where a member id lives.
 #[derive(Clone, Copy, Debug)]
 struct MemberRef {
@@ -236,17 +232,13 @@ struct PendingRound {
 }
 
 /// One variant of one scenario, simulated.
-pub struct ConnectSimulation {
+pub(crate) struct ConnectSimulation {
     label: String,
     timings: Timings,
     rtt: u64,
     seed: u64,
-    now: u64,
-    queue: EventQueue<SimEvent>,
-    foreground: usize,
-    processed: u64,
-    last_activity: u64,
-    halted: bool,
+    driver: SimulationDriver<SimEvent>,
+    recorder: TraceRecorder,
     group: ClassicGroup<MemberKey, ConnectMetadata>,
     name_ranks: Vec<u32>,
     lanes: Vec<Lane>,
@@ -257,28 +249,24 @@ pub struct ConnectSimulation {
     work: WorkRegistry,
     config: ConfigTopic,
     visible_offset: u64,
-    timeline: Timeline,
-    pool: ItemPool,
     base_config: ConnectConfig,
     overrides: BTreeMap<String, ConnectConfig>,
     planned: Vec<Planned>,
-    cause: Option<RebalanceCause>,
+    cause: JoinPhaseCause,
     pending: Option<PendingRound>,
     group_protocol: Option<ConnectProtocol>,
     previous_round_lanes: Vec<u32>,
     keys: Vec<SessionKey>,
     visible_key: Option<u32>,
-    members: Vec<MemberInfo>,
-    worker_spans: Vec<WorkerSpan>,
-    open_worker_spans: Vec<Option<(WorkerState, u64)>>,
-    rounds: Vec<RebalanceRound>,
-    steps: Vec<ProtocolStep>,
-    markers: Vec<EventMarker>,
 }
 
 impl ConnectSimulation {
     /// Prepares a run of `variant` (one of the scenario's compared protocols).
-    pub fn new(scenario: &Scenario, connect: &ConnectScenario, variant: &ConnectVariant) -> Self {
+    pub(crate) fn new(
+        scenario: &Scenario,
+        connect: &ConnectScenario,
+        variant: &ConnectVariant,
+    ) -> Self {
         let cluster = &connect.cluster;
         let base_config = cluster.config.merged(&variant.config);
         let overrides: BTreeMap<String, ConnectConfig> = cluster
@@ -326,12 +314,8 @@ impl ConnectSimulation {
             timings: cluster.timings.clone(),
             rtt: u64::from(cluster.timings.coordinator_rtt_ms),
             seed: scenario.seed,
-            now: 0,
-            queue: EventQueue::new(),
-            foreground: 0,
-            processed: 0,
-            last_activity: 0,
-            halted: false,
+            driver: SimulationDriver::new(),
+            recorder: TraceRecorder::new(),
             group: ClassicGroup::new(u64::from(
                 base_config.resolve().group_initial_rebalance_delay_ms,
             )),
@@ -343,25 +327,17 @@ impl ConnectSimulation {
             work,
             config: ConfigTopic::default(),
             visible_offset: 0,
-            timeline: Timeline::new(),
-            pool: ItemPool::default(),
             base_config,
             overrides,
             planned,
-            cause: None,
+            cause: JoinPhaseCause::default(),
             pending: None,
             group_protocol: None,
             previous_round_lanes: Vec::new(),
             keys: Vec::new(),
             visible_key: None,
-            members: Vec::new(),
-            worker_spans: Vec::new(),
-            open_worker_spans: Vec::new(),
-            rounds: Vec::new(),
-            steps: Vec::new(),
-            markers: Vec::new(),
         };
-        sim.timeline.ensure_items(sim.work.len());
+        sim.recorder.timeline.ensure_items(sim.work.len());
         // The cluster's config topic already holds the initial connectors and
         // their task configs.
         for (name, tasks) in connect.initial_connectors() {
@@ -395,80 +371,12 @@ impl ConnectSimulation {
         sim
     }
 
-    /// Runs until nothing but background events remain (or `limit_ms`);
-    /// returns the time of the last activity.
-    pub fn run_until_quiet(&mut self, limit_ms: u64) -> u64 {
-        while self.foreground > 0 && !self.halted {
-            match self.queue.peek_time() {
-                Some(t) if t <= limit_ms => self.step(),
-                _ => break,
-            }
-        }
-        self.last_activity
-    }
-
-    /// Runs every event up to and including `end_ms`.
-    pub fn run_until(&mut self, end_ms: u64) {
-        while !self.halted {
-            match self.queue.peek_time() {
-                Some(t) if t <= end_ms => self.step(),
-                _ => break,
-            }
-        }
-    }
-
     /// Closes the run at `end_ms` and returns its trace.
-    pub fn finish(mut self, end_ms: u64) -> Trace {
-        let end_ms = end_ms.max(self.now);
-        self.timeline.advance(end_ms, &mut self.pool);
-        for lane in 0..self.lanes.len() as u32 {
-            self.close_worker_span(lane, end_ms);
-        }
-        let (spans, configured) = self.timeline.finish(end_ms, &mut self.pool);
-        Trace {
-            label: self.label,
-            end_ms,
-            workers: self.lanes.iter().map(|l| l.name.clone()).collect(),
-            members: self.members,
-            items: self.work.into_items(),
-            item_lists: self.pool.into_vec(),
-            spans,
-            configured,
-            worker_spans: self.worker_spans,
-            rounds: self.rounds,
-            steps: self.steps,
-            events: self.markers,
-        }
-    }
-
-    fn schedule(&mut self, at_ms: u64, event: SimEvent) {
-        if !event.is_background() {
-            self.foreground += 1;
-        }
-        self.queue.schedule(at_ms.max(self.now), event);
-    }
-
-    fn step(&mut self) {
-        let Some((t, event)) = self.queue.pop() else {
-            return;
-        };
-        if !event.is_background() {
-            self.foreground -= 1;
-            self.last_activity = t;
-        }
-        self.processed += 1;
-        if self.processed > MAX_EVENTS {
-            self.halted = true;
-            self.note(None, "simulation_stopped", format!("The simulation stopped after {MAX_EVENTS} events; the scenario keeps the cluster busy without end."));
-            return;
-        }
-        self.now = t;
-        self.timeline.advance(t, &mut self.pool);
-        if let Some(defer_to) = self.deferral(&event) {
-            self.schedule(defer_to, event);
-            return;
-        }
-        self.dispatch(event);
+    pub(crate) fn finish(self, end_ms: u64) -> Trace {
+        let workers = self.lanes.iter().map(|l| l.name.clone()).collect();
+        let now = self.driver.now();
+        self.recorder
+            .finish(self.label, now, end_ms, workers, self.work.into_items())
     }
 
     /// Events a frozen process cannot act on are postponed: ticks (heartbeat,
@@ -496,7 +404,7 @@ impl ConnectSimulation {
         }
         let f = w.frozen.as_ref()?;
         Some(if duration_like {
-            f.until + self.now.saturating_sub(f.since)
+            f.until + self.driver.now().saturating_sub(f.since)
         } else {
             f.until
         })
@@ -508,7 +416,7 @@ impl ConnectSimulation {
             SimEvent::ProcessStart { lane } => self.start_process(lane),
             SimEvent::Join { lane, inc, token } => self.on_join_arrives(lane, inc, token),
             SimEvent::JoinDeadline { timer } => {
-                let change = self.group.on_join_deadline(timer, self.now);
+                let change = self.group.on_join_deadline(timer, self.driver.now());
                 self.apply_group_change(change);
             }
             SimEvent::Assign {
@@ -570,9 +478,8 @@ impl ConnectSimulation {
             restart_after: None,
             last_snapshot: MemberHoldings::default(),
         });
-        self.open_worker_spans.push(None);
         let lane = (self.lanes.len() - 1) as u32;
-        self.timeline.ensure_lanes(self.lanes.len());
+        self.recorder.ensure_lanes(self.lanes.len());
         lane
     }
 
@@ -636,37 +543,11 @@ impl ConnectSimulation {
 
     /// A worker name for a member id string (the assignor speaks in ids).
     fn member_name_by_id(&self, id: &str) -> String {
-        self.members
+        self.recorder
+            .members
             .iter()
             .find(|m| m.member_id == id)
             .map_or_else(|| id.to_string(), |m| self.name(m.worker).to_string())
-    }
-
-    fn note(&mut self, worker: Option<u32>, kind: &str, explanation: String) {
-        self.steps.push(ProtocolStep {
-            at_ms: self.now,
-            worker,
-            kind: kind.to_string(),
-            explanation,
-        });
-    }
-
-    fn open_worker_span(&mut self, lane: u32, state: WorkerState) {
-        self.close_worker_span(lane, self.now);
-        self.open_worker_spans[lane as usize] = Some((state, self.now));
-    }
-
-    fn close_worker_span(&mut self, lane: u32, end: u64) {
-        if let Some((state, start)) = self.open_worker_spans[lane as usize].take() {
-            if end > start {
-                self.worker_spans.push(WorkerSpan {
-                    worker: lane,
-                    state,
-                    start_ms: start,
-                    end_ms: end,
-                });
-            }
-        }
     }
 
     /// Writes a connector's task configs: `count` tasks become configured.
@@ -676,18 +557,20 @@ impl ConnectSimulation {
         };
         let old = state.task_configs;
         self.work.ensure_tasks(c, count);
-        self.timeline.ensure_items(self.work.len());
+        self.recorder.timeline.ensure_items(self.work.len());
         let connector_item = WorkRegistry::connector_item(c);
-        self.timeline
-            .set_configured(connector_item, true, &mut self.pool);
+        self.recorder
+            .timeline
+            .set_configured(connector_item, true, &mut self.recorder.pool);
         for &item in self.work.task_items(c, old.min(count), count) {
-            self.timeline.set_task(item);
+            self.recorder.timeline.set_task(item);
         }
         let (lo, hi) = (old.min(count), old.max(count));
         let items: Vec<u32> = self.work.task_items(c, lo, hi).to_vec();
         for item in items {
-            self.timeline
-                .set_configured(item, count > old, &mut self.pool);
+            self.recorder
+                .timeline
+                .set_configured(item, count > old, &mut self.recorder.pool);
         }
         self.config.write(
             ConfigRecord::TaskConfigs(c),
@@ -700,7 +583,7 @@ impl ConnectSimulation {
 
     /// The trigger of the current join phase, in words.
     fn describe_trigger(&self, trigger: &RebalanceTrigger<MemberKey>) -> String {
-        use explain::duration;
+        use crate::wording::duration;
         let who = self.member_name(trigger.member());
         let reason = self
             .member_ref(trigger.member())
@@ -766,5 +649,25 @@ impl ConnectSimulation {
                 )
             })
             .unwrap_or(10_000)
+    }
+}
+
+impl Simulation for ConnectSimulation {
+    type Event = SimEvent;
+
+    fn driver(&self) -> &SimulationDriver<SimEvent> {
+        &self.driver
+    }
+
+    fn parts(&mut self) -> (&mut SimulationDriver<SimEvent>, &mut TraceRecorder) {
+        (&mut self.driver, &mut self.recorder)
+    }
+
+    fn handle(&mut self, event: SimEvent) {
+        if let Some(defer_to) = self.deferral(&event) {
+            self.schedule(defer_to, event);
+            return;
+        }
+        self.dispatch(event);
     }
 }

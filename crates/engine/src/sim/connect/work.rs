@@ -12,7 +12,7 @@ use crate::trace::{ItemKind, WorkItem};
 /// next free number the first time they are configured, so a 100,000-task
 /// scenario only numbers tasks that exist.
 #[derive(Clone, Debug)]
-pub struct WorkRegistry {
+pub(crate) struct WorkRegistry {
     names: ConnectorNames,
     task_items: Vec<Vec<u32>>,
     items: Vec<WorkItem>,
@@ -20,7 +20,7 @@ pub struct WorkRegistry {
 
 impl WorkRegistry {
     /// Every connector the scenario ever names, interned up front.
-    pub fn new(names: ConnectorNames) -> Self {
+    pub(crate) fn new(names: ConnectorNames) -> Self {
         let items = (0..names.len() as u32)
             .map(|c| WorkItem {
                 label: names.name(ConnectorId(c)).to_string(),
@@ -35,17 +35,17 @@ impl WorkRegistry {
     }
 
     /// Connector names.
-    pub fn names(&self) -> &ConnectorNames {
+    pub(crate) fn names(&self) -> &ConnectorNames {
         &self.names
     }
 
     /// The item of a connector instance.
-    pub fn connector_item(c: ConnectorId) -> u32 {
+    pub(crate) fn connector_item(c: ConnectorId) -> u32 {
         c.0
     }
 
     /// Numbers tasks `0..count` of a connector (idempotent).
-    pub fn ensure_tasks(&mut self, c: ConnectorId, count: u32) {
+    pub(crate) fn ensure_tasks(&mut self, c: ConnectorId, count: u32) {
         let have = self.task_items[c.0 as usize].len() as u32;
         for index in have..count {
             let item = self.items.len() as u32;
@@ -61,45 +61,45 @@ impl WorkRegistry {
     }
 
     /// The item of a task numbered by [`WorkRegistry::ensure_tasks`].
-    pub fn task_item(&self, t: TaskId) -> u32 {
+    pub(crate) fn task_item(&self, t: TaskId) -> u32 {
         self.task_items[t.connector.0 as usize][t.index as usize]
     }
 
     /// Items of tasks `from..to` of a connector.
-    pub fn task_items(&self, c: ConnectorId, from: u32, to: u32) -> &[u32] {
+    pub(crate) fn task_items(&self, c: ConnectorId, from: u32, to: u32) -> &[u32] {
         &self.task_items[c.0 as usize][from as usize..to as usize]
     }
 
     /// Number of items so far.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.items.len()
     }
 
     /// True when the item is a task.
-    pub fn is_task(&self, item: u32) -> bool {
+    pub(crate) fn is_task(&self, item: u32) -> bool {
         self.items[item as usize].kind == ItemKind::Task
     }
 
     /// The trace's item table.
-    pub fn into_items(self) -> Vec<WorkItem> {
+    pub(crate) fn into_items(self) -> Vec<WorkItem> {
         self.items
     }
 }
 
 /// One connector in the config topic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ConnectorConfigState {
+pub(crate) struct ConnectorConfigState {
     /// `tasks.max` from the connector config: how many tasks the connector
     /// will generate next time it starts.
-    pub desired_tasks: u32,
+    pub(crate) desired_tasks: u32,
     /// Task configs written for it: the configured task count.
-    pub task_configs: u32,
+    pub(crate) task_configs: u32,
 }
 
 /// A record in the config topic, as workers react to it (`KafkaConfigBackingStore`
 /// records, seen through `DistributedHerder`'s `ConfigUpdateListener`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConfigRecord {
+pub(crate) enum ConfigRecord {
     /// A new connector config.
     ConnectorAdded(ConnectorId),
     /// A connector config tombstone.
@@ -112,7 +112,7 @@ pub enum ConfigRecord {
 
 impl ConfigRecord {
     /// The connector concerned.
-    pub fn connector(self) -> ConnectorId {
+    pub(crate) fn connector(self) -> ConnectorId {
         match self {
             Self::ConnectorAdded(c)
             | Self::ConnectorRemoved(c)
@@ -124,30 +124,30 @@ impl ConfigRecord {
 
 /// The config topic's current content.
 #[derive(Clone, Debug, Default)]
-pub struct ConfigTopic {
+pub(crate) struct ConfigTopic {
     connectors: BTreeMap<ConnectorId, ConnectorConfigState>,
     records: Vec<ConfigRecord>,
 }
 
 impl ConfigTopic {
     /// The offset of the last record (0 before any).
-    pub fn offset(&self) -> u64 {
+    pub(crate) fn offset(&self) -> u64 {
         self.records.len() as u64
     }
 
     /// The record at an offset (1-based).
-    pub fn record(&self, offset: u64) -> ConfigRecord {
+    pub(crate) fn record(&self, offset: u64) -> ConfigRecord {
         self.records[(offset - 1) as usize]
     }
 
     /// A connector's state, if configured.
-    pub fn connector(&self, c: ConnectorId) -> Option<ConnectorConfigState> {
+    pub(crate) fn connector(&self, c: ConnectorId) -> Option<ConnectorConfigState> {
         self.connectors.get(&c).copied()
     }
 
     /// What the leader's snapshot holds: connectors with their task-config
     /// counts, built on demand (once per round) rather than on every write.
-    pub fn configured(&self) -> ConfiguredWork {
+    pub(crate) fn configured(&self) -> ConfiguredWork {
         ConfiguredWork::new(
             self.connectors
                 .iter()
@@ -157,7 +157,11 @@ impl ConfigTopic {
     }
 
     /// Writes a record and returns its offset.
-    pub fn write(&mut self, record: ConfigRecord, state: Option<ConnectorConfigState>) -> u64 {
+    pub(crate) fn write(
+        &mut self,
+        record: ConfigRecord,
+        state: Option<ConnectorConfigState>,
+    ) -> u64 {
         let c = record.connector();
         match state {
             Some(s) => {

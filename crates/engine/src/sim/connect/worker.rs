@@ -17,18 +17,18 @@ use super::super::timeline::BatchId;
 /// (from `connect.protocol`), the config offset and the assignment snapshot
 /// (by version; the holdings themselves are read from the worker).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ConnectMetadata {
+pub(crate) struct ConnectMetadata {
     /// The worker's `connect.protocol`: it advertises this mode and every older one.
-    pub mode: ConnectProtocol,
+    pub(crate) mode: ConnectProtocol,
     /// The config-topic offset the worker has read.
-    pub config_offset: u64,
+    pub(crate) config_offset: u64,
     /// Version of the assignment snapshot.
-    pub snapshot_version: u64,
+    pub(crate) snapshot_version: u64,
 }
 
 /// Why a worker sends JoinGroup; quoted in round explanations.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RejoinReason {
+pub(crate) enum RejoinReason {
     /// A fresh process joins.
     Startup,
     /// It revoked work in the last round and rejoins for the follow-up round.
@@ -52,7 +52,7 @@ pub enum RejoinReason {
 
 /// What the herder does when a blocking stop completes.
 #[derive(Clone, Debug)]
-pub enum AfterStop {
+pub(crate) enum AfterStop {
     /// Eager `onJoinPrepare` finished: send JoinGroup.
     Join,
     /// A cooperative revocation (`onRevoked`) finished: finish applying the
@@ -72,7 +72,7 @@ pub enum AfterStop {
 
 /// The herder thread's state.
 #[derive(Clone, Debug)]
-pub enum Phase {
+pub(crate) enum Phase {
     /// Running its tick loop (a stable member, or between rounds).
     Idle,
     /// A JoinGroup is on its way to the broker.
@@ -94,102 +94,102 @@ pub enum Phase {
 
 /// A GC pause in progress.
 #[derive(Clone, Debug)]
-pub struct Freeze {
+pub(crate) struct Freeze {
     /// When it started.
-    pub since: u64,
+    pub(crate) since: u64,
     /// When it ends.
-    pub until: u64,
+    pub(crate) until: u64,
     /// The batches frozen, with their token and state before the pause.
-    pub prior: Vec<(BatchId, u32, ItemState)>,
+    pub(crate) prior: Vec<(BatchId, u32, ItemState)>,
 }
 
 /// One member's assignment from a delivered round.
 #[derive(Clone, Debug)]
-pub struct Delivery {
+pub(crate) struct Delivery {
     /// The generation.
-    pub generation: i32,
+    pub(crate) generation: i32,
     /// The group protocol of the generation.
-    pub protocol: ConnectProtocol,
+    pub(crate) protocol: ConnectProtocol,
     /// The leader's lane.
-    pub leader_lane: u32,
+    pub(crate) leader_lane: u32,
     /// The delay every member got.
-    pub delay_ms: i32,
+    pub(crate) delay_ms: i32,
     /// What this member is told.
-    pub delta: MemberDelta,
+    pub(crate) delta: MemberDelta,
     /// The pooled list of `delta`'s assigned items (connectors, then tasks).
-    pub assigned_list: ItemList,
+    pub(crate) assigned_list: ItemList,
 }
 
 /// A worker process.
 #[derive(Debug)]
-pub struct ConnectWorker {
+pub(crate) struct ConnectWorker {
     /// Process incarnation on its lane (1 for the first process).
-    pub incarnation: u32,
+    pub(crate) incarnation: u32,
     /// Its configuration.
-    pub config: ResolvedConnectConfig,
+    pub(crate) config: ResolvedConnectConfig,
     /// Its current member id and index in the trace's member table.
-    pub member: Option<(super::member::MemberKey, u32)>,
+    pub(crate) member: Option<(super::member::MemberKey, u32)>,
     /// The herder thread's state.
-    pub phase: Phase,
+    pub(crate) phase: Phase,
     /// Token of the JoinGroup in flight (stale arrivals are ignored).
-    pub join_token: u32,
+    pub(crate) join_token: u32,
     /// Token of the herder's blocking stop.
-    pub busy_token: u32,
+    pub(crate) busy_token: u32,
     /// Token of the pending heartbeat notice.
-    pub notice_token: u32,
+    pub(crate) notice_token: u32,
     /// Token of the scheduled-rebalance timer.
-    pub timer_token: u32,
+    pub(crate) timer_token: u32,
     /// The assignment snapshot.
-    pub snapshot: MemberHoldings,
+    pub(crate) snapshot: MemberHoldings,
     /// Bumped whenever the snapshot changes.
-    pub snapshot_version: u64,
+    pub(crate) snapshot_version: u64,
     /// The snapshot's items as last written to the pool, by version.
-    pub owned_list: Option<(u64, ItemList)>,
+    pub(crate) owned_list: Option<(u64, ItemList)>,
     /// Config-topic offset read.
-    pub config_offset: u64,
+    pub(crate) config_offset: u64,
     /// `lastCompletedGenerationId`.
-    pub last_completed_generation: i32,
+    pub(crate) last_completed_generation: i32,
     /// The group protocol of its last completed generation
     /// (`currentConnectProtocol`; starts as its own mode, as in Kafka).
-    pub current_protocol: ConnectProtocol,
+    pub(crate) current_protocol: ConnectProtocol,
     /// The assignor object of this process: the leader's history lives here.
-    pub assignor: IncrementalCooperativeAssignor,
+    pub(crate) assignor: IncrementalCooperativeAssignor,
     /// `previousGenerationId` of its assignor: the generation of the last
     /// round this process computed as leader (-1: never).
-    pub assignor_generation: i32,
+    pub(crate) assignor_generation: i32,
     /// Start every snapshot item not running locally at the next round (after
     /// an eager→cooperative switch, a task reconfiguration or a zombie rejoin)
     /// instead of only the newly assigned ones.
-    pub full_start: bool,
+    pub(crate) full_start: bool,
     /// The leader according to its last assignment.
-    pub leader_lane: Option<u32>,
+    pub(crate) leader_lane: Option<u32>,
     /// Heartbeats are sent at `hb_anchor + k * heartbeat.interval.ms`.
-    pub hb_anchor: u64,
+    pub(crate) hb_anchor: u64,
     /// Last time the broker heard from it outside heartbeats.
-    pub last_contact: u64,
+    pub(crate) last_contact: u64,
     /// The GC pause in progress.
-    pub frozen: Option<Freeze>,
+    pub(crate) frozen: Option<Freeze>,
     /// Removed from the group while it could not know (session expired during a pause).
-    pub zombie: bool,
+    pub(crate) zombie: bool,
     /// Runs work it no longer tracks (after a cooperative→eager downgrade).
-    pub orphans: bool,
+    pub(crate) orphans: bool,
     /// Session key it has read.
-    pub session_key: Option<u32>,
+    pub(crate) session_key: Option<u32>,
     /// Why its next JoinGroup is sent.
-    pub rejoin_reason: Option<RejoinReason>,
+    pub(crate) rejoin_reason: Option<RejoinReason>,
     /// A rejoin requested while the herder was busy.
-    pub pending_rejoin: Option<RejoinReason>,
+    pub(crate) pending_rejoin: Option<RejoinReason>,
     /// Config records seen while it could not act on them, oldest first.
-    pub pending_config: VecDeque<u64>,
+    pub(crate) pending_config: VecDeque<u64>,
     /// `scheduledRebalance`: when the assignment's delay runs out.
-    pub scheduled_rebalance: Option<u64>,
+    pub(crate) scheduled_rebalance: Option<u64>,
     /// An assignment that arrived while frozen.
-    pub held_delivery: Option<Delivery>,
+    pub(crate) held_delivery: Option<Delivery>,
 }
 
 impl ConnectWorker {
     /// A fresh process.
-    pub fn new(incarnation: u32, config: ResolvedConnectConfig, now: u64) -> Self {
+    pub(crate) fn new(incarnation: u32, config: ResolvedConnectConfig, now: u64) -> Self {
         let mode = config.connect_protocol;
         let max_delay = config.scheduled_rebalance_max_delay_ms.min(i32::MAX as u32) as i32;
         Self {
@@ -226,7 +226,7 @@ impl ConnectWorker {
     }
 
     /// The metadata it would send now.
-    pub fn metadata(&self) -> ConnectMetadata {
+    pub(crate) fn metadata(&self) -> ConnectMetadata {
         ConnectMetadata {
             mode: self.config.connect_protocol,
             config_offset: self.config_offset,
@@ -235,12 +235,12 @@ impl ConnectWorker {
     }
 
     /// `heartbeat.interval.ms`.
-    pub fn heartbeat_ms(&self) -> u64 {
+    pub(crate) fn heartbeat_ms(&self) -> u64 {
         u64::from(self.config.heartbeat_interval_ms)
     }
 
     /// The first heartbeat at or after `t`.
-    pub fn next_heartbeat(&self, t: u64) -> u64 {
+    pub(crate) fn next_heartbeat(&self, t: u64) -> u64 {
         let hb = self.heartbeat_ms().max(1);
         if t <= self.hb_anchor {
             return self.hb_anchor + hb;
@@ -250,7 +250,7 @@ impl ConnectWorker {
     }
 
     /// The last heartbeat at or before `t`.
-    pub fn last_heartbeat(&self, t: u64) -> u64 {
+    pub(crate) fn last_heartbeat(&self, t: u64) -> u64 {
         let hb = self.heartbeat_ms().max(1);
         if t <= self.hb_anchor {
             return self.hb_anchor;
@@ -259,7 +259,7 @@ impl ConnectWorker {
     }
 
     /// True while the herder is blocked stopping work.
-    pub fn is_busy(&self) -> bool {
+    pub(crate) fn is_busy(&self) -> bool {
         matches!(self.phase, Phase::Busy { .. })
     }
 }

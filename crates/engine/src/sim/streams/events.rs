@@ -3,12 +3,13 @@
 
 use super::member::{MemberKey, Phase, Process, Restart};
 use super::StreamsSimulation;
-use crate::report::format_duration;
 use crate::scenario::StreamsEvent;
-use crate::trace::EventMarker;
+use crate::sim::driver::{DriverEvent, Simulation};
+use crate::trace::{EventMarker, StepKind};
+use crate::wording::duration;
 
 #[derive(Clone, Debug)]
-pub(super) enum Ev {
+pub(crate) enum Ev {
     Planned {
         index: usize,
         deferred: bool,
@@ -88,6 +89,13 @@ pub(super) enum Ev {
     },
 }
 
+impl DriverEvent for Ev {
+    /// Every Streams event is activity: a run is quiet when none is pending.
+    fn is_background(&self) -> bool {
+        false
+    }
+}
+
 impl StreamsSimulation {
     pub(super) fn dispatch(&mut self, ev: Ev) {
         match ev {
@@ -102,7 +110,7 @@ impl StreamsSimulation {
             }
             Ev::JoinArrives { lane, inc } => self.on_join_arrives(lane, inc),
             Ev::JoinDeadline { timer } => {
-                let change = self.group.on_join_deadline(timer, self.now);
+                let change = self.group.on_join_deadline(timer, self.driver.now());
                 self.apply_change(change);
             }
             Ev::SyncDone { generation } => self.on_sync(generation),
@@ -155,8 +163,8 @@ impl StreamsSimulation {
             if let Some(n) = &note {
                 label = format!("{label} ({n})");
             }
-            self.markers.push(EventMarker {
-                at_ms: self.now,
+            self.recorder.markers.push(EventMarker {
+                at_ms: self.driver.now(),
                 worker: lane,
                 label,
                 applied: true,
@@ -170,12 +178,12 @@ impl StreamsSimulation {
                     .is_some_and(|p| p.phase != Phase::Stopping)
             });
             if !alive {
-                if let Some(m) = self.markers.last_mut() {
+                if let Some(m) = self.recorder.markers.last_mut() {
                     m.applied = false;
                 }
                 self.note(
                     lane,
-                    "event_skipped",
+                    StepKind::EventSkipped,
                     format!("{name} is not running; the event is skipped."),
                 );
                 return;
@@ -196,7 +204,7 @@ impl StreamsSimulation {
                 let name = self.name(l);
                 self.note(
                     Some(l),
-                    "event_deferred",
+                    StepKind::EventDeferred,
                     format!("{name}'s stream thread is not running (frozen or blocked in a handler): close() waits for it."),
                 );
                 self.schedule(
@@ -267,7 +275,7 @@ impl StreamsSimulation {
                 }
                 let n = limit.map_or(alive.len(), |l| (l as usize).min(alive.len()));
                 for (k, &l) in alive.iter().take(n).enumerate() {
-                    let at = self.now + k as u64 * interval_ms;
+                    let at = self.driver.now() + k as u64 * interval_ms;
                     self.planned.push((
                         at,
                         StreamsEvent::InstanceRestart {
@@ -291,11 +299,11 @@ impl StreamsSimulation {
                 }
                 self.note(
                     None,
-                    "rolling_restart",
+                    StepKind::RollingRestart,
                     format!(
                         "Rolling restart of {n} instances: one every {}, each down for {}.",
-                        format_duration(interval_ms),
-                        format_duration(downtime_ms)
+                        duration(interval_ms),
+                        duration(downtime_ms)
                     ),
                 );
             }

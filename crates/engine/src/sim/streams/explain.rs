@@ -1,14 +1,16 @@
 //! English for the trace: the round's explanation, what started it, and
 //! task lists.
 
+use crate::sim::driver::Simulation;
+use crate::trace::StepKind;
 use std::collections::BTreeSet;
 
 use super::member::MemberKey;
 use super::StreamsSimulation;
-use crate::report::format_duration;
 use crate::scenario::KafkaVersion;
 use crate::sim::group::RebalanceTrigger;
 use crate::streams::partition_assignor::{AssignorKind, GroupDecision};
+use crate::wording::duration;
 
 impl StreamsSimulation {
     /// The round's explanation, with a step per version-probing member and
@@ -34,7 +36,7 @@ impl StreamsSimulation {
         };
         let mut explanation = format!(
             "{}: {assignor_name} on leader {leader_name} ({} clients): {moved} actives newly placed",
-            if self.cause.is_empty() { "rebalance".to_string() } else { self.cause.clone() },
+            self.cause.text().unwrap_or("rebalance"),
             decision.clients.len()
         );
         if held > 0 {
@@ -51,7 +53,7 @@ impl StreamsSimulation {
         if decision.probing_rebalance_needed {
             explanation.push_str(&format!(
                 "; probing rebalance in {}",
-                format_duration(probing_interval_ms)
+                duration(probing_interval_ms)
             ));
         }
         for p in &decision.version_probing {
@@ -60,7 +62,7 @@ impl StreamsSimulation {
             let what = if to < from { "downgrades" } else { "upgrades" };
             self.note(
                 Some(p.member.0),
-                "version_probing",
+                StepKind::VersionProbing,
                 format!("Version probing: {name} sent subscription v{from}; the group's common version is v{to}, so it {what} and rejoins at once (version probing, KIP-268: StreamsPartitionAssignor.onAssignment)."),
             );
         }
@@ -75,7 +77,7 @@ impl StreamsSimulation {
             let labels = self.labels(&tasks);
             self.note(
                 Some(leader_lane),
-                "double_ownership",
+                StepKind::DoubleOwnership,
                 format!("Leader {leader_name} runs Streams {leader_version}, which has no cooperative filter: it gives {labels} to a new owner while a cooperative member still owns them. Both own them until the old owner revokes on its SyncGroup response; this is why an upgrade from 2.3 or older needs upgrade.from and two bounces (KIP-429)."),
             );
             explanation.push_str(&format!(

@@ -3,6 +3,7 @@
 //! [`crate::streams::partition_assignor::assign_group`], and records the
 //! round. Also the steady layout an already-running application starts in.
 
+use crate::sim::driver::Simulation;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::events::Ev;
@@ -16,7 +17,7 @@ use crate::streams::partition_assignor::{
     MemberSubscription,
 };
 use crate::streams::{AssignmentConfigs, StreamsTaskId};
-use crate::trace::{ItemState, RebalanceRound, RoundMember};
+use crate::trace::{ItemState, RebalanceRound, RoundMember, StepKind};
 
 impl StreamsSimulation {
     /// An application that was already running: every initial instance has
@@ -84,7 +85,7 @@ impl StreamsSimulation {
             .find(|(k, _)| *k == done.leader)
             .map_or(self.lanes[leader_lane as usize].version, |(_, m)| m.version);
         let members = self.member_subscriptions(&done.members);
-        let end_offsets = self.end_offsets(self.now);
+        let end_offsets = self.end_offsets(self.driver.now());
         let input = GroupInput {
             members: &members,
             leader_version,
@@ -106,13 +107,13 @@ impl StreamsSimulation {
             Err(e) => {
                 self.note(
                     Some(leader_lane),
-                    "assignment_error",
+                    StepKind::AssignmentError,
                     format!("The leader cannot assign: {e}."),
                 );
                 return;
             }
         };
-        let probing_at = self.now + leader_cfg.probing_rebalance_interval_ms;
+        let probing_at = self.driver.now() + leader_cfg.probing_rebalance_interval_ms;
         let (assignments, round_members) = self.round_assignments(&decision, probing_at);
         let explanation = self.round_explanation(
             &decision,
@@ -120,9 +121,9 @@ impl StreamsSimulation {
             leader_version,
             leader_cfg.probing_rebalance_interval_ms,
         );
-        self.cause.clear();
+        self.cause.take();
         let protocols: BTreeSet<bool> = done.members.iter().map(|(_, m)| m.cooperative).collect();
-        let now = self.now;
+        let now = self.driver.now();
         let round = RebalanceRound {
             generation: done.generation,
             started_ms: done.started_ms,
@@ -152,7 +153,7 @@ impl StreamsSimulation {
         let name = self.name(key.0);
         self.note(
             Some(key.0),
-            "member_dropped",
+            StepKind::MemberDropped,
             format!("{name}'s member did not rejoin within the rebalance timeout (max.poll.interval.ms) and is removed."),
         );
         let Some(p) = self.lanes[key.0 as usize].proc.as_mut() else {
@@ -165,10 +166,17 @@ impl StreamsSimulation {
         let (inc, busy) = (p.inc, p.is_busy());
         if !busy {
             let active: Vec<u32> = p.active.keys().copied().collect();
-            self.timeline
-                .split_off(key.0, &active, ItemState::Zombie, &mut self.pool);
+            self.recorder.timeline.split_off(
+                key.0,
+                &active,
+                ItemState::Zombie,
+                &mut self.recorder.pool,
+            );
             let delay = self.heartbeat_delay(key.0);
-            self.schedule(self.now + delay, Ev::ZombieEnds { lane: key.0, inc });
+            self.schedule(
+                self.driver.now() + delay,
+                Ev::ZombieEnds { lane: key.0, inc },
+            );
         }
     }
 
@@ -237,9 +245,12 @@ impl StreamsSimulation {
                 let revoked: Vec<u32> = owned.difference(&a.active).copied().collect();
                 let added: Vec<u32> = a.active.difference(&owned).copied().collect();
                 let member = self.member_index.get(&m.member).copied().unwrap_or(0);
-                let owned_list = self.pool.push(&owned.iter().copied().collect::<Vec<_>>());
-                let assigned_list = self.pool.push(&added);
-                let revoked_list = self.pool.push(&revoked);
+                let owned_list = self
+                    .recorder
+                    .pool
+                    .push(&owned.iter().copied().collect::<Vec<_>>());
+                let assigned_list = self.recorder.pool.push(&added);
+                let revoked_list = self.recorder.pool.push(&revoked);
                 round_members.push(RoundMember {
                     worker: m.member.0,
                     member,

@@ -2,22 +2,23 @@
 //! GC pauses (freeze), a blocked stream thread and its poll timeout; the
 //! session of a silent member.
 
+use crate::sim::driver::Simulation;
 use std::collections::BTreeMap;
 
 use super::events::Ev;
 use super::member::{MemberKey, Phase, Process, TaskPhase};
 use super::StreamsSimulation;
-use crate::report::format_duration;
 use crate::scenario::ProcessingGuarantee;
 use crate::sim::group::RemovalReason;
-use crate::trace::{ItemState, WorkerState};
+use crate::trace::{ItemState, StepKind, WorkerState};
+use crate::wording::{self, duration};
 
 impl StreamsSimulation {
     pub(super) fn start_process(&mut self, lane: u32) {
         self.clean_state_dirs(lane);
         let l = &mut self.lanes[lane as usize];
         l.incarnations += 1;
-        l.started_ms = self.now;
+        l.started_ms = self.driver.now();
         let inc = l.incarnations;
         l.proc = Some(Process {
             inc,
@@ -39,7 +40,10 @@ impl StreamsSimulation {
         // A dynamic member's first JoinGroup is answered MEMBER_ID_REQUIRED:
         // one extra round trip (KIP-394).
         let extra = if statics { 0 } else { 2 * self.rtt };
-        self.schedule(self.now + start + extra, Ev::SendJoin { lane, inc });
+        self.schedule(
+            self.driver.now() + start + extra,
+            Ev::SendJoin { lane, inc },
+        );
     }
 
     /// `KafkaStreams.close()`: commit and checkpoint every active, no LeaveGroup.
@@ -54,7 +58,9 @@ impl StreamsSimulation {
             // dirty at once.
             let lost: Vec<u32> = std::mem::take(&mut p.active).into_keys().collect();
             for t in lost {
-                self.timeline.remove_copy(t, lane, &mut self.pool);
+                self.recorder
+                    .timeline
+                    .remove_copy(t, lane, &mut self.recorder.pool);
                 self.settle_local(lane, t);
             }
         }
@@ -70,15 +76,19 @@ impl StreamsSimulation {
             .map(|(&t, _)| t)
             .collect();
         let name = self.name(lane);
-        self.timeline
-            .split_off(lane, &active, ItemState::Stopping, &mut self.pool);
+        self.recorder.timeline.split_off(
+            lane,
+            &active,
+            ItemState::Stopping,
+            &mut self.recorder.pool,
+        );
         self.note(
             Some(lane),
-            "close",
+            StepKind::Close,
             format!("{name} closes: commits and checkpoints its tasks. Streams' main consumer sets internal.leave.group.on.close=false, so no LeaveGroup is sent (StreamsConfig CONSUMER_DEFAULT_OVERRIDES)."),
         );
         self.schedule(
-            self.now + u64::from(self.timings.task_commit_ms),
+            self.driver.now() + u64::from(self.timings.task_commit_ms),
             Ev::Exit { lane, inc },
         );
     }
@@ -96,7 +106,7 @@ impl StreamsSimulation {
             == ProcessingGuarantee::ExactlyOnceV2;
         self.note(
             Some(lane),
-            "crash",
+            StepKind::Crash,
             if eos {
                 format!("{name} crashes. Under exactly_once_v2 a running task's checkpoint was deleted at initialisation, so its local state is wiped (ProcessorStateManager, TaskCorruptedException).")
             } else {
@@ -114,9 +124,11 @@ impl StreamsSimulation {
         let Some(p) = self.lanes[lane as usize].proc.take() else {
             return;
         };
-        let now = self.now;
+        let now = self.driver.now();
         for &t in p.active.keys().chain(p.standby.keys()) {
-            self.timeline.remove_copy(t, lane, &mut self.pool);
+            self.recorder
+                .timeline
+                .remove_copy(t, lane, &mut self.recorder.pool);
             self.settle_local(lane, t);
         }
         if wipe {
@@ -141,7 +153,7 @@ impl StreamsSimulation {
     /// Deletes the unowned task directories the running process's state
     /// cleaner has removed by now (none while no process runs).
     pub(super) fn clean_state_dirs(&mut self, lane: u32) {
-        let now = self.now;
+        let now = self.driver.now();
         let l = &mut self.lanes[lane as usize];
         if l.proc.is_none() {
             return;
@@ -156,9 +168,12 @@ impl StreamsSimulation {
             return;
         }
         let session = self.lanes[key.0 as usize].config.session_timeout_ms;
-        self.silent.insert(key, self.now);
-        let since = self.now;
-        self.schedule(self.now + session, Ev::SessionExpiry { key, since });
+        self.silent.insert(key, self.driver.now());
+        let since = self.driver.now();
+        self.schedule(
+            self.driver.now() + session,
+            Ev::SessionExpiry { key, since },
+        );
     }
 
     pub(super) fn on_session_expiry(&mut self, key: MemberKey, since: u64) {
@@ -170,10 +185,10 @@ impl StreamsSimulation {
         let session = self.lanes[key.0 as usize].config.session_timeout_ms;
         self.note(
             Some(key.0),
-            "session_timeout",
+            StepKind::SessionTimeout,
             format!(
                 "The coordinator removes {name}'s member: no heartbeat for session.timeout.ms ({}).",
-                format_duration(session)
+                duration(session)
             ),
         );
         self.set_cause(format!("{name}'s session expired"));
@@ -184,7 +199,7 @@ impl StreamsSimulation {
         }
         let change = self
             .group
-            .remove(&key, RemovalReason::SessionTimeout, self.now);
+            .remove(&key, RemovalReason::SessionTimeout, self.driver.now());
         self.apply_change(change);
     }
 
@@ -195,19 +210,20 @@ impl StreamsSimulation {
         if p.frozen_until.is_some() {
             return;
         }
-        p.frozen_until = Some(self.now + duration);
+        p.frozen_until = Some(self.driver.now() + duration);
         let inc = p.inc;
         let member = p.member;
         let active: Vec<u32> = p.active.keys().copied().collect();
-        self.timeline
-            .split_off(lane, &active, ItemState::Frozen, &mut self.pool);
+        self.recorder
+            .timeline
+            .split_off(lane, &active, ItemState::Frozen, &mut self.recorder.pool);
         self.open_worker_span(lane, WorkerState::Frozen);
         if let Some(key) = member {
             if self.group.contains(&key) {
                 self.go_silent(key);
             }
         }
-        self.schedule(self.now + duration, Ev::Resume { lane, inc });
+        self.schedule(self.driver.now() + duration, Ev::Resume { lane, inc });
     }
 
     pub(super) fn on_resume(&mut self, lane: u32, inc: u32) {
@@ -241,17 +257,23 @@ impl StreamsSimulation {
                 if let Some(p) = self.proc_mut(lane, inc) {
                     p.active.remove(&t);
                 }
-                self.timeline.remove_copy(t, lane, &mut self.pool);
+                self.recorder
+                    .timeline
+                    .remove_copy(t, lane, &mut self.recorder.pool);
                 self.settle_local(lane, t);
             }
-            self.timeline
-                .split_off(lane, &running, ItemState::Zombie, &mut self.pool);
+            self.recorder.timeline.split_off(
+                lane,
+                &running,
+                ItemState::Zombie,
+                &mut self.recorder.pool,
+            );
             self.note(
                 Some(lane),
-                "zombie",
+                StepKind::Zombie,
                 format!("{name} resumes after its session expired: it processes its old tasks as a zombie until its next heartbeat is answered UNKNOWN_MEMBER_ID (their new owners already run them; under EOS its commit would be fenced)."),
             );
-            self.schedule(self.now + self.rtt, Ev::ZombieEnds { lane, inc });
+            self.schedule(self.driver.now() + self.rtt, Ev::ZombieEnds { lane, inc });
             return;
         }
         self.resume_tasks(lane);
@@ -280,7 +302,9 @@ impl StreamsSimulation {
         p.member = None;
         p.phase = Phase::Starting;
         for &t in &active {
-            self.timeline.remove_copy(t, lane, &mut self.pool);
+            self.recorder
+                .timeline
+                .remove_copy(t, lane, &mut self.recorder.pool);
             self.settle_local(lane, t);
             if eos {
                 self.lanes[lane as usize].local.remove(&t);
@@ -288,7 +312,7 @@ impl StreamsSimulation {
         }
         self.note(
             Some(lane),
-            "partitions_lost",
+            StepKind::PartitionsLost,
             format!("{name} learns it is no longer a member: onPartitionsLost closes its {} tasks dirty and it rejoins.", active.len()),
         );
         self.send_join(lane, inc);
@@ -301,22 +325,23 @@ impl StreamsSimulation {
         if p.blocked_until.is_some() {
             return;
         }
-        p.blocked_until = Some(self.now + duration);
+        p.blocked_until = Some(self.driver.now() + duration);
         let inc = p.inc;
         let active: Vec<u32> = p.active.keys().copied().collect();
-        self.timeline
-            .split_off(lane, &active, ItemState::Frozen, &mut self.pool);
+        self.recorder
+            .timeline
+            .split_off(lane, &active, ItemState::Frozen, &mut self.recorder.pool);
         let max_poll = self.lanes[lane as usize].config.max_poll_interval_ms;
         let name = self.name(lane);
         self.note(
             Some(lane),
-            "blocked",
-            format!("{name}'s stream thread blocks in a record handler for {}: no poll(), no processing; its heartbeat thread keeps the session alive (max.poll.interval.ms is {}).", format_duration(duration), format_duration(max_poll)),
+            StepKind::Blocked,
+            format!("{name}'s stream thread blocks in a record handler for {}: no poll(), no processing; its heartbeat thread keeps the session alive (max.poll.interval.ms is {}).", wording::duration(duration), wording::duration(max_poll)),
         );
         if duration > max_poll {
-            self.schedule(self.now + max_poll, Ev::PollTimeout { lane, inc });
+            self.schedule(self.driver.now() + max_poll, Ev::PollTimeout { lane, inc });
         }
-        self.schedule(self.now + duration, Ev::Unblock { lane, inc });
+        self.schedule(self.driver.now() + duration, Ev::Unblock { lane, inc });
     }
 
     pub(super) fn on_poll_timeout(&mut self, lane: u32, inc: u32) {
@@ -338,18 +363,20 @@ impl StreamsSimulation {
         if statics {
             self.note(
                 Some(lane),
-                "poll_timeout",
-                format!("{name} has not polled for max.poll.interval.ms ({}): a static member sends no LeaveGroup, it stops heartbeating and its session runs out.", format_duration(max_poll)),
+                StepKind::PollTimeout,
+                format!("{name} has not polled for max.poll.interval.ms ({}): a static member sends no LeaveGroup, it stops heartbeating and its session runs out.", duration(max_poll)),
             );
             self.go_silent(key);
         } else {
             self.note(
                 Some(lane),
-                "poll_timeout",
-                format!("{name} has not polled for max.poll.interval.ms ({}): its heartbeat thread sends LeaveGroup, a rebalance starts at once (AbstractCoordinator.maybeLeaveGroup).", format_duration(max_poll)),
+                StepKind::PollTimeout,
+                format!("{name} has not polled for max.poll.interval.ms ({}): its heartbeat thread sends LeaveGroup, a rebalance starts at once (AbstractCoordinator.maybeLeaveGroup).", duration(max_poll)),
             );
             self.set_cause(format!("{name} exceeded max.poll.interval.ms"));
-            let change = self.group.remove(&key, RemovalReason::LeaveGroup, self.now);
+            let change = self
+                .group
+                .remove(&key, RemovalReason::LeaveGroup, self.driver.now());
             self.apply_change(change);
         }
     }
@@ -393,7 +420,9 @@ impl StreamsSimulation {
             by_state.entry(state).or_default().push(t);
         }
         for (state, tasks) in by_state {
-            self.timeline.split_off(lane, &tasks, state, &mut self.pool);
+            self.recorder
+                .timeline
+                .split_off(lane, &tasks, state, &mut self.recorder.pool);
         }
     }
 

@@ -12,14 +12,14 @@
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Changelog {
     /// End-offset sum at time 0.
-    pub records: u64,
+    pub(crate) records: u64,
     /// Records appended per second.
-    pub records_per_sec: u64,
+    pub(crate) records_per_sec: u64,
 }
 
 impl Changelog {
     /// The end-offset sum at `ms`.
-    pub fn end(self, ms: u64) -> u64 {
+    pub(crate) fn end(self, ms: u64) -> u64 {
         self.records + self.records_per_sec * ms / 1000
     }
 }
@@ -52,7 +52,7 @@ pub(crate) enum LocalState {
 
 impl LocalState {
     /// The offset sum at `now`.
-    pub fn offset(self, log: Changelog, rate: u64, now: u64) -> u64 {
+    pub(crate) fn offset(self, log: Changelog, rate: u64, now: u64) -> u64 {
         match self {
             LocalState::Current => log.end(now),
             LocalState::Catching {
@@ -71,7 +71,7 @@ impl LocalState {
     /// at `started` has deleted by `now`. The cleaner runs every
     /// `state.cleanup.delay.ms`, first that long after start, and deletes
     /// directories unused for longer than the delay (`StateDirectory.cleanRemovedTasks`).
-    pub fn cleaned(self, cleanup_delay_ms: u64, started: u64, now: u64) -> bool {
+    pub(crate) fn cleaned(self, cleanup_delay_ms: u64, started: u64, now: u64) -> bool {
         let LocalState::Idle { since, .. } = self else {
             return false;
         };

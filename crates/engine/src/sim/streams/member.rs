@@ -137,7 +137,7 @@ impl StreamsSimulation {
             Vec::new()
         };
         let cleanup = l.config.state_cleanup_delay_ms;
-        let now = self.now;
+        let now = self.driver.now();
         let rate = u64::from(self.timings.restore_records_per_sec);
         let offset_sums: Vec<(u32, i64)> = l
             .local

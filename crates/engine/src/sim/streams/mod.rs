@@ -43,9 +43,8 @@
 //! `rounds` (join, notice, revoke, sync, assignment), `leader` (the glue
 //! around `streams::partition_assignor::assign_group`), `restoration`
 //! (actives and standbys catching up), `member` (lanes, processes,
-//! subscriptions), `explain` (wording). This file keeps the driving and
-//! recording machinery: the clock, the queue, `note`, worker spans,
-//! `run_until*` and `finish`.
+//! subscriptions), `explain` (wording). The clock, the queue and the trace
+//! being recorded are the shared `sim::driver` and `sim::recorder`.
 
 mod events;
 mod explain;
@@ -56,6 +55,8 @@ mod member;
 mod restoration;
 mod rounds;
 
+use crate::sim::driver::Simulation;
+use crate::sim::rebalance_cause::{JoinPhaseCause, RebalanceCause};
 use std::collections::{BTreeMap, BTreeSet};
 
 use events::Ev;
@@ -66,17 +67,11 @@ use crate::scenario::{
     instance_name, KafkaVersion, Scenario, StreamsConfig, StreamsEvent, StreamsScenario,
     StreamsTimings, StreamsVariant,
 };
-use crate::sim::event_queue::EventQueue;
+use crate::sim::driver::SimulationDriver;
 use crate::sim::group::{ClassicGroup, GroupState};
-use crate::sim::timeline::{ItemPool, Timeline};
+use crate::sim::recorder::TraceRecorder;
 use crate::streams::{ProcessId, StreamsTaskId};
-use crate::trace::{
-    EventMarker, ItemKind, MemberInfo, ProtocolStep, RebalanceRound, Trace, WorkItem, WorkerSpan,
-    WorkerState,
-};
-
-/// Events one run may process before it stops (a runaway scenario).
-const MAX_EVENTS: u64 = 2_000_000;
+use crate::trace::{ItemKind, Trace, WorkItem};
 
 /// The application's tasks, fixed for a run: task `i` of the trace is
 /// `task_ids[i]`, with its changelog and whether it is stateful.
@@ -94,12 +89,10 @@ struct Topology {
 }
 
 /// One variant of a Streams scenario, simulated.
-pub struct StreamsSimulation {
+pub(crate) struct StreamsSimulation {
     label: String,
-    now: u64,
-    queue: EventQueue<Ev>,
-    processed: u64,
-    last_activity: u64,
+    driver: SimulationDriver<Ev>,
+    recorder: TraceRecorder,
     timings: StreamsTimings,
     rtt: u64,
     seed: u64,
@@ -112,16 +105,8 @@ pub struct StreamsSimulation {
     silent: BTreeMap<MemberKey, u64>,
     last_assignment: BTreeMap<MemberKey, Assigned>,
     pending: Option<PendingRound>,
-    cause: String,
-    timeline: Timeline,
-    pool: ItemPool,
+    cause: JoinPhaseCause,
     planned: Vec<(u64, StreamsEvent, Option<String>)>,
-    members: Vec<MemberInfo>,
-    worker_spans: Vec<WorkerSpan>,
-    open_worker_spans: Vec<Option<(WorkerState, u64)>>,
-    rounds: Vec<RebalanceRound>,
-    steps: Vec<ProtocolStep>,
-    markers: Vec<EventMarker>,
     unique: u64,
     token: u64,
     records_restored: u64,
@@ -129,7 +114,11 @@ pub struct StreamsSimulation {
 
 impl StreamsSimulation {
     /// Prepares a run of `variant`, one of `streams.compare`.
-    pub fn new(scenario: &Scenario, streams: &StreamsScenario, variant: &StreamsVariant) -> Self {
+    pub(crate) fn new(
+        scenario: &Scenario,
+        streams: &StreamsScenario,
+        variant: &StreamsVariant,
+    ) -> Self {
         let app = &streams.app;
         let base_config = app.config.merged(&variant.config);
         let mut task_ids = Vec::new();
@@ -163,10 +152,8 @@ impl StreamsSimulation {
             .group_initial_rebalance_delay_ms;
         let mut sim = Self {
             label: variant.label.clone(),
-            now: 0,
-            queue: EventQueue::new(),
-            processed: 0,
-            last_activity: 0,
+            driver: SimulationDriver::new(),
+            recorder: TraceRecorder::new(),
             rtt: u64::from(app.timings.coordinator_rtt_ms),
             timings: app.timings.clone(),
             seed: scenario.seed,
@@ -185,29 +172,23 @@ impl StreamsSimulation {
             silent: BTreeMap::new(),
             last_assignment: BTreeMap::new(),
             pending: None,
-            cause: String::new(),
-            timeline: Timeline::new(),
-            pool: ItemPool::default(),
+            cause: JoinPhaseCause::default(),
             planned,
-            members: Vec::new(),
-            worker_spans: Vec::new(),
-            open_worker_spans: Vec::new(),
-            rounds: Vec::new(),
-            steps: Vec::new(),
-            markers: Vec::new(),
             unique: 0,
             token: 0,
             records_restored: 0,
         };
         let n = sim.topology.task_ids.len();
-        sim.timeline.ensure_items(n);
+        sim.recorder.timeline.ensure_items(n);
         for item in 0..n as u32 {
-            sim.timeline.set_task(item);
-            sim.timeline.set_configured(item, true, &mut sim.pool);
+            sim.recorder.timeline.set_task(item);
+            sim.recorder
+                .timeline
+                .set_configured(item, true, &mut sim.recorder.pool);
         }
         for i in 0..sim.planned.len() {
             let at = sim.planned[i].0;
-            sim.queue.schedule(
+            sim.schedule(
                 at,
                 Ev::Planned {
                     index: i,
@@ -217,7 +198,7 @@ impl StreamsSimulation {
         }
         for _ in 0..app.instances {
             let lane = sim.add_lane(app.version(), &StreamsConfig::default());
-            sim.queue.schedule(0, Ev::ProcessStart { lane });
+            sim.schedule(0, Ev::ProcessStart { lane });
         }
         if !app.cold_start {
             sim.seed_steady_state();
@@ -226,85 +207,25 @@ impl StreamsSimulation {
     }
 
     /// Records replayed from changelogs so far (actives, warmups, standbys).
-    pub fn records_restored(&self) -> u64 {
+    pub(crate) fn records_restored(&self) -> u64 {
         self.records_restored
     }
 
-    /// Runs until nothing is pending (or `limit_ms`); returns the time of the last activity.
-    pub fn run_until_quiet(&mut self, limit_ms: u64) -> u64 {
-        while let Some(t) = self.queue.peek_time() {
-            if t > limit_ms {
-                break;
-            }
-            self.step();
-        }
-        self.last_activity
-    }
-
-    /// Runs every event up to `end_ms`.
-    pub fn run_until(&mut self, end_ms: u64) {
-        while let Some(t) = self.queue.peek_time() {
-            if t > end_ms {
-                break;
-            }
-            self.step();
-        }
-    }
-
     /// Closes everything at `end_ms` and returns the trace.
-    pub fn finish(mut self, end_ms: u64) -> Trace {
-        let end_ms = end_ms.max(self.now);
-        self.timeline.advance(end_ms, &mut self.pool);
-        for lane in 0..self.lanes.len() as u32 {
-            self.close_worker_span(lane, end_ms);
-        }
-        let (spans, configured) = self.timeline.finish(end_ms, &mut self.pool);
-        Trace {
-            label: self.label,
-            end_ms,
-            workers: self.lanes.iter().map(|l| l.name.clone()).collect(),
-            members: self.members,
-            items: self
-                .topology
-                .task_ids
-                .iter()
-                .map(|t| WorkItem {
-                    label: t.to_string(),
-                    kind: ItemKind::Task,
-                })
-                .collect(),
-            item_lists: self.pool.into_vec(),
-            spans,
-            configured,
-            worker_spans: self.worker_spans,
-            rounds: self.rounds,
-            steps: self.steps,
-            events: self.markers,
-        }
-    }
-
-    fn step(&mut self) {
-        let Some((t, ev)) = self.queue.pop() else {
-            return;
-        };
-        self.processed += 1;
-        self.now = t;
-        self.last_activity = t;
-        self.timeline.advance(t, &mut self.pool);
-        if self.processed > MAX_EVENTS {
-            self.queue = EventQueue::new();
-            self.note(
-                None,
-                "simulation_stopped",
-                format!("The simulation stopped after {MAX_EVENTS} events; the scenario keeps the application busy without end."),
-            );
-            return;
-        }
-        self.dispatch(ev);
-    }
-
-    fn schedule(&mut self, at: u64, ev: Ev) {
-        self.queue.schedule(at.max(self.now), ev);
+    pub(crate) fn finish(self, end_ms: u64) -> Trace {
+        let workers = self.lanes.iter().map(|l| l.name.clone()).collect();
+        let items = self
+            .topology
+            .task_ids
+            .iter()
+            .map(|t| WorkItem {
+                label: t.to_string(),
+                kind: ItemKind::Task,
+            })
+            .collect();
+        let now = self.driver.now();
+        self.recorder
+            .finish(self.label, now, end_ms, workers, items)
     }
 
     fn next_token(&mut self) -> u64 {
@@ -312,21 +233,15 @@ impl StreamsSimulation {
         self.token
     }
 
-    fn note(&mut self, lane: Option<u32>, kind: &str, explanation: String) {
-        self.steps.push(ProtocolStep {
-            at_ms: self.now,
-            worker: lane,
-            kind: kind.to_string(),
-            explanation,
-        });
-    }
-
     /// What started the rebalance in progress, for the round's explanation;
     /// a later trigger during the same join phase does not replace it.
-    fn set_cause(&mut self, cause: String) {
-        if self.group.state() != GroupState::PreparingRebalance || self.cause.is_empty() {
-            self.cause = cause;
-        }
+    fn set_cause(&mut self, text: String) {
+        let cause = RebalanceCause {
+            started_ms: self.driver.now(),
+            text,
+        };
+        let in_progress = self.group.state() == GroupState::PreparingRebalance;
+        self.cause.trigger(cause, in_progress);
     }
 
     fn name(&self, lane: u32) -> String {
@@ -375,27 +290,8 @@ impl StreamsSimulation {
             restart: None,
             used_metadata: None,
         });
-        self.open_worker_spans.push(None);
-        self.timeline.ensure_lanes(self.lanes.len());
+        self.recorder.ensure_lanes(self.lanes.len());
         lane
-    }
-
-    fn open_worker_span(&mut self, lane: u32, state: WorkerState) {
-        self.close_worker_span(lane, self.now);
-        self.open_worker_spans[lane as usize] = Some((state, self.now));
-    }
-
-    fn close_worker_span(&mut self, lane: u32, at: u64) {
-        if let Some((state, since)) = self.open_worker_spans[lane as usize].take() {
-            if since < at {
-                self.worker_spans.push(WorkerSpan {
-                    worker: lane,
-                    state,
-                    start_ms: since,
-                    end_ms: at,
-                });
-            }
-        }
     }
 
     fn heartbeat_delay(&self, lane: u32) -> u64 {
@@ -439,5 +335,21 @@ impl StreamsSimulation {
 
     fn task_index(&self, t: StreamsTaskId) -> u32 {
         self.topology.task_ids.binary_search(&t).unwrap_or(0) as u32
+    }
+}
+
+impl Simulation for StreamsSimulation {
+    type Event = Ev;
+
+    fn driver(&self) -> &SimulationDriver<Ev> {
+        &self.driver
+    }
+
+    fn parts(&mut self) -> (&mut SimulationDriver<Ev>, &mut TraceRecorder) {
+        (&mut self.driver, &mut self.recorder)
+    }
+
+    fn handle(&mut self, event: Ev) {
+        self.dispatch(event);
     }
 }

@@ -6,6 +6,7 @@ use super::events::Ev;
 use super::local_state::{restore_ms, LocalState};
 use super::member::{Process, TaskPhase};
 use super::StreamsSimulation;
+use crate::sim::driver::Simulation;
 use crate::trace::ItemState;
 
 impl StreamsSimulation {
@@ -15,9 +16,10 @@ impl StreamsSimulation {
         } else {
             ItemState::Standby
         };
-        self.timeline
-            .place(lane, state, vec![t], None, &mut self.pool);
-        let now = self.now;
+        self.recorder
+            .timeline
+            .place(lane, state, vec![t], None, &mut self.recorder.pool);
+        let now = self.driver.now();
         let rate = u64::from(self.timings.restore_records_per_sec);
         let log = self.topology.logs[t as usize];
         let l = &mut self.lanes[lane as usize];
@@ -42,7 +44,7 @@ impl StreamsSimulation {
         if !self.topology.stateful[t as usize] {
             return;
         }
-        let now = self.now;
+        let now = self.driver.now();
         let rate = u64::from(self.timings.restore_records_per_sec);
         let log = self.topology.logs[t as usize];
         let l = &mut self.lanes[lane as usize];
@@ -70,8 +72,10 @@ impl StreamsSimulation {
                     p.standby.remove(&t);
                 }
             }
-            if self.timeline.state_on(t, lane).is_some() {
-                self.timeline.remove_copy(t, lane, &mut self.pool);
+            if self.recorder.timeline.state_on(t, lane).is_some() {
+                self.recorder
+                    .timeline
+                    .remove_copy(t, lane, &mut self.recorder.pool);
                 self.settle_local(lane, t);
             }
         }
@@ -80,14 +84,14 @@ impl StreamsSimulation {
                 p.active.insert(t, (TaskPhase::Initializing, token));
             }
         }
-        self.timeline.place(
+        self.recorder.timeline.place(
             lane,
             ItemState::Starting,
             tasks.clone(),
             None,
-            &mut self.pool,
+            &mut self.recorder.pool,
         );
-        let at = self.now + u64::from(self.timings.task_init_ms);
+        let at = self.driver.now() + u64::from(self.timings.task_init_ms);
         self.schedule(
             at,
             Ev::Initialized {
@@ -117,7 +121,7 @@ impl StreamsSimulation {
             // Removed from the group: these tasks are about to be lost.
             return;
         }
-        let now = self.now;
+        let now = self.driver.now();
         let rate = u64::from(self.timings.restore_records_per_sec);
         let (cleanup, started) = (
             self.lanes[lane as usize].config.state_cleanup_delay_ms,
@@ -169,13 +173,21 @@ impl StreamsSimulation {
             p.active.insert(t, (TaskPhase::Restoring, token));
         }
         if !running.is_empty() {
-            self.timeline
-                .split_off(lane, &running, ItemState::Running, &mut self.pool);
+            self.recorder.timeline.split_off(
+                lane,
+                &running,
+                ItemState::Running,
+                &mut self.recorder.pool,
+            );
         }
         if !restoring.is_empty() {
             let ids: Vec<u32> = restoring.iter().map(|r| r.0).collect();
-            self.timeline
-                .split_off(lane, &ids, ItemState::Restoring, &mut self.pool);
+            self.recorder.timeline.split_off(
+                lane,
+                &ids,
+                ItemState::Restoring,
+                &mut self.recorder.pool,
+            );
             for (t, lag) in restoring {
                 let at = now + restore_ms(lag, rate);
                 self.schedule(
@@ -211,7 +223,7 @@ impl StreamsSimulation {
             return;
         }
         p.active.insert(task, (TaskPhase::Running, token));
-        let now = self.now;
+        let now = self.driver.now();
         let rate = u64::from(self.timings.restore_records_per_sec);
         let log = self.topology.logs[task as usize];
         if let Some(LocalState::Catching { from, .. }) =
@@ -223,7 +235,11 @@ impl StreamsSimulation {
         self.lanes[lane as usize]
             .local
             .insert(task, LocalState::Current);
-        self.timeline
-            .split_off(lane, &[task], ItemState::Running, &mut self.pool);
+        self.recorder.timeline.split_off(
+            lane,
+            &[task],
+            ItemState::Running,
+            &mut self.recorder.pool,
+        );
     }
 }

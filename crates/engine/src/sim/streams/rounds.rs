@@ -3,15 +3,17 @@
 //! COOPERATIVE revocation, SyncGroup and `onAssignment`, and the probing
 //! rebalance the leader's client triggers.
 
+use crate::sim::driver::Simulation;
+use crate::sim::rebalance_cause::RebalanceCause;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::events::Ev;
 use super::explain::join_cause;
 use super::member::{MemberKey, Phase, Subscription, TaskPhase};
 use super::StreamsSimulation;
-use crate::report::format_duration;
 use crate::sim::group::{GroupChange, GroupState, JoinResponse};
-use crate::trace::{ItemState, MemberInfo};
+use crate::trace::{ItemState, MemberInfo, StepKind};
+use crate::wording::duration;
 
 impl StreamsSimulation {
     pub(super) fn send_join(&mut self, lane: u32, inc: u32) {
@@ -23,7 +25,7 @@ impl StreamsSimulation {
         }
         p.phase = Phase::Joining;
         let rtt = self.rtt;
-        self.schedule(self.now + rtt, Ev::JoinArrives { lane, inc });
+        self.schedule(self.driver.now() + rtt, Ev::JoinArrives { lane, inc });
     }
 
     pub(super) fn on_join_arrives(&mut self, lane: u32, inc: u32) {
@@ -43,19 +45,22 @@ impl StreamsSimulation {
         // path; a known static member rejoins like any other (KIP-345,
         // `GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin`).
         let response = if statics && !known {
-            self.group.rejoin_static(key, metadata, timeout, self.now)
+            self.group
+                .rejoin_static(key, metadata, timeout, self.driver.now())
         } else {
-            self.group.join(key, !known, metadata, timeout, self.now)
+            self.group
+                .join(key, !known, metadata, timeout, self.driver.now())
         };
         if !self.member_index.contains_key(&key) || (statics && !known) {
-            self.member_index.insert(key, self.members.len() as u32);
-            self.members.push(MemberInfo {
+            self.member_index
+                .insert(key, self.recorder.members.len() as u32);
+            self.recorder.members.push(MemberInfo {
                 worker: lane,
                 member_id: match &self.lanes[lane as usize].config.group_instance_id {
                     Some(prefix) => format!("{prefix}-{}", lane + 1),
                     None => format!("{name}-consumer-{}", key.1),
                 },
-                joined_ms: self.now,
+                joined_ms: self.driver.now(),
             });
         }
         self.silent.remove(&key);
@@ -81,11 +86,11 @@ impl StreamsSimulation {
                 if statics {
                     self.note(
                         Some(lane),
-                        "static_rejoin",
+                        StepKind::StaticRejoin,
                         format!("{name} rejoins with its group.instance.id within session.timeout.ms: the coordinator swaps in the new member id and returns its stored assignment, no rebalance (KIP-345)."),
                     );
                 }
-                let at = self.now + self.rtt;
+                let at = self.driver.now() + self.rtt;
                 self.schedule(
                     at,
                     Ev::Assignment {
@@ -100,8 +105,13 @@ impl StreamsSimulation {
                     .started
                     .as_ref()
                     .and_then(|s| join_cause(&s.trigger, &name));
-                if let Some(cause) = cause.filter(|_| self.cause.is_empty()) {
-                    self.cause = cause;
+                if let Some(text) = cause {
+                    // First trigger wins, whatever the group's state.
+                    let cause = RebalanceCause {
+                        started_ms: self.driver.now(),
+                        text,
+                    };
+                    self.cause.trigger(cause, true);
                 }
                 self.apply_change(change);
             }
@@ -134,9 +144,9 @@ impl StreamsSimulation {
                     self.heartbeat_delay(lane)
                 };
                 if started.aborted_generation.is_some() && p.phase == Phase::Joining {
-                    self.schedule(self.now + delay, Ev::SendJoin { lane, inc });
+                    self.schedule(self.driver.now() + delay, Ev::SendJoin { lane, inc });
                 } else {
-                    self.schedule(self.now + delay, Ev::Notice { lane, inc });
+                    self.schedule(self.driver.now() + delay, Ev::Notice { lane, inc });
                 }
             }
         }
@@ -217,9 +227,13 @@ impl StreamsSimulation {
             }
         }
         p.revoking += 1;
-        self.timeline
-            .split_off(lane, &tasks, ItemState::Stopping, &mut self.pool);
-        let at = self.now + u64::from(self.timings.task_commit_ms);
+        self.recorder.timeline.split_off(
+            lane,
+            &tasks,
+            ItemState::Stopping,
+            &mut self.recorder.pool,
+        );
+        let at = self.driver.now() + u64::from(self.timings.task_commit_ms);
         self.schedule(
             at,
             Ev::Revoked {
@@ -250,7 +264,9 @@ impl StreamsSimulation {
             .filter(|t| p.standby.contains_key(t))
             .collect();
         for &t in &done {
-            self.timeline.remove_copy(t, lane, &mut self.pool);
+            self.recorder
+                .timeline
+                .remove_copy(t, lane, &mut self.recorder.pool);
             self.settle_local(lane, t);
         }
         // A revoked task assigned as standby is recycled, not closed
@@ -283,13 +299,13 @@ impl StreamsSimulation {
         }
         let mut round = pending.round;
         if self.group.sync(generation).is_err() {
-            round.completed_ms = self.now;
-            self.rounds.push(round);
+            round.completed_ms = self.driver.now();
+            self.recorder.rounds.push(round);
             return;
         }
         round.delivered = true;
-        round.completed_ms = self.now;
-        self.rounds.push(round);
+        round.completed_ms = self.driver.now();
+        self.recorder.rounds.push(round);
         for (key, a) in pending.assignments {
             self.last_assignment.insert(key, a);
             let (lane, _) = key;
@@ -301,7 +317,7 @@ impl StreamsSimulation {
             }
             let inc = p.inc;
             self.schedule(
-                self.now + self.rtt,
+                self.driver.now() + self.rtt,
                 Ev::Assignment {
                     lane,
                     inc,
@@ -358,7 +374,9 @@ impl StreamsSimulation {
         // Standbys no longer assigned are closed (their directory stays).
         for (&t, _) in old_standby.iter() {
             if !standby_now.contains_key(&t) || a.active.contains(&t) {
-                self.timeline.remove_copy(t, lane, &mut self.pool);
+                self.recorder
+                    .timeline
+                    .remove_copy(t, lane, &mut self.recorder.pool);
                 self.settle_local(lane, t);
             }
         }
@@ -375,7 +393,9 @@ impl StreamsSimulation {
                     } else {
                         ItemState::Standby
                     };
-                    self.timeline.split_off(lane, &[t], state, &mut self.pool);
+                    self.recorder
+                        .timeline
+                        .split_off(lane, &[t], state, &mut self.recorder.pool);
                 }
                 None => self.start_standby_copy(lane, t, warm),
             }
@@ -389,7 +409,7 @@ impl StreamsSimulation {
             let labels = self.labels(&revoked.iter().copied().collect());
             self.note(
                 Some(lane),
-                "revoke",
+                StepKind::Revoke,
                 format!("{name} revokes {labels} (commit, suspend) and then rejoins for the follow-up round (ConsumerCoordinator.onJoinComplete calls requestRejoin, KIP-429)."),
             );
             if let Some(p) = self.proc_mut(lane, inc) {
@@ -439,8 +459,8 @@ impl StreamsSimulation {
             .probing_rebalance_interval_ms;
         self.note(
             Some(lane),
-            "probing_rebalance",
-            format!("{name} (the leader's client) triggers the probing rebalance, probing.rebalance.interval.ms ({}) after the assignment that asked for it: warmups within acceptable.recovery.lag are promoted (KIP-441).", format_duration(interval)),
+            StepKind::ProbingRebalance,
+            format!("{name} (the leader's client) triggers the probing rebalance, probing.rebalance.interval.ms ({}) after the assignment that asked for it: warmups within acceptable.recovery.lag are promoted (KIP-441).", duration(interval)),
         );
         self.set_cause("probing rebalance".to_string());
         self.begin_rejoin(lane, inc);

@@ -134,11 +134,6 @@ impl Timeline {
         Self::default()
     }
 
-    /// The current instant.
-    pub fn now(&self) -> u64 {
-        self.now
-    }
-
     /// Moves to a later instant, settling the previous one first.
     pub fn advance(&mut self, t: u64, pool: &mut ItemPool) {
         if t > self.now {
@@ -401,12 +396,8 @@ impl Timeline {
             .map(|r| self.batches[r.batch as usize].state)
     }
 
-    /// The batch holding the item's copy on a lane.
-    pub fn batch_on(&self, item: u32, lane: u32) -> Option<BatchId> {
-        self.copy_ref(item, lane).map(|r| r.batch)
-    }
-
     /// Every copy of an item as (lane, state), unassigned included.
+    #[cfg(test)]
     pub fn copies(&self, item: u32) -> Vec<(u32, ItemState)> {
         self.refs(item)
             .map(|r| {

@@ -1,0 +1,216 @@
+//! The discrete-event driver both simulators run on: the simulated clock, the
+//! future-event list, the event cap and the halt rule, and the loops that run
+//! a simulation until it is quiet or until a time.
+//!
+//! A simulator implements [`Simulation`]: it hands out its driver and its
+//! [`TraceRecorder`] and handles one event at a time; everything else
+//! (`schedule`, `note`, worker spans, `run_until*`) comes from the trait, so
+//! both families count, stop and record in the same way.
+
+use super::event_queue::EventQueue;
+use super::recorder::TraceRecorder;
+use crate::trace::{StepKind, WorkerState};
+
+/// Events one run may process before it stops: a runaway guard (a bug, or a
+/// scenario that keeps the group busy without end), not a budget. The
+/// largest engine workload, `connect-scenario-1000w-100000t`, processes about
+/// 144,000 events per variant and no preset more than 300, so a real
+/// scenario stays far below it. Per-run budgets on rounds, events and trace
+/// size belong on top of this mechanism, not in place of it.
+pub(crate) const MAX_EVENTS: u64 = 10_000_000;
+
+/// What the driver needs to know about an event.
+pub(crate) trait DriverEvent {
+    /// Background events (a periodic check) do not keep a run from being
+    /// quiet: [`Simulation::run_until_quiet`] stops when only they remain.
+    fn is_background(&self) -> bool;
+}
+
+/// The clock and the queue of one run.
+#[derive(Debug)]
+pub(crate) struct SimulationDriver<E> {
+    now: u64,
+    queue: EventQueue<E>,
+    /// Pending events that are not background.
+    foreground: usize,
+    processed: u64,
+    /// When the last foreground event was processed.
+    last_activity: u64,
+    /// Set when the run hit [`MAX_EVENTS`]; the queue is kept as it was.
+    halted: bool,
+}
+
+/// What [`SimulationDriver::pop`] found.
+enum Popped<E> {
+    /// The next event; the clock is at its time.
+    Due(E),
+    /// The run just hit [`MAX_EVENTS`] and stops; the clock did not move.
+    Halted,
+}
+
+impl<E: DriverEvent> SimulationDriver<E> {
+    /// A run at time 0 with nothing scheduled.
+    pub(crate) fn new() -> Self {
+        Self {
+            now: 0,
+            queue: EventQueue::new(),
+            foreground: 0,
+            processed: 0,
+            last_activity: 0,
+            halted: false,
+        }
+    }
+
+    /// The simulated time, ms.
+    pub(crate) fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// Schedules `event` at `at_ms`, or now if that is in the past.
+    pub(crate) fn schedule(&mut self, at_ms: u64, event: E) {
+        if !event.is_background() {
+            self.foreground += 1;
+        }
+        self.queue.schedule(at_ms.max(self.now), event);
+    }
+
+    /// The time of the next event when one is due by `limit_ms` and the run
+    /// has not halted.
+    fn next_due(&self, limit_ms: u64) -> Option<u64> {
+        if self.halted {
+            return None;
+        }
+        self.queue.peek_time().filter(|&t| t <= limit_ms)
+    }
+
+    fn pop(&mut self) -> Option<Popped<E>> {
+        let (t, event) = self.queue.pop()?;
+        if !event.is_background() {
+            self.foreground -= 1;
+            self.last_activity = t;
+        }
+        self.processed += 1;
+        if self.processed > MAX_EVENTS {
+            self.halted = true;
+            return Some(Popped::Halted);
+        }
+        self.now = t;
+        Some(Popped::Due(event))
+    }
+}
+
+/// A simulator on a [`SimulationDriver`], recording into a [`TraceRecorder`].
+pub(crate) trait Simulation {
+    /// What the simulator schedules.
+    type Event: DriverEvent;
+
+    /// The driver, to read.
+    fn driver(&self) -> &SimulationDriver<Self::Event>;
+
+    /// The driver and the recorder, to change.
+    fn parts(&mut self) -> (&mut SimulationDriver<Self::Event>, &mut TraceRecorder);
+
+    /// Handles one event; the clock and the timeline are at its time.
+    fn handle(&mut self, event: Self::Event);
+
+    /// Schedules `event` at `at_ms`, or now if that is in the past.
+    fn schedule(&mut self, at_ms: u64, event: Self::Event) {
+        self.parts().0.schedule(at_ms, event);
+    }
+
+    /// Records a step at the current time.
+    fn note(&mut self, lane: Option<u32>, kind: StepKind, explanation: String) {
+        let (driver, recorder) = self.parts();
+        recorder.note(driver.now(), lane, kind, explanation);
+    }
+
+    /// A lane's process is `state` from now on.
+    fn open_worker_span(&mut self, lane: u32, state: WorkerState) {
+        let (driver, recorder) = self.parts();
+        recorder.open_worker_span(lane, state, driver.now());
+    }
+
+    /// A lane's process ends (or changes state) at `end_ms`.
+    fn close_worker_span(&mut self, lane: u32, end_ms: u64) {
+        self.parts().1.close_worker_span(lane, end_ms);
+    }
+
+    /// Processes the next event: advances the clock and the timeline to it
+    /// and handles it, or halts the run at [`MAX_EVENTS`].
+    fn step(&mut self) {
+        let (driver, recorder) = self.parts();
+        match driver.pop() {
+            None => {}
+            Some(Popped::Halted) => recorder.note(
+                driver.now(),
+                None,
+                StepKind::SimulationStopped,
+                format!("The simulation stopped after {MAX_EVENTS} events: the scenario keeps the group busy without end."),
+            ),
+            Some(Popped::Due(event)) => {
+                recorder.advance(driver.now());
+                self.handle(event);
+            }
+        }
+    }
+
+    /// Runs until nothing but background events remain (or `limit_ms`);
+    /// returns the time of the last foreground event.
+    fn run_until_quiet(&mut self, limit_ms: u64) -> u64 {
+        while self.driver().foreground > 0 && self.driver().next_due(limit_ms).is_some() {
+            self.step();
+        }
+        self.driver().last_activity
+    }
+
+    /// Runs every event up to and including `end_ms`.
+    fn run_until(&mut self, end_ms: u64) {
+        while self.driver().next_due(end_ms).is_some() {
+            self.step();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug)]
+    struct Tick {
+        background: bool,
+    }
+
+    impl DriverEvent for Tick {
+        fn is_background(&self) -> bool {
+            self.background
+        }
+    }
+
+    #[test]
+    fn background_events_do_not_count_as_activity() {
+        let mut d = SimulationDriver::new();
+        d.schedule(5, Tick { background: false });
+        d.schedule(9, Tick { background: true });
+        assert_eq!(d.foreground, 1);
+        assert!(matches!(d.pop(), Some(Popped::Due(_))));
+        assert_eq!((d.now(), d.last_activity, d.foreground), (5, 5, 0));
+        assert!(matches!(d.pop(), Some(Popped::Due(_))));
+        assert_eq!((d.now(), d.last_activity), (9, 5));
+        // Scheduling in the past means now.
+        d.schedule(1, Tick { background: false });
+        assert_eq!(d.next_due(100), Some(9));
+    }
+
+    #[test]
+    fn a_halted_run_keeps_its_queue_and_its_clock() {
+        let mut d = SimulationDriver::new();
+        d.processed = MAX_EVENTS;
+        d.schedule(3, Tick { background: false });
+        d.schedule(4, Tick { background: false });
+        assert!(matches!(d.pop(), Some(Popped::Halted)));
+        assert!(d.halted);
+        assert_eq!(d.now(), 0);
+        assert_eq!(d.queue.peek_time(), Some(4));
+        assert_eq!(d.next_due(u64::MAX), None);
+    }
+}

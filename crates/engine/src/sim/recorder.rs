@@ -1,0 +1,118 @@
+//! The trace as a run records it, shared by both simulators: the span
+//! timeline and its item pool, the member table, worker spans, rounds, steps
+//! and event markers; [`TraceRecorder::finish`] closes them into a [`Trace`].
+
+use super::timeline::{ItemPool, Timeline};
+use crate::trace::{
+    EventMarker, MemberInfo, ProtocolStep, RebalanceRound, StepKind, Trace, WorkItem, WorkerSpan,
+    WorkerState,
+};
+
+/// Everything a run has recorded so far.
+#[derive(Debug, Default)]
+pub(crate) struct TraceRecorder {
+    /// Item states per lane, as state spans.
+    pub(crate) timeline: Timeline,
+    /// The item lists the spans point into.
+    pub(crate) pool: ItemPool,
+    /// Every group membership, by member number.
+    pub(crate) members: Vec<MemberInfo>,
+    /// Completed (or abandoned) rounds.
+    pub(crate) rounds: Vec<RebalanceRound>,
+    /// The scenario's events as they happened.
+    pub(crate) markers: Vec<EventMarker>,
+    steps: Vec<ProtocolStep>,
+    worker_spans: Vec<WorkerSpan>,
+    /// Per lane, the process state since when, while a process is up.
+    open_worker_spans: Vec<Option<(WorkerState, u64)>>,
+}
+
+impl TraceRecorder {
+    /// Nothing recorded yet.
+    pub(crate) fn new() -> Self {
+        Self {
+            timeline: Timeline::new(),
+            ..Self::default()
+        }
+    }
+
+    /// Moves the timeline to `now_ms`.
+    pub(crate) fn advance(&mut self, now_ms: u64) {
+        self.timeline.advance(now_ms, &mut self.pool);
+    }
+
+    /// Makes room for lanes `0..lanes`.
+    pub(crate) fn ensure_lanes(&mut self, lanes: usize) {
+        if self.open_worker_spans.len() < lanes {
+            self.open_worker_spans.resize(lanes, None);
+        }
+        self.timeline.ensure_lanes(lanes);
+    }
+
+    /// Records a protocol or lifecycle step.
+    pub(crate) fn note(
+        &mut self,
+        at_ms: u64,
+        worker: Option<u32>,
+        kind: StepKind,
+        explanation: String,
+    ) {
+        self.steps.push(ProtocolStep {
+            at_ms,
+            worker,
+            kind,
+            explanation,
+        });
+    }
+
+    /// A lane's process is `state` from `now_ms` on (closing what it was).
+    pub(crate) fn open_worker_span(&mut self, lane: u32, state: WorkerState, now_ms: u64) {
+        self.close_worker_span(lane, now_ms);
+        self.open_worker_spans[lane as usize] = Some((state, now_ms));
+    }
+
+    /// Closes a lane's open process span at `end_ms` (an empty one is dropped).
+    pub(crate) fn close_worker_span(&mut self, lane: u32, end_ms: u64) {
+        if let Some((state, start_ms)) = self.open_worker_spans[lane as usize].take() {
+            if end_ms > start_ms {
+                self.worker_spans.push(WorkerSpan {
+                    worker: lane,
+                    state,
+                    start_ms,
+                    end_ms,
+                });
+            }
+        }
+    }
+
+    /// Closes everything at `end_ms` (not before `now_ms`) and returns the trace.
+    pub(crate) fn finish(
+        mut self,
+        label: String,
+        now_ms: u64,
+        end_ms: u64,
+        workers: Vec<String>,
+        items: Vec<WorkItem>,
+    ) -> Trace {
+        let end_ms = end_ms.max(now_ms);
+        self.advance(end_ms);
+        for lane in 0..self.open_worker_spans.len() as u32 {
+            self.close_worker_span(lane, end_ms);
+        }
+        let (spans, configured) = self.timeline.finish(end_ms, &mut self.pool);
+        Trace {
+            label,
+            end_ms,
+            workers,
+            members: self.members,
+            items,
+            item_lists: self.pool.into_vec(),
+            spans,
+            configured,
+            worker_spans: self.worker_spans,
+            rounds: self.rounds,
+            steps: self.steps,
+            events: self.markers,
+        }
+    }
+}
