@@ -3,8 +3,8 @@
 //! Definitions (all times in simulated ms):
 //! * **Healthy**: every configured connector and task runs (state `running`)
 //!   on a live worker, no zombie copy runs, and the live workers' task counts
-//!   differ by at most one, as do their connector counts (Kafka's balance,
-//!   spec §3.5). "Live" means a process that is up and not frozen.
+//!   differ by at most one, as do their connector counts (the balance Kafka's
+//!   `IncrementalCooperativeAssignor.performLoadBalancingRevocations` aims for). "Live" means a process that is up and not frozen.
 //! * **Measurement window**: from the first scenario event, or from the
 //!   first healthy moment if that comes earlier, to the end of the run — the
 //!   cluster's initial start-up is not charged to the protocol.

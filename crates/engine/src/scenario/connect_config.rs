@@ -1,5 +1,6 @@
 //! Connect worker (and broker) configuration under Kafka's own property names,
-//! with Kafka's defaults (spec §6).
+//! with Kafka's defaults (`DistributedConfig`, `WorkerConfig` and the broker's
+//! `GroupCoordinatorConfig`).
 //!
 //! Every field is optional in a scenario file: absent means "Kafka's default",
 //! which keeps links short. The same type serves as the cluster-wide config, a
