@@ -26,3 +26,8 @@ pub mod trace;
 pub mod trace_text;
 pub mod wording;
 pub mod workloads;
+
+/// The randomized unit tests use the same SplitMix64 as the integration tests.
+#[cfg(test)]
+#[path = "../tests/support/rng.rs"]
+mod test_rng;

@@ -619,28 +619,14 @@ mod tests {
     use crate::streams::client_state::LATEST_OFFSET;
     use crate::streams::ids::ProcessId;
 
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
+    use crate::test_rng::SplitMix64;
 
     /// Random inputs in the shape of the conformance vectors (and larger):
     /// the lazy priority sets must give exactly what literal ones give.
     #[test]
     fn lazy_sets_match_literal_sets() {
         for seed in 0..400 {
-            let mut rng = Rng(seed);
+            let mut rng = SplitMix64::new(seed);
             let big = seed % 4 == 0;
             let n = 1 + rng.below(if big { 40 } else { 6 });
             let subtopologies = 1 + rng.below(3) as u32;

@@ -472,21 +472,7 @@ fn member_assignment<K: Clone>(
 mod tests {
     use super::*;
 
-    /// SplitMix64.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
+    use crate::test_rng::SplitMix64;
 
     /// The sparse lag input gives exactly the assignment of Kafka's literal
     /// input (every client, every stateful task) on random groups: offset
@@ -494,7 +480,7 @@ mod tests {
     #[test]
     fn sparse_lags_assign_exactly_like_full_lags() {
         for seed in 0..400u64 {
-            let mut rng = Rng(seed);
+            let mut rng = SplitMix64::new(seed);
             let tasks: BTreeSet<StreamsTaskId> = (0..1 + rng.below(3) as u32)
                 .flat_map(|s| (0..1 + rng.below(6) as u32).map(move |p| StreamsTaskId::new(s, p)))
                 .collect();

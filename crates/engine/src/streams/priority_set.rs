@@ -522,22 +522,7 @@ mod tests {
         }
     }
 
-    /// A small deterministic generator (SplitMix64).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
+    use crate::test_rng::SplitMix64;
 
     /// Random Kafka-like sequences: polls with random constraints, loads
     /// that change while clients are queued, then re-offers; including full
@@ -546,7 +531,7 @@ mod tests {
     fn matches_the_literal_java_queue() {
         let mut unordered = 0;
         for seed in 0..600 {
-            let mut rng = Rng(seed);
+            let mut rng = SplitMix64::new(seed);
             let n = 1 + rng.below(if seed % 2 == 0 { 12 } else { 120 }) as usize;
             // Few distinct hashes force shared buckets now and then.
             let spread: Vec<u32> = (0..n)

@@ -2,7 +2,8 @@
 //! small, seedable and the same on every platform, so a seed names the same
 //! scenario forever (the recorded fingerprints depend on it).
 //!
-//! Pulled into a test with `#[path = "support/rng.rs"] mod rng;`, not through
+//! Pulled into a test with `#[path = "support/rng.rs"] mod rng;` (and into the
+//! crate's unit tests as `crate::test_rng`), not through
 //! `support/mod.rs`, so the conformance tests do not compile it.
 
 // Every test binary compiles its own copy and uses only some of the helpers.
