@@ -8,6 +8,7 @@
 mod connect_config;
 mod error;
 mod event;
+mod parse_problem;
 mod streams;
 mod wire;
 
@@ -335,7 +336,8 @@ fn is_default<T: Default + PartialEq>(value: &T) -> bool {
 impl Scenario {
     /// Parses and validates a scenario from JSON.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let scenario = wire::scenario_from_str(text).map_err(ScenarioError::from_json)?;
+        let scenario = wire::scenario_from_str(text)
+            .map_err(|failure| parse_problem::parse_error(text, failure))?;
         scenario.validate()?;
         Ok(scenario)
     }
