@@ -157,7 +157,7 @@ fn link_errors_quote_the_json_instead_of_a_column() {
     ] {
         let msg = decode(&frag).unwrap_err().to_string();
         assert!(
-            msg.starts_with("This link's scenario cannot be used. The scenario cannot be read: connect.connectors[2].tasks: expected a whole number ≥ 0, got \"4\" (near `…"),
+            msg.starts_with("This link's scenario cannot be used. The scenario is not valid: connect.connectors[2].tasks: expected a whole number ≥ 0, got \"4\" (near `…"),
             "{msg}"
         );
         assert!(msg.contains(r#""tasks":"4""#), "{msg}");

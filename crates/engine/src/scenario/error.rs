@@ -68,7 +68,7 @@ impl fmt::Display for ScenarioError {
                 snippet,
                 line,
             } => {
-                f.write_str("The scenario cannot be read: ")?;
+                f.write_str("The scenario is not valid: ")?;
                 if !path.is_empty() {
                     write!(f, "{path}: ")?;
                 }

@@ -318,7 +318,7 @@ fn parse_errors_name_the_path_in_plain_words() {
     let file = "{\n  \"version\": 1,\n  \"connect\": {\n    \"workers\": \"4\"\n  }\n}\n";
     let text = Scenario::from_json(file).unwrap_err().to_string();
     assert!(
-        text.starts_with(r#"The scenario cannot be read: connect.workers: expected a whole number ≥ 0, got "4" (line 4, near `"#),
+        text.starts_with(r#"The scenario is not valid: connect.workers: expected a whole number ≥ 0, got "4" (line 4, near `"#),
         "{text}"
     );
     assert!(text.ends_with("`)."), "{text}");
