@@ -47,6 +47,8 @@ pub enum LinkError {
     UnknownKind,
     /// `s=` without the `<version>.<codec>.<payload>` parts.
     Truncated,
+    /// `s=.…`: the link format version is missing.
+    MissingVersion,
     /// A link version this build cannot read.
     UnsupportedVersion(String),
     /// A codec other than `z` or `j`.
@@ -75,6 +77,10 @@ impl fmt::Display for LinkError {
             ),
             Self::Truncated => f.write_str(
                 "This scenario link is incomplete; it may have been cut off when it was copied. Copy the whole link again.",
+            ),
+            Self::MissingVersion => write!(
+                f,
+                "This scenario link has no format version: the part after #s= should start with {LINK_VERSION}. It may have been edited or cut; copy the whole link again."
             ),
             Self::UnsupportedVersion(v) => write!(
                 f,
@@ -153,6 +159,9 @@ pub fn decode(link: &str) -> Result<LinkTarget, LinkError> {
     else {
         return Err(LinkError::Truncated);
     };
+    if version.is_empty() {
+        return Err(LinkError::MissingVersion);
+    }
     if version != LINK_VERSION.to_string() {
         return Err(LinkError::UnsupportedVersion(shorten(version)));
     }
@@ -172,9 +181,11 @@ pub fn decode(link: &str) -> Result<LinkTarget, LinkError> {
         other => return Err(LinkError::UnknownCodec(shorten(other))),
     };
     let text = std::str::from_utf8(&json).map_err(|_| LinkError::BadEncoding)?;
+    // A link's JSON is one line nobody sees: its errors quote the text
+    // around the problem instead of a line number.
     Scenario::from_json(text)
         .map(|s| LinkTarget::Scenario(Box::new(s)))
-        .map_err(LinkError::Scenario)
+        .map_err(|e| LinkError::Scenario(e.without_line()))
 }
 
 fn decode_preset_id(id: &str) -> Result<LinkTarget, LinkError> {

@@ -84,7 +84,7 @@ fn mis_encoded_unknown_version_and_codec() {
     let not_json = format!("#s=1.j.{}", URL_SAFE_NO_PAD.encode(b"{not json"));
     assert!(matches!(
         decode(&not_json).unwrap_err(),
-        LinkError::Scenario(ScenarioError::Malformed(_))
+        LinkError::Scenario(ScenarioError::Parse { .. })
     ));
 }
 
@@ -131,6 +131,7 @@ fn messages_are_sentences_a_person_can_act_on() {
         LinkError::TooLong(20000),
         LinkError::UnknownKind,
         LinkError::Truncated,
+        LinkError::MissingVersion,
         LinkError::UnsupportedVersion("2".into()),
         LinkError::UnknownCodec("q".into()),
         LinkError::BadEncoding,
@@ -141,4 +142,40 @@ fn messages_are_sentences_a_person_can_act_on() {
         let msg = err.to_string();
         assert!(msg.starts_with("This ") && msg.ends_with('.'), "{msg}");
     }
+}
+
+/// Issue #15: a link's scenario errors quote the decoded JSON, not a column.
+#[test]
+fn link_errors_quote_the_json_instead_of_a_column() {
+    let json = r#"{"version":1,"connect":{"workers":3,"connectors":[{"name":"a","tasks":1},{"name":"b","tasks":1},{"name":"c","tasks":"4"}]}}"#;
+    for frag in [
+        format!("s=1.j.{}", URL_SAFE_NO_PAD.encode(json)),
+        encode_json(&json.replace(
+            "\"name\":\"a\"",
+            &format!("\"name\":\"{}\"", "a".repeat(300)),
+        )),
+    ] {
+        let msg = decode(&frag).unwrap_err().to_string();
+        assert!(
+            msg.starts_with("This link's scenario cannot be used. The scenario is not valid: connect.connectors[2].tasks: expected a whole number ≥ 0, got \"4\" (near `…"),
+            "{msg}"
+        );
+        assert!(msg.contains(r#""tasks":"4""#), "{msg}");
+        assert!(!msg.contains("line") && !msg.contains("column"), "{msg}");
+    }
+    // Even a link whose JSON has line breaks points at text, not at a line.
+    let pretty = "{\n\"version\": 1,\n\"connect\": {\"workers\": \"4\"}\n}";
+    let msg = decode(&format!("s=1.j.{}", URL_SAFE_NO_PAD.encode(pretty)))
+        .unwrap_err()
+        .to_string();
+    assert!(msg.contains("near `") && !msg.contains("line"), "{msg}");
+}
+
+#[test]
+fn a_link_without_a_version_says_so() {
+    let err = decode("#s=.j.e30").unwrap_err();
+    assert_eq!(err, LinkError::MissingVersion);
+    let msg = err.to_string();
+    assert!(msg.contains("no format version"), "{msg}");
+    assert!(!msg.contains("version ,"), "{msg}");
 }

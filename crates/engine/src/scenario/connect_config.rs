@@ -73,37 +73,51 @@ connect_config! {
     group_initial_rebalance_delay_ms: u32 = 3_000, "group.initial.rebalance.delay.ms";
 }
 
-/// Bounds a scenario's config values must respect (Kafka's own validators where it has them).
+/// Bounds a scenario's config values must respect: Kafka's own ranges
+/// where it has them, the playground's elsewhere (`scenario::ranges`).
 pub(crate) fn validate(
     config: &ConnectConfig,
     at: &str,
 ) -> Result<(), crate::scenario::ScenarioError> {
-    use crate::scenario::ScenarioError;
+    use crate::scenario::ranges::{self, *};
     let r = config.resolve();
-    let positive = [
-        ("session.timeout.ms", r.session_timeout_ms),
-        ("heartbeat.interval.ms", r.heartbeat_interval_ms),
-        ("rebalance.timeout.ms", r.rebalance_timeout_ms),
-    ];
-    for (key, value) in positive {
-        if value == 0 {
-            return Err(ScenarioError::invalid(
-                format!("{at}.{key}"),
-                "must be greater than 0",
-            ));
-        }
+    let field = |key: &str| format!("{at}.{key}");
+    let ms = u64::from;
+    SESSION_TIMEOUT_MS.check(
+        &field("session.timeout.ms"),
+        ms(r.session_timeout_ms),
+        " ms",
+    )?;
+    ranges::check_heartbeat(
+        &field("heartbeat.interval.ms"),
+        ms(r.heartbeat_interval_ms),
+        ms(r.session_timeout_ms),
+    )?;
+    CONNECT_REBALANCE_TIMEOUT_MS.check(
+        &field("rebalance.timeout.ms"),
+        ms(r.rebalance_timeout_ms),
+        " ms",
+    )?;
+    for (key, value) in [
+        (
+            "scheduled.rebalance.max.delay.ms",
+            r.scheduled_rebalance_max_delay_ms,
+        ),
+        ("inter.worker.key.ttl.ms", r.inter_worker_key_ttl_ms),
+    ] {
+        CONNECT_DELAY_MS.check(&field(key), ms(value), " ms")?;
     }
-    if r.heartbeat_interval_ms >= r.session_timeout_ms {
-        return Err(ScenarioError::invalid(
-            format!("{at}.heartbeat.interval.ms"),
-            "must be lower than session.timeout.ms (Kafka requires it)",
-        ));
-    }
-    if r.scheduled_rebalance_max_delay_ms > i32::MAX as u32 {
-        return Err(ScenarioError::invalid(
-            format!("{at}.scheduled.rebalance.max.delay.ms"),
-            "must be at most 2147483647",
-        ));
+    for (key, value) in [
+        (
+            "task.shutdown.graceful.timeout.ms",
+            r.task_shutdown_graceful_timeout_ms,
+        ),
+        (
+            "group.initial.rebalance.delay.ms",
+            r.group_initial_rebalance_delay_ms,
+        ),
+    ] {
+        PLAYGROUND_TIME_MS.check(&field(key), ms(value), " ms")?;
     }
     Ok(())
 }

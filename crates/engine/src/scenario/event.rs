@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{connect_config, limits, worker_name, ConnectConfig, ConnectScenario, ScenarioError};
+use super::{
+    connect_config, limits, ranges, worker_name, ConnectConfig, ConnectScenario, ScenarioError,
+};
 
 /// An event at a point in simulated time.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -149,12 +151,7 @@ pub(super) fn validate_events(s: &ConnectScenario) -> Result<(), ScenarioError> 
     for i in order {
         let e = &s.events[i];
         let at = format!("events[{i}]");
-        if e.at_ms > limits::MAX_TIME_MS {
-            return Err(ScenarioError::invalid(
-                format!("{at}.at_ms"),
-                "is later than one day",
-            ));
-        }
+        ranges::PLAYGROUND_TIME_MS.check(&format!("{at}.at_ms"), e.at_ms, " ms")?;
         expanded_events += 1;
         let worker_ref = |w: &str, workers_ever: u64| -> Result<(), ScenarioError> {
             let known = w
@@ -171,14 +168,7 @@ pub(super) fn validate_events(s: &ConnectScenario) -> Result<(), ScenarioError> 
             }
         };
         let duration = |field: &str, ms: u64| -> Result<(), ScenarioError> {
-            if ms > limits::MAX_TIME_MS {
-                Err(ScenarioError::invalid(
-                    format!("{at}.{field}"),
-                    "is longer than one day",
-                ))
-            } else {
-                Ok(())
-            }
+            ranges::PLAYGROUND_TIME_MS.check(&format!("{at}.{field}"), ms, " ms")
         };
         match &e.event {
             Event::WorkerJoin { count, config } => {

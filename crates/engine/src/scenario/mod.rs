@@ -8,6 +8,8 @@
 mod connect_config;
 mod error;
 mod event;
+mod parse_problem;
+mod ranges;
 mod streams;
 mod wire;
 
@@ -23,11 +25,16 @@ pub use streams::{
 };
 
 use crate::connect::protocol::ConnectProtocol;
+use crate::wording::duration;
 
 /// The scenario schema version this build writes. Older versions stay readable.
 pub const SCENARIO_VERSION: u32 = 1;
 
-/// Limits that keep an untrusted scenario from asking for absurd work.
+/// Limits that keep an untrusted scenario from asking for absurd work, and
+/// the playground's ranges for values Kafka does not bound. Kafka's own
+/// ranges (the broker's `group.min.session.timeout.ms` and
+/// `group.max.session.timeout.ms`, `ConfigDef` validators) are checked too;
+/// every refusal names the key, the value and the range.
 pub mod limits {
     /// Workers present at once (initial plus joined).
     pub const MAX_WORKERS: u32 = 2_000;
@@ -41,8 +48,16 @@ pub mod limits {
     pub const MAX_TASKS_EVER: u64 = 1_000_000;
     /// Scripted events (a rolling restart counts once per worker it restarts).
     pub const MAX_EVENTS: usize = 5_000;
-    /// Simulated time: one day.
+    /// Simulated time: one day. Also the bound on `end_ms`, an event's
+    /// `at_ms`, its `downtime_ms`, `duration_ms` and `interval_ms`, and on
+    /// durations Kafka does not bound (`task.shutdown.graceful.timeout.ms`,
+    /// `group.initial.rebalance.delay.ms`, `state.cleanup.delay.ms`).
     pub const MAX_TIME_MS: u64 = 86_400_000;
+    /// `timings` start, stop, initialisation and commit times: 10 minutes.
+    pub const MAX_WORK_TIMING_MS: u64 = 600_000;
+    /// `timings.coordinator_rtt_ms`: 30 s, a consumer's default
+    /// `request.timeout.ms`; a slower round trip would time out.
+    pub const MAX_COORDINATOR_RTT_MS: u64 = 30_000;
     /// Protocol variants compared side by side.
     pub const MAX_VARIANTS: usize = 4;
     /// Length of names and free text.
@@ -51,6 +66,8 @@ pub mod limits {
     pub const MAX_INSTANCES: u32 = 1_000;
     /// `num.stream.threads` per instance.
     pub const MAX_STREAM_THREADS: u32 = 32;
+    /// `num.standby.replicas` (Kafka sets no maximum).
+    pub const MAX_STANDBY_REPLICAS: u32 = 10;
     /// Streams tasks (subtopologies × partitions).
     pub const MAX_STREAMS_TASKS: u64 = 50_000;
     /// Subtopologies after expanding `count` rules.
@@ -154,6 +171,7 @@ impl ConnectScenario {
             ));
         }
         connect_config::validate(&c.config, "connect.config")?;
+        c.timings.validate("connect.timings")?;
         let mut connectors: u64 = 0;
         let mut tasks: u64 = 0;
         for (i, spec) in c.connectors.iter().enumerate() {
@@ -295,6 +313,26 @@ impl Default for Timings {
     }
 }
 
+impl Timings {
+    /// Each timing within the playground's ranges (`limits`).
+    fn validate(&self, at: &str) -> Result<(), ScenarioError> {
+        use ranges::{COORDINATOR_RTT_MS, WORK_TIMING_MS};
+        for (key, value) in [
+            ("connector_start_ms", self.connector_start_ms),
+            ("connector_stop_ms", self.connector_stop_ms),
+            ("task_start_ms", self.task_start_ms),
+            ("task_stop_ms", self.task_stop_ms),
+        ] {
+            WORK_TIMING_MS.check(&format!("{at}.{key}"), u64::from(value), " ms")?;
+        }
+        COORDINATOR_RTT_MS.check(
+            &format!("{at}.coordinator_rtt_ms"),
+            u64::from(self.coordinator_rtt_ms),
+            " ms",
+        )
+    }
+}
+
 /// One compared Connect protocol setting: a label and the config keys it
 /// sets cluster-wide. Per-worker overrides still win, so one old worker can
 /// pin the group to eager.
@@ -335,7 +373,8 @@ fn is_default<T: Default + PartialEq>(value: &T) -> bool {
 impl Scenario {
     /// Parses and validates a scenario from JSON.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let scenario = wire::scenario_from_str(text).map_err(ScenarioError::from_json)?;
+        let scenario = wire::scenario_from_str(text)
+            .map_err(|failure| parse_problem::parse_error(text, failure))?;
         scenario.validate()?;
         Ok(scenario)
     }
@@ -399,12 +438,16 @@ impl Scenario {
                     check_name(&format!("compare[{i}].label"), &v.label)?;
                 }
                 check_end(self.end_ms)?;
-                streams::validate(s)
+                streams::validate(s)?;
+                let events = s.events.iter().map(|e| (e.at_ms, e.event.label()));
+                check_events_before_end(self.end_ms, events)
             }
             Family::Connect(c) => {
                 c.validate_cluster_and_variants()?;
                 check_end(self.end_ms)?;
-                event::validate_events(c)
+                event::validate_events(c)?;
+                let events = c.events.iter().map(|e| (e.at_ms, e.event.label()));
+                check_events_before_end(self.end_ms, events)
             }
         }
     }
@@ -426,10 +469,34 @@ fn check_end(end_ms: Option<u64>) -> Result<(), ScenarioError> {
     match end_ms {
         Some(end) if end == 0 || end > MAX_TIME_MS => Err(ScenarioError::invalid(
             "end_ms",
-            format!("must be between 1 and {MAX_TIME_MS} (one day)"),
+            format!("is {end} ms; the playground simulates 1 to {MAX_TIME_MS} ms (one day)"),
         )),
         _ => Ok(()),
     }
+}
+
+/// An event after `end_ms` would never happen: the run stops first
+/// (events at `end_ms` itself still run). Refused, naming the event.
+fn check_events_before_end(
+    end_ms: Option<u64>,
+    events: impl Iterator<Item = (u64, String)>,
+) -> Result<(), ScenarioError> {
+    let Some(end) = end_ms else {
+        return Ok(());
+    };
+    for (i, (at, label)) in events.enumerate() {
+        if at > end {
+            return Err(ScenarioError::invalid(
+                format!("events[{i}]"),
+                format!(
+                    "({label} at {}) is after end_ms ({}): the run stops before it happens; move it to end_ms or earlier, or raise end_ms",
+                    duration(at),
+                    duration(end)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The name of the n-th worker (1-based).

@@ -43,7 +43,7 @@ fn errors_name_the_field() {
     let bad = tiny().replace("worker_join", "worker_jump");
     assert!(matches!(
         Scenario::from_json(&bad),
-        Err(ScenarioError::Malformed(_))
+        Err(ScenarioError::Parse { path, .. }) if path == "events[0]"
     ));
     let bad = tiny().replace("\"version\":1", "\"version\":7");
     assert_eq!(
@@ -246,28 +246,129 @@ fn reading_text_directly_matches_the_generic_deserializer() {
             preset.id
         );
     }
+    // The same refusals; `from_json` says them in plain words with the path.
     let refused = [
         (
             r#"{"version":1,"connect":{"workers":1},"streams":{}}"#,
             "not both",
+            "not both",
         ),
-        (r#"{"version":1,"title":"no cluster"}"#, "needs `connect`"),
+        (
+            r#"{"version":1,"title":"no cluster"}"#,
+            "needs `connect`",
+            "needs `connect`",
+        ),
         // A key that is present, even as null, counts.
-        (r#"{"version":1,"connect":null}"#, "ConnectCluster"),
+        (
+            r#"{"version":1,"connect":null}"#,
+            "connect: expected an object ({…}), got null",
+            "ConnectCluster",
+        ),
         (
             r#"{"version":1,"connect":{"workers":1},"extra":1}"#,
+            "unknown key `extra`",
             "unknown field `extra`",
         ),
-        (r#"[1, 2]"#, "object"),
-        (r#"{"version":1,"connect":{"workers":-1}}"#, "expected u32"),
+        // (The generic impl sees a non-object as one without either key.)
+        (
+            r#"[1, 2]"#,
+            "expected an object ({…}), got a list",
+            "needs `connect`",
+        ),
+        (
+            r#"{"version":1,"connect":{"workers":-1}}"#,
+            "connect.workers: expected a whole number ≥ 0, got -1",
+            "expected u32",
+        ),
     ];
-    for (text, expected) in refused {
+    for (text, direct_words, generic_words) in refused {
         let direct = Scenario::from_json(text).unwrap_err().to_string();
         let generic = via_value(text).unwrap_err();
-        assert!(direct.contains(expected), "{text}: {direct}");
-        assert!(
-            generic.contains(expected) || expected == "object",
-            "{text}: {generic}"
-        );
+        assert!(direct.contains(direct_words), "{text}: {direct}");
+        assert!(generic.contains(generic_words), "{text}: {generic}");
+    }
+}
+
+/// Issue #15: a value of the wrong type names its path, in plain words.
+#[test]
+fn parse_errors_name_the_path_in_plain_words() {
+    let json = r#"{"version":1,"connect":{"workers":3,"connectors":[{"name":"a","tasks":1},{"name":"b","tasks":1},{"name":"c","tasks":"4"}]}}"#;
+    let err = Scenario::from_json(json).unwrap_err();
+    let ScenarioError::Parse {
+        path,
+        problem,
+        snippet,
+        line,
+    } = &err
+    else {
+        panic!("a parse error: {err:?}")
+    };
+    assert_eq!(path, "connect.connectors[2].tasks");
+    assert_eq!(problem, r#"expected a whole number ≥ 0, got "4""#);
+    assert!(snippet.contains(r#""tasks":"4""#), "{snippet}");
+    assert_eq!(*line, None, "one line of JSON has no line to point at");
+    let text = err.to_string();
+    assert!(
+        text.contains(r#"connect.connectors[2].tasks: expected a whole number ≥ 0, got "4""#),
+        "{text}"
+    );
+    assert!(!text.contains("column") && !text.contains("u32"), "{text}");
+
+    // `"workers": "4"` in a file: the path, the line and the text around it.
+    let file = "{\n  \"version\": 1,\n  \"connect\": {\n    \"workers\": \"4\"\n  }\n}\n";
+    let text = Scenario::from_json(file).unwrap_err().to_string();
+    assert!(
+        text.starts_with(r#"The scenario is not valid: connect.workers: expected a whole number ≥ 0, got "4" (line 4, near `"#),
+        "{text}"
+    );
+    assert!(text.ends_with("`)."), "{text}");
+
+    for (json, words) in [
+        (
+            tiny().replace("\"tasks\":4}", "\"tasks\":4,\"tsks\":1}"),
+            "connect.connectors[0]: unknown key `tsks` (known keys: `name`, `tasks`, `count`)",
+        ),
+        (
+            tiny().replace("{\"name\":\"c2\",\"tasks\":4}", "{\"name\":\"c2\"}"),
+            "connect.connectors[1]: `tasks` is missing",
+        ),
+        (
+            tiny().replace("worker_join", "worker_jump"),
+            "events[0]: unknown event type `worker_jump` (one of: `worker_join`, `worker_stop`,",
+        ),
+        (
+            tiny().replace("\"workers\":3", "\"workers\":true"),
+            "connect.workers: expected a whole number ≥ 0, got true",
+        ),
+        (
+            tiny().replace("\"title\":\"t\"", "\"title\":7"),
+            "title: expected text in double quotes, got 7",
+        ),
+        (
+            tiny().replace("\"workers\":3", "\"workers\":5000000000"),
+            "connect.workers: expected a whole number from 0 to 4294967295, got 5000000000",
+        ),
+        (
+            tiny().replace("}]}", "}]"),
+            "the text is not valid JSON: it ends inside an object (was it cut off?)",
+        ),
+        (
+            streams_json().replace("\"num.stream.threads\":2", "\"num.stream.threads\":\"2\""),
+            "streams.config.num.stream.threads: expected a whole number ≥ 0, got \"2\"",
+        ),
+        (
+            streams_json().replace(
+                "\"num.stream.threads\":2",
+                "\"processing.guarantee\":\"maybe_once\"",
+            ),
+            "streams.config.processing.guarantee: unknown value `maybe_once` (one of: `at_least_once`,",
+        ),
+        (
+            streams_json().replace("instance_restart", "instance_reboot"),
+            "events[0]: unknown event type `instance_reboot` (one of: `instance_join`,",
+        ),
+    ] {
+        let text = Scenario::from_json(&json).unwrap_err().to_string();
+        assert!(text.contains(words), "{json}\n{text}");
     }
 }

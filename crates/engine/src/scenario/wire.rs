@@ -176,18 +176,65 @@ impl<'de> Deserialize<'de> for Scenario {
     }
 }
 
-/// Reads a scenario from JSON text: the same result and the same messages
-/// as its `Deserialize` impl, without the intermediate `serde_json::Value`.
+/// Reads a scenario from JSON text: the same result as its `Deserialize`
+/// impl, without the intermediate `serde_json::Value`, and on failure the
+/// path of the value that did not fit (`serde_path_to_error`).
 /// Going through `Value` would build every scenario type's deserializer a
 /// second time (for `Value`) in each WebAssembly module that reads
 /// scenarios; here a first pass only looks at the top-level keys and a
 /// second reads the shape they name.
-pub(super) fn scenario_from_str(text: &str) -> Result<Scenario, serde_json::Error> {
-    let KeysPresent { connect, streams } = serde_json::from_str(text)?;
-    match Shape::of(connect, streams).map_err(serde_json::Error::custom)? {
-        Shape::Connect => serde_json::from_str::<ConnectWire>(text).map(Scenario::from),
-        Shape::Streams => serde_json::from_str::<StreamsWire>(text).map(Scenario::from),
+pub(super) fn scenario_from_str(text: &str) -> Result<Scenario, PathedError> {
+    let KeysPresent { connect, streams } = read(text)?;
+    match Shape::of(connect, streams).map_err(|msg| PathedError {
+        path: String::new(),
+        error: serde_json::Error::custom(msg),
+    })? {
+        Shape::Connect => read::<ConnectWire>(text).map(Scenario::from),
+        Shape::Streams => read::<StreamsWire>(text).map(Scenario::from),
     }
+}
+
+/// A JSON error and the path of the value it is about (`connect.workers`,
+/// `events[3]`; empty for the top level or a syntax error before any key).
+pub(super) struct PathedError {
+    pub(super) path: String,
+    pub(super) error: serde_json::Error,
+}
+
+/// `serde_json::from_str` with the path of the failing value tracked.
+fn read<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, PathedError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| PathedError {
+        path: path_text(e.path()),
+        error: e.into_inner(),
+    })?;
+    // What `from_str` also checks: nothing but whitespace after the value.
+    de.end().map_err(|error| PathedError {
+        path: String::new(),
+        error,
+    })?;
+    Ok(value)
+}
+
+/// A path as the validation errors write it: `compare[0].config.session.timeout.ms`.
+fn path_text(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
+            Segment::Map { key } => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            // Enum variants are not written in the JSON; unknown segments
+            // (non-string keys) cannot occur in JSON.
+            Segment::Enum { .. } | Segment::Unknown => {}
+        }
+    }
+    out
 }
 
 /// Whether an object has the keys `connect` and `streams` (any value, even

@@ -2,60 +2,55 @@
 //! (`StreamsConfig`) and the playground's limits; errors name the field and why.
 
 use super::{instance_name, KafkaVersion, StreamsConfig, StreamsEvent, StreamsScenario};
-use crate::scenario::{check_name, limits, ScenarioError};
+use crate::scenario::{check_name, limits, ranges, ScenarioError};
 
-/// Checks a config's values against Kafka's validators (`StreamsConfig`).
+/// Checks a config's values against Kafka's validators (`StreamsConfig`,
+/// `ConsumerConfig`, the broker's session bounds) and the playground's
+/// ranges where Kafka has none (`scenario::ranges`).
 pub(crate) fn validate_config(
     config: &StreamsConfig,
     version: KafkaVersion,
     at: &str,
 ) -> Result<(), ScenarioError> {
+    use ranges::*;
     let r = config.resolve(version);
     let field = |key: &str| format!("{at}.{key}");
-    if r.num_stream_threads == 0 || r.num_stream_threads > limits::MAX_STREAM_THREADS {
-        return Err(ScenarioError::invalid(
-            field("num.stream.threads"),
-            format!("must be between 1 and {}", limits::MAX_STREAM_THREADS),
-        ));
-    }
-    if r.max_warmup_replicas == 0 {
-        return Err(ScenarioError::invalid(
-            field("max.warmup.replicas"),
-            "must be at least 1 (Kafka's minimum)",
-        ));
-    }
-    if r.num_standby_replicas > 10 {
-        return Err(ScenarioError::invalid(
-            field("num.standby.replicas"),
-            "must be at most 10 in the playground",
-        ));
-    }
-    if r.probing_rebalance_interval_ms < 60_000
-        || r.probing_rebalance_interval_ms > limits::MAX_TIME_MS
-    {
-        return Err(ScenarioError::invalid(
-            field("probing.rebalance.interval.ms"),
-            "must be between 60000 (Kafka's minimum) and one day",
-        ));
-    }
-    for (key, v) in [
-        ("session.timeout.ms", r.session_timeout_ms),
-        ("heartbeat.interval.ms", r.heartbeat_interval_ms),
-        ("max.poll.interval.ms", r.max_poll_interval_ms),
-    ] {
-        if v == 0 || v > limits::MAX_TIME_MS {
-            return Err(ScenarioError::invalid(
-                field(key),
-                "must be between 1 ms and one day",
-            ));
-        }
-    }
-    if r.heartbeat_interval_ms >= r.session_timeout_ms {
-        return Err(ScenarioError::invalid(
-            field("heartbeat.interval.ms"),
-            "must be lower than session.timeout.ms (Kafka requires it)",
-        ));
-    }
+    NUM_STREAM_THREADS.check(
+        &field("num.stream.threads"),
+        u64::from(r.num_stream_threads),
+        "",
+    )?;
+    MAX_WARMUP_REPLICAS.check(
+        &field("max.warmup.replicas"),
+        u64::from(r.max_warmup_replicas),
+        "",
+    )?;
+    NUM_STANDBY_REPLICAS.check(
+        &field("num.standby.replicas"),
+        u64::from(r.num_standby_replicas),
+        "",
+    )?;
+    ACCEPTABLE_RECOVERY_LAG.check(
+        &field("acceptable.recovery.lag"),
+        r.acceptable_recovery_lag,
+        "",
+    )?;
+    PROBING_REBALANCE_INTERVAL_MS.check(
+        &field("probing.rebalance.interval.ms"),
+        r.probing_rebalance_interval_ms,
+        " ms",
+    )?;
+    SESSION_TIMEOUT_MS.check(&field("session.timeout.ms"), r.session_timeout_ms, " ms")?;
+    ranges::check_heartbeat(
+        &field("heartbeat.interval.ms"),
+        r.heartbeat_interval_ms,
+        r.session_timeout_ms,
+    )?;
+    MAX_POLL_INTERVAL_MS.check(
+        &field("max.poll.interval.ms"),
+        r.max_poll_interval_ms,
+        " ms",
+    )?;
     for (key, v) in [
         ("state.cleanup.delay.ms", r.state_cleanup_delay_ms),
         (
@@ -63,12 +58,7 @@ pub(crate) fn validate_config(
             r.group_initial_rebalance_delay_ms,
         ),
     ] {
-        if v > limits::MAX_TIME_MS {
-            return Err(ScenarioError::invalid(
-                field(key),
-                "must be at most one day",
-            ));
-        }
+        PLAYGROUND_TIME_MS.check(&field(key), v, " ms")?;
     }
     if let Some(id) = &r.group_instance_id {
         check_name(&field("group.instance.id"), id)?;
@@ -121,6 +111,19 @@ pub(crate) fn validate(s: &StreamsScenario) -> Result<(), ScenarioError> {
             "must be greater than 0",
         ));
     }
+    let timings = &app.timings;
+    for (key, value) in [
+        ("task_init_ms", timings.task_init_ms),
+        ("task_commit_ms", timings.task_commit_ms),
+        ("instance_start_ms", timings.instance_start_ms),
+    ] {
+        ranges::WORK_TIMING_MS.check(&format!("streams.timings.{key}"), u64::from(value), " ms")?;
+    }
+    ranges::COORDINATOR_RTT_MS.check(
+        "streams.timings.coordinator_rtt_ms",
+        u64::from(timings.coordinator_rtt_ms),
+        " ms",
+    )?;
     let mut tasks: u64 = 0;
     let mut subtopologies: u64 = 0;
     for (i, st) in app.subtopologies.iter().enumerate() {
@@ -177,22 +180,10 @@ pub(crate) fn validate(s: &StreamsScenario) -> Result<(), ScenarioError> {
     let mut expanded: usize = 0;
     for (i, e) in s.events.iter().enumerate() {
         let at = format!("events[{i}]");
-        if e.at_ms > MAX_TIME_MS {
-            return Err(ScenarioError::invalid(
-                format!("{at}.at_ms"),
-                "is later than one day",
-            ));
-        }
+        ranges::PLAYGROUND_TIME_MS.check(&format!("{at}.at_ms"), e.at_ms, " ms")?;
         expanded += 1;
         let day = |field: &str, ms: u64| {
-            if ms > MAX_TIME_MS {
-                Err(ScenarioError::invalid(
-                    format!("{at}.{field}"),
-                    "is longer than one day",
-                ))
-            } else {
-                Ok(())
-            }
+            ranges::PLAYGROUND_TIME_MS.check(&format!("{at}.{field}"), ms, " ms")
         };
         let known = |w: &str, ever: u64| {
             let ok = w
