@@ -4,9 +4,9 @@
 use serde::Serialize;
 
 use crate::metrics::{FamilyMetrics, Metrics, StreamsMetrics};
-use crate::scenario::{limits, Family, Scenario};
+use crate::scenario::{limits, Family, Scenario, Start};
 use crate::sim::connect::ConnectSimulation;
-use crate::sim::driver::Simulation;
+use crate::sim::formation::{self, ScenarioStart};
 use crate::sim::streams::StreamsSimulation;
 use crate::sim::SETTLE_MARGIN_MS;
 use crate::trace::Trace;
@@ -44,9 +44,11 @@ impl VariantRun {
     }
 }
 
-/// Simulates each compared variant. Without `end_ms`, every variant runs
-/// until the slowest one has been quiet for 30 s (`SETTLE_MARGIN_MS`) after its last
-/// activity (or one day), so the columns share one time axis.
+/// Simulates each compared variant. Each forms its group on its own first
+/// (unless the scenario starts empty), so each column's t = 0 is its own
+/// formed moment. Without `end_ms`, every variant runs until the slowest one
+/// has been quiet for 30 s (`SETTLE_MARGIN_MS`) after its last activity (or
+/// one day), so the columns share one time axis.
 pub fn run(scenario: &Scenario) -> RunResult {
     match &scenario.family {
         Family::Connect(connect) => {
@@ -56,7 +58,7 @@ pub fn run(scenario: &Scenario) -> RunResult {
                 .map(|v| ConnectSimulation::new(scenario, connect, v))
                 .collect();
             let last_event = connect.events.iter().map(|e| e.at_ms).max();
-            run_variants(sims, scenario.end_ms, last_event)
+            run_variants(sims, scenario.start, scenario.end_ms, last_event)
         }
         Family::Streams(streams) => {
             let sims = streams
@@ -65,13 +67,13 @@ pub fn run(scenario: &Scenario) -> RunResult {
                 .map(|v| StreamsSimulation::new(scenario, streams, v))
                 .collect();
             let last_event = streams.events.iter().map(|e| e.at_ms).max();
-            run_variants(sims, scenario.end_ms, last_event)
+            run_variants(sims, scenario.start, scenario.end_ms, last_event)
         }
     }
 }
 
 /// One family's simulation of one variant, as [`run`] drives it.
-trait VariantSimulation: Simulation {
+trait VariantSimulation: ScenarioStart {
     /// Closes the run at `end_ms`: its trace and its metrics.
     fn finish_variant(self, end_ms: u64) -> (Trace, Metrics);
 }
@@ -97,18 +99,28 @@ impl VariantSimulation for StreamsSimulation {
 
 /// Runs and settles every variant of one family: to `end_ms`, or until the
 /// slowest variant has been quiet for `SETTLE_MARGIN_MS` (not before the
-/// last scripted event), capped at one day.
+/// last scripted event), capped at one day. Times count from each
+/// variant's own t = 0.
 fn run_variants<S: VariantSimulation>(
     mut sims: Vec<S>,
+    start: Start,
     end_ms: Option<u64>,
     last_event_ms: Option<u64>,
 ) -> RunResult {
+    let origins: Vec<u64> = sims
+        .iter_mut()
+        .map(|s| formation::begin(s, start))
+        .collect();
     let end = match end_ms {
         Some(end) => end,
         None => {
             let quiet = sims
                 .iter_mut()
-                .map(|s| s.run_until_quiet(limits::MAX_TIME_MS))
+                .zip(&origins)
+                .map(|(s, &origin)| {
+                    s.run_until_quiet(origin + limits::MAX_TIME_MS)
+                        .saturating_sub(origin)
+                })
                 .max()
                 .unwrap_or(0);
             (quiet.max(last_event_ms.unwrap_or(0)) + SETTLE_MARGIN_MS).min(limits::MAX_TIME_MS)
@@ -116,9 +128,10 @@ fn run_variants<S: VariantSimulation>(
     };
     let variants = sims
         .into_iter()
-        .map(|mut sim| {
-            sim.run_until(end);
-            let (trace, metrics) = sim.finish_variant(end);
+        .zip(origins)
+        .map(|(mut sim, origin)| {
+            sim.run_until(origin + end);
+            let (trace, metrics) = sim.finish_variant(origin + end);
             VariantRun::new(trace, metrics)
         })
         .collect();

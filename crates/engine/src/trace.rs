@@ -195,7 +195,8 @@ pub struct MemberInfo {
     pub worker: u32,
     /// The member id the broker handed out.
     pub member_id: String,
-    /// When the broker accepted the first JoinGroup with this id.
+    /// When the broker accepted the first JoinGroup with this id (0 for a
+    /// member of a group that formed before t = 0).
     pub joined_ms: u64,
 }
 

@@ -7,6 +7,7 @@ use engine::link::{self, LinkTarget};
 use engine::metrics::FamilyMetrics;
 use engine::presets;
 use engine::run::{run, RunResult, VariantRun};
+use engine::scenario::Start;
 use engine::trace::StepKind;
 use engine::trace::{ItemKind, ItemState, Trace};
 
@@ -42,6 +43,56 @@ fn running_at_end(trace: &Trace) -> Vec<u32> {
     items.sort_unstable();
     items.dedup();
     items
+}
+
+/// A preset that does not start empty opens on a formed group: every
+/// configured item runs from t = 0 until the first event, no round comes
+/// before that event, the first round continues the formed group's
+/// generations, and the initial members show as joined at 0.
+#[test]
+fn presets_open_on_a_formed_group_unless_they_are_about_formation() {
+    for preset in presets::all() {
+        let scenario = preset.scenario();
+        if scenario.start == Start::Empty {
+            continue;
+        }
+        for v in &run(&scenario).variants {
+            let at = format!("{} / {}", preset.id, v.label);
+            let t = &v.trace;
+            let first_event = t.events.first().expect("an event").at_ms;
+            let configured_at_0: Vec<u32> = t
+                .configured
+                .iter()
+                .filter(|c| c.start_ms == 0)
+                .flat_map(|c| t.list(c.items).iter().copied())
+                .collect();
+            assert!(!configured_at_0.is_empty(), "{at}");
+            for &item in &configured_at_0 {
+                let runs = t.item_intervals(item).iter().any(|iv| {
+                    iv.worker.is_some()
+                        && iv.state == ItemState::Running
+                        && iv.start_ms == 0
+                        && iv.end_ms >= first_event
+                });
+                assert!(
+                    runs,
+                    "{at}: {} does not run from 0 to the first event",
+                    t.items[item as usize].label
+                );
+            }
+            // Static members may come back without any round.
+            if let Some(first) = t.rounds.first() {
+                assert!(first.started_ms >= first_event, "{at}: {first:?}");
+                assert!(
+                    first.generation > 1,
+                    "{at}: generation {}",
+                    first.generation
+                );
+            }
+            assert!(t.members.iter().any(|m| m.joined_ms == 0), "{at}");
+            assert_eq!(v.metrics.measured_from_ms, 0, "{at}");
+        }
+    }
 }
 
 #[test]
@@ -259,15 +310,34 @@ fn mixed_version_upgrade_one_eager_worker_keeps_the_cluster_eager() {
         ("upgrade to sessioned", "sessioned"),
         ("upgrade to compatible", "compatible"),
     ] {
-        let rounds = &variant(&r, label).trace.rounds;
-        let before: Vec<&str> = rounds
+        let trace = &variant(&r, label).trace;
+        let rounds = &trace.rounds;
+        // The group formed on `default` (the step shown at t = 0), and its
+        // first round after the upgrade event switches.
+        let protocol: Vec<_> = trace
+            .steps
             .iter()
-            .filter(|r| r.completed_ms < 60_000)
-            .map(|r| r.protocol.as_str())
+            .filter(|s| s.kind == StepKind::GroupProtocol)
+            .map(|s| (s.at_ms, s.explanation.as_str()))
             .collect();
+        assert_eq!(protocol.len(), 2, "{label}: {protocol:#?}");
+        assert_eq!(protocol[0].0, 0, "{label}");
         assert!(
-            !before.is_empty() && before.iter().all(|p| *p == "default"),
-            "{label}: {before:?}"
+            protocol[0].1.contains("selects group protocol `default`"),
+            "{label}: {}",
+            protocol[0].1
+        );
+        assert!(protocol[1].0 > 60_000, "{label}");
+        assert!(
+            protocol[1]
+                .1
+                .contains(&format!("from `default` to `{after}`")),
+            "{label}: {}",
+            protocol[1].1
+        );
+        assert!(
+            rounds.iter().all(|r| r.started_ms >= 60_000),
+            "{label}: no round before the upgrade"
         );
         assert_eq!(
             rounds.last().map(|r| r.protocol.as_str()),

@@ -116,6 +116,7 @@ fn one_eager_worker_makes_the_whole_group_eager() {
     );
     let r = run(&s);
     let coop = variant(&r, "cooperative");
+    assert!(!coop.trace.rounds.is_empty());
     assert!(
         coop.trace.rounds.iter().all(|r| r.protocol == "default"),
         "every round runs `default`"
@@ -139,6 +140,7 @@ fn one_compatible_worker_switches_session_keys_off() {
     );
     let r = run(&s);
     let t = &variant(&r, "cooperative").trace;
+    assert!(!t.rounds.is_empty());
     assert!(t.rounds.iter().all(|r| r.protocol == "compatible"));
     assert!(steps(t, StepKind::SessionKey).is_empty());
     assert!(steps(t, StepKind::GroupProtocol)[0]
@@ -254,9 +256,15 @@ fn a_leader_crash_reassigns_at_once_because_the_new_leader_has_no_history() {
         "",
     ));
     let coop = variant(&r, "cooperative");
+    // The formed group's session key, shown at t = 0, names its leader.
     assert_eq!(
-        coop.trace.rounds[0].leader, 0,
+        steps(&coop.trace, StepKind::SessionKey)[0].worker,
+        Some(0),
         "worker-1 leads: it joined first"
+    );
+    assert!(
+        coop.trace.rounds.iter().all(|r| r.started_ms > 30_000),
+        "the formed group's rounds are not shown"
     );
     let waited = outage_of_tasks_on(&coop.trace, "worker-1", 30_000);
     assert!(waited < 15_000, "no 5-minute wait: {waited} ms");
@@ -327,9 +335,11 @@ fn a_gc_pause_past_the_session_timeout_leaves_a_zombie_whose_overlap_is_shown_an
     }
 }
 
+/// Starts empty: the rotation is measured from the first key's write, which
+/// a formed start shows at t = 0 rather than when formation wrote it.
 fn kip507(connector: &str, event_at: u64) -> Scenario {
     scenario(&format!(
-        r#"{{"version":1,"seed":9,"connect":{{"workers":3,"connectors":[{{"name":"a","tasks":3}},{{"name":"b","tasks":3}},{{"name":"c","tasks":3}}],
+        r#"{{"version":1,"seed":9,"start":"empty","connect":{{"workers":3,"connectors":[{{"name":"a","tasks":3}},{{"name":"b","tasks":3}},{{"name":"c","tasks":3}}],
             "config":{{"inter.worker.key.ttl.ms":60000}}}},
             "compare":[{{"label":"sessioned","config":{{}}}}],
             "events":[{{"at_ms":{event_at},"type":"task_count_change","connector":"{connector}","tasks":4}}],"end_ms":200000}}"#
@@ -530,8 +540,8 @@ fn adding_and_removing_connectors_and_changing_task_counts() {
 
 #[test]
 fn member_ids_are_connect_client_ids_with_a_seeded_uuid() {
-    let t = &run(&cluster(3, "", "")).variants[1].trace;
-    assert_eq!(t.members.len(), 3);
+    let t = &run(&cluster(3, r#"{"at_ms":30000,"type":"worker_join"}"#, "")).variants[1].trace;
+    assert_eq!(t.members.len(), 4);
     for m in &t.members {
         let prefix = format!("connect-{}-", t.workers[m.worker as usize]);
         assert!(m.member_id.starts_with(&prefix), "{}", m.member_id);

@@ -14,7 +14,7 @@ use engine::connect::protocol::ConnectProtocol;
 use engine::run::run;
 use engine::scenario::{
     ConnectCluster, ConnectConfig, ConnectScenario, ConnectVariant, ConnectorSpec, Event, Family,
-    Scenario, TimedEvent, Timings, WorkerOverride, SCENARIO_VERSION,
+    Scenario, Start, TimedEvent, Timings, WorkerOverride, SCENARIO_VERSION,
 };
 use engine::trace::StepKind;
 use engine::trace::{ItemState, Trace, WorkerState};
@@ -106,6 +106,12 @@ fn random_scenario(seed: u64) -> Scenario {
         title: format!("random {seed}"),
         description: String::new(),
         seed,
+        // Most runs start formed (the default); every fifth shows formation.
+        start: if seed.is_multiple_of(5) {
+            Start::Empty
+        } else {
+            Start::Formed
+        },
         end_ms: None,
         references: Vec::new(),
         family: Family::Connect(ConnectScenario {

@@ -92,12 +92,31 @@ pub struct Scenario {
     pub description: String,
     /// Seed for every random choice the simulator makes; same seed, same trace.
     pub seed: u64,
+    /// Whether t = 0 shows a group that has already formed (the default) or
+    /// processes that are only starting.
+    pub start: Start,
     /// When the simulation stops; default: after the last event has settled.
     pub end_ms: Option<u64>,
     /// Where to read more: KIPs, JIRA issues, docs (shown beside the description).
     pub references: Vec<Reference>,
     /// The Connect cluster or Streams application, its variants and events.
     pub family: Family,
+}
+
+/// What the cluster looks like at t = 0 (`start` in the JSON).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Start {
+    /// The group has already formed: every initial process is a member, runs
+    /// its assignment and nothing is pending. The run forms the group first,
+    /// out of view, and t = 0 is the moment it is quiet; the scenario's
+    /// event times count from there.
+    #[default]
+    Formed,
+    /// Every initial process starts at t = 0 and the group forms in view
+    /// (first JoinGroup, `group.initial.rebalance.delay.ms`, first
+    /// assignment): for scenarios about formation.
+    Empty,
 }
 
 /// Which system a scenario simulates, with everything that differs between the two.

@@ -1,14 +1,17 @@
 //! The scenario's JSON shape. A Connect scenario reads and writes exactly the
 //! fields version 1 always had, in the same order; a Streams scenario has
 //! `streams` in place of `connect`, and its `compare[].config` and `events`
-//! use the Streams keys and event types.
+//! use the Streams keys and event types. `start` (added later) is written
+//! only when it is not the default, so older scenarios still re-encode byte
+//! for byte.
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{
     default_variants, ConnectCluster, ConnectScenario, ConnectVariant, Family, Reference, Scenario,
-    StreamsApp, StreamsConfig, StreamsScenario, StreamsTimedEvent, StreamsVariant, TimedEvent,
+    Start, StreamsApp, StreamsConfig, StreamsScenario, StreamsTimedEvent, StreamsVariant,
+    TimedEvent,
 };
 
 /// A Connect scenario, field for field as version 1 wrote it.
@@ -22,6 +25,8 @@ struct ConnectWire {
     description: String,
     #[serde(default)]
     seed: u64,
+    #[serde(default, skip_serializing_if = "super::is_default")]
+    start: Start,
     connect: ConnectCluster,
     #[serde(default = "default_variants")]
     compare: Vec<ConnectVariant>,
@@ -44,6 +49,8 @@ struct StreamsWire {
     description: String,
     #[serde(default)]
     seed: u64,
+    #[serde(default, skip_serializing_if = "super::is_default")]
+    start: Start,
     streams: StreamsApp,
     #[serde(default = "default_streams_variants")]
     compare: Vec<StreamsVariant>,
@@ -80,6 +87,7 @@ impl Serialize for Scenario {
                 title: self.title.clone(),
                 description: self.description.clone(),
                 seed: self.seed,
+                start: self.start,
                 connect: connect.cluster.clone(),
                 compare: connect.compare.clone(),
                 events: connect.events.clone(),
@@ -92,6 +100,7 @@ impl Serialize for Scenario {
                 title: self.title.clone(),
                 description: self.description.clone(),
                 seed: self.seed,
+                start: self.start,
                 streams: streams.app.clone(),
                 compare: streams.compare.clone(),
                 events: streams.events.clone(),
@@ -110,6 +119,7 @@ impl From<ConnectWire> for Scenario {
             title: w.title,
             description: w.description,
             seed: w.seed,
+            start: w.start,
             end_ms: w.end_ms,
             references: w.references,
             family: Family::Connect(ConnectScenario {
@@ -128,6 +138,7 @@ impl From<StreamsWire> for Scenario {
             title: w.title,
             description: w.description,
             seed: w.seed,
+            start: w.start,
             end_ms: w.end_ms,
             references: w.references,
             family: Family::Streams(StreamsScenario {
@@ -272,5 +283,30 @@ impl<'de> Deserialize<'de> for KeysPresent {
             }
         }
         d.deserialize_map(Keys)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Scenario, Start};
+
+    #[test]
+    fn start_is_written_only_when_not_formed() {
+        let formed = r#"{"version":1,"title":"t","seed":1,"connect":{"workers":2}}"#;
+        let s = Scenario::from_json(formed).unwrap();
+        assert_eq!(s.start, Start::Formed);
+        assert!(!s.to_json().contains("start"), "{}", s.to_json());
+        let empty = formed.replace(r#""seed":1,"#, r#""seed":1,"start":"empty","#);
+        let s = Scenario::from_json(&empty).unwrap();
+        assert_eq!(s.start, Start::Empty);
+        assert!(
+            s.to_json().contains(r#""seed":1,"start":"empty","#),
+            "{}",
+            s.to_json()
+        );
+        assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+        let bad = formed.replace(r#""seed":1,"#, r#""start":"later","#);
+        let err = Scenario::from_json(&bad).unwrap_err().to_string();
+        assert!(err.contains("formed") && err.contains("empty"), "{err}");
     }
 }

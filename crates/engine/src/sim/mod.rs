@@ -10,6 +10,7 @@
 pub(crate) mod connect;
 pub(crate) mod driver;
 pub(crate) mod event_queue;
+pub(crate) mod formation;
 pub(crate) mod group;
 pub(crate) mod herder_pool;
 pub(crate) mod rebalance_cause;

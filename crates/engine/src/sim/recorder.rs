@@ -2,6 +2,7 @@
 //! timeline and its item pool, the member table, worker spans, rounds, steps
 //! and event markers; [`TraceRecorder::finish`] closes them into a [`Trace`].
 
+use super::formation::{present_from, Origin};
 use super::timeline::{ItemPool, Timeline};
 use crate::trace::{
     EventMarker, MemberInfo, ProtocolStep, RebalanceRound, StepKind, Trace, WorkItem, WorkerSpan,
@@ -25,6 +26,8 @@ pub(crate) struct TraceRecorder {
     worker_spans: Vec<WorkerSpan>,
     /// Per lane, the process state since when, while a process is up.
     open_worker_spans: Vec<Option<(WorkerState, u64)>>,
+    /// Where the visible run begins, when the group formed out of view.
+    origin: Option<Origin>,
 }
 
 impl TraceRecorder {
@@ -34,6 +37,22 @@ impl TraceRecorder {
             timeline: Timeline::new(),
             ..Self::default()
         }
+    }
+
+    /// The visible run begins at `now_ms`: [`Self::finish`] drops what was
+    /// recorded before and shows `now_ms` as t = 0.
+    pub(crate) fn begin_visible_run(&mut self, now_ms: u64) {
+        self.origin = Some(Origin {
+            at_ms: now_ms,
+            rounds: self.rounds.len(),
+            steps: self.steps.len(),
+            markers: self.markers.len(),
+        });
+    }
+
+    /// The simulated time the trace shows as t = 0.
+    pub(crate) fn origin_ms(&self) -> u64 {
+        self.origin.map_or(0, |o| o.at_ms)
     }
 
     /// Moves the timeline to `now_ms`.
@@ -85,7 +104,8 @@ impl TraceRecorder {
         }
     }
 
-    /// Closes everything at `end_ms` (not before `now_ms`) and returns the trace.
+    /// Closes everything at `end_ms` (not before `now_ms`) and returns the
+    /// trace as seen from the visible t = 0 ([`Self::begin_visible_run`]).
     pub(crate) fn finish(
         mut self,
         label: String,
@@ -100,7 +120,7 @@ impl TraceRecorder {
             self.close_worker_span(lane, end_ms);
         }
         let (spans, configured) = self.timeline.finish(end_ms, &mut self.pool);
-        Trace {
+        let mut trace = Trace {
             label,
             end_ms,
             workers,
@@ -113,6 +133,10 @@ impl TraceRecorder {
             rounds: self.rounds,
             steps: self.steps,
             events: self.markers,
+        };
+        if let Some(origin) = &self.origin {
+            present_from(&mut trace, origin);
         }
+        trace
     }
 }

@@ -16,7 +16,7 @@ use super::lifecycle::StopKind;
 use super::work::{ConfigRecord, ConnectorConfigState, WorkRegistry};
 use super::worker::{AfterStop, Phase, RejoinReason};
 use super::{ConnectSimulation, SimEvent};
-use crate::wording::{clock, duration, plural};
+use crate::wording::{duration, plural};
 
 impl ConnectSimulation {
     fn publish(&mut self, record: ConfigRecord, state: Option<ConnectorConfigState>) {
@@ -500,7 +500,7 @@ impl ConnectSimulation {
             _ => format!(
                 "Leader {leader} writes session key #{id} to the config topic (KIP-507). Followers read it and sign internal REST requests with it — task-config forwarding to the leader. It signs no group assignment: assignments are protected by generations and by revoking duplicated work, not by the key.{}",
                 match key.expires_ms(ttl) {
-                    Some(at) => format!(" It is rotated every inter.worker.key.ttl.ms ({}), next at {}.", duration(ttl), clock(at)),
+                    Some(at) => format!(" It is rotated every inter.worker.key.ttl.ms ({}), next at {}.", duration(ttl), self.clock_at(at)),
                     None => " inter.worker.key.ttl.ms is 0: it is never rotated.".to_string(),
                 }
             ),

@@ -14,7 +14,7 @@ use super::super::timeline::BatchId;
 use super::explain::work;
 use super::worker::{AfterStop, ConnectWorker, Freeze, Phase, RejoinReason};
 use super::{ConnectSimulation, Planned, Silent, SimEvent};
-use crate::wording::{clock, duration, plural};
+use crate::wording::{duration, plural};
 
 /// How a blocking stop is timed.
 #[derive(Clone, Copy, Debug)]
@@ -133,7 +133,7 @@ impl ConnectSimulation {
         let notice = match expires {
             Some(e) => format!(
                 "the broker notices only when its session expires at {}",
-                clock(e)
+                self.clock_at(e)
             ),
             None => "it was not a group member".to_string(),
         };
@@ -239,9 +239,9 @@ impl ConnectSimulation {
         let fate = match expires {
             Some(e) if e <= until => format!(
                 "its session expires at {} — before it resumes — so the group will move on without it",
-                clock(e)
+                self.clock_at(e)
             ),
-            Some(e) => format!("it resumes before its session would expire at {}", clock(e)),
+            Some(e) => format!("it resumes before its session would expire at {}", self.clock_at(e)),
             None => "it is not a group member".to_string(),
         };
         self.note(
@@ -722,7 +722,7 @@ impl ConnectSimulation {
             StepKind::EventDeferred,
             format!(
                 "{name} is frozen (GC pause until {}); it handles the shutdown when it resumes.",
-                clock(until)
+                self.clock_at(until)
             ),
         );
         self.schedule(

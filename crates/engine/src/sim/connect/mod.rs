@@ -86,6 +86,7 @@ use crate::scenario::{
 use crate::trace::Trace;
 
 use super::driver::{DriverEvent, Simulation, SimulationDriver};
+use super::formation::ScenarioStart;
 use super::group::{ClassicGroup, RebalanceTrigger};
 use super::recorder::TraceRecorder;
 use super::session_key::SessionKey;
@@ -354,21 +355,15 @@ impl ConnectSimulation {
             sim.set_task_configs(c, tasks);
         }
         sim.visible_offset = sim.config.offset();
-        for i in 0..sim.planned.len() {
-            let at = sim.planned[i].at_ms;
-            sim.schedule(
-                at,
-                SimEvent::Planned {
-                    index: i,
-                    deferred: false,
-                },
-            );
-        }
         for n in 1..=cluster.workers {
-            let lane = sim.add_lane(worker_name(n), &ConnectConfig::default());
-            sim.schedule(0, SimEvent::ProcessStart { lane });
+            sim.add_lane(worker_name(n), &ConnectConfig::default());
         }
         sim
+    }
+
+    /// A simulated time as the trace shows it: from the visible t = 0.
+    fn clock_at(&self, ms: u64) -> String {
+        crate::wording::clock(ms.saturating_sub(self.recorder.origin_ms()))
     }
 
     /// Closes the run at `end_ms` and returns its trace.
@@ -649,6 +644,28 @@ impl ConnectSimulation {
                 )
             })
             .unwrap_or(10_000)
+    }
+}
+
+impl ScenarioStart for ConnectSimulation {
+    fn start_initial_processes(&mut self) {
+        for lane in 0..self.lanes.len() as u32 {
+            self.schedule(self.driver.now(), SimEvent::ProcessStart { lane });
+        }
+    }
+
+    fn schedule_scenario_events(&mut self, origin_ms: u64) {
+        for index in 0..self.planned.len() {
+            self.planned[index].at_ms += origin_ms;
+            let at = self.planned[index].at_ms;
+            self.schedule(
+                at,
+                SimEvent::Planned {
+                    index,
+                    deferred: false,
+                },
+            );
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use crate::connect::incremental_cooperative_assignor::{
 
 use super::explain::work;
 use super::{ConnectSimulation, ASSIGNOR_EPOCH_MS};
-use crate::wording::{clock, duration, names, plural};
+use crate::wording::{duration, names, plural};
 
 impl ConnectSimulation {
     /// Membership by lane: `true` at each lane in `lanes` (a `contains`
@@ -52,7 +52,7 @@ impl ConnectSimulation {
             return "Cooperative round.".to_string();
         };
         let size = |ct: &ConnectorsAndTasks| work(ct.connectors.len(), ct.tasks.len());
-        let at_clock = |deadline: i64| clock((deadline - ASSIGNOR_EPOCH_MS).max(0) as u64);
+        let at_clock = |deadline: i64| self.clock_at((deadline - ASSIGNOR_EPOCH_MS).max(0) as u64);
         if why.history_discarded {
             let who = if f.leader_changed {
                 format!("new leader {leader} has no assignment history (it lived in the old leader's assignor)")

@@ -68,6 +68,7 @@ use crate::scenario::{
     StreamsTimings, StreamsVariant,
 };
 use crate::sim::driver::SimulationDriver;
+use crate::sim::formation::ScenarioStart;
 use crate::sim::group::{ClassicGroup, GroupState};
 use crate::sim::recorder::TraceRecorder;
 use crate::streams::{ProcessId, StreamsTaskId};
@@ -186,19 +187,8 @@ impl StreamsSimulation {
                 .timeline
                 .set_configured(item, true, &mut sim.recorder.pool);
         }
-        for i in 0..sim.planned.len() {
-            let at = sim.planned[i].0;
-            sim.schedule(
-                at,
-                Ev::Planned {
-                    index: i,
-                    deferred: false,
-                },
-            );
-        }
         for _ in 0..app.instances {
-            let lane = sim.add_lane(app.version(), &StreamsConfig::default());
-            sim.schedule(0, Ev::ProcessStart { lane });
+            sim.add_lane(app.version(), &StreamsConfig::default());
         }
         if !app.cold_start {
             sim.seed_steady_state();
@@ -335,6 +325,33 @@ impl StreamsSimulation {
 
     fn task_index(&self, t: StreamsTaskId) -> u32 {
         self.topology.task_ids.binary_search(&t).unwrap_or(0) as u32
+    }
+}
+
+impl ScenarioStart for StreamsSimulation {
+    fn start_initial_processes(&mut self) {
+        for lane in 0..self.lanes.len() as u32 {
+            self.schedule(self.driver.now(), Ev::ProcessStart { lane });
+        }
+    }
+
+    fn schedule_scenario_events(&mut self, origin_ms: u64) {
+        for index in 0..self.planned.len() {
+            self.planned[index].0 += origin_ms;
+            let at = self.planned[index].0;
+            self.schedule(
+                at,
+                Ev::Planned {
+                    index,
+                    deferred: false,
+                },
+            );
+        }
+    }
+
+    /// Records restored while the group formed are not shown.
+    fn formation_done(&mut self) {
+        self.records_restored = 0;
     }
 }
 
