@@ -80,7 +80,19 @@ pub fn run(arg: &str, json: bool, fingerprints: bool) -> ExitCode {
         }
         println!("{line}");
     }
+    for line in verdicts(&result) {
+        println!("{line}");
+    }
     ExitCode::SUCCESS
+}
+
+/// One line per variant that was cut at its budget (a rebalance storm).
+fn verdicts(result: &engine::run::RunResult) -> Vec<String> {
+    result
+        .variants
+        .iter()
+        .filter_map(|v| Some(format!("{}: {}.", v.label, v.trace.cut?.verdict())))
+        .collect()
 }
 
 /// `rebalance presets`.
@@ -113,5 +125,29 @@ pub fn svg(arg: &str, output: &std::path::Path) -> ExitCode {
             eprintln!("Cannot write {}: {e}.", output.display());
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_storming_variant_gets_a_verdict_line_and_a_sane_one_none() {
+        let scenario = Scenario::from_json(
+            r#"{"version": 1, "title": "storm",
+                "connect": {"workers": 3, "connectors": [{"name": "c", "tasks": 6}]},
+                "compare": [{"label": "storm", "config": {"rebalance.timeout.ms": 10}},
+                            {"label": "sane"}],
+                "events": [{"at_ms": 30000, "type": "worker_join"}]}"#,
+        )
+        .expect("valid scenario");
+        let lines = verdicts(&engine::run::run(&scenario));
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("storm: the group did not stabilise: 10,000 rebalance rounds in "),
+            "{lines:?}"
+        );
+        assert!(lines[0].ends_with("; stopped here."), "{lines:?}");
     }
 }

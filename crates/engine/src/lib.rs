@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod budget;
 pub mod conformance;
 pub mod connect;
 pub(crate) mod kafka_version;

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::trace::{ItemKind, ItemState, StepKind, Trace, WorkerState};
+use crate::trace::{BudgetKind, ItemKind, ItemState, StepKind, Trace, WorkerState};
 
 /// Metrics of one run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -44,6 +44,10 @@ pub struct Metrics {
     pub duplicate_task_ms: u64,
     /// When the cluster became healthy for the rest of the run, if it did.
     pub settled_ms: Option<u64>,
+    /// Set when these figures cover a run cut at its budget (a rebalance
+    /// storm): they stop at the cut, and the run never settled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut: Option<BudgetKind>,
     /// What only one family measures: `"connect"` (nothing more) or
     /// `{"streams": …}` (restoration, warmups and probing rebalances).
     #[serde(default)]
@@ -263,7 +267,9 @@ impl Metrics {
             }),
             peak_imbalance,
             duplicate_task_ms: per_item.duplicate_ms,
-            settled_ms,
+            // A cut run's "rest of the run" is unknown: it did not settle.
+            settled_ms: settled_ms.filter(|_| trace.cut.is_none()),
+            cut: trace.cut.map(|c| c.reason),
             family: FamilyMetrics::Connect,
         }
     }

@@ -25,6 +25,7 @@ static PRESETS: &[Preset] = presets![
     "connect/two-workers-join",
     "connect/rolling-restart",
     "connect/mixed-version-upgrade",
+    "connect/rebalance-storm",
     "streams/slow-handler",
     "streams/rolling-restart-static",
     "streams/upgrade-from-2-3",

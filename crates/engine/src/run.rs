@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::metrics::{FamilyMetrics, Metrics, StreamsMetrics};
 use crate::scenario::{limits, Family, Scenario, Start};
 use crate::sim::connect::ConnectSimulation;
+use crate::sim::driver::Simulation;
 use crate::sim::formation::{self, ScenarioStart};
 use crate::sim::streams::StreamsSimulation;
 use crate::sim::SETTLE_MARGIN_MS;
@@ -49,6 +50,13 @@ impl VariantRun {
 /// formed moment. Without `end_ms`, every variant runs until the slowest one
 /// has been quiet for 30 s (`SETTLE_MARGIN_MS`) after its last activity (or
 /// one day), so the columns share one time axis.
+///
+/// Each variant runs on the budget of [`crate::budget`]; one that hits it
+/// (a rebalance storm) stops there, its trace and metrics marked as cut,
+/// and ends where it was cut. The others share one end: their settle point
+/// as above, or the latest cut if that is later, so a sane column is drawn
+/// on the same axis as the storm next to it. Worst case for the whole call:
+/// `MAX_VARIANTS` (4) × the budget of one variant.
 pub fn run(scenario: &Scenario) -> RunResult {
     match &scenario.family {
         Family::Connect(connect) => {
@@ -74,13 +82,31 @@ pub fn run(scenario: &Scenario) -> RunResult {
 
 /// One family's simulation of one variant, as [`run`] drives it.
 trait VariantSimulation: ScenarioStart {
-    /// Closes the run at `end_ms`: its trace and its metrics.
+    /// Closes the run at `end_ms` (or where it was cut): its trace and its
+    /// metrics.
     fn finish_variant(self, end_ms: u64) -> (Trace, Metrics);
+}
+
+/// The trace of a run closed at `end_ms`, or at its cut; the cut's time is
+/// given on the trace's own (formed, t = 0) clock like everything else.
+fn finish_trace<S: Simulation>(
+    mut sim: S,
+    end_ms: u64,
+    finish: impl FnOnce(S, u64) -> Trace,
+) -> Trace {
+    let cut = sim.driver().cut();
+    let origin = sim.parts().1.origin_ms();
+    let mut trace = finish(sim, cut.map_or(end_ms, |c| c.at_ms));
+    trace.cut = cut.map(|c| crate::budget::RunCut {
+        at_ms: c.at_ms.saturating_sub(origin),
+        ..c
+    });
+    trace
 }
 
 impl VariantSimulation for ConnectSimulation {
     fn finish_variant(self, end_ms: u64) -> (Trace, Metrics) {
-        let trace = self.finish(end_ms);
+        let trace = finish_trace(self, end_ms, ConnectSimulation::finish);
         let metrics = Metrics::from_trace(&trace);
         (trace, metrics)
     }
@@ -89,7 +115,7 @@ impl VariantSimulation for ConnectSimulation {
 impl VariantSimulation for StreamsSimulation {
     fn finish_variant(self, end_ms: u64) -> (Trace, Metrics) {
         let restored = self.records_restored();
-        let trace = self.finish(end_ms);
+        let trace = finish_trace(self, end_ms, StreamsSimulation::finish);
         let mut metrics = Metrics::from_trace(&trace);
         metrics.family =
             FamilyMetrics::Streams(StreamsMetrics::from_trace(&trace, &metrics, restored));
@@ -98,9 +124,9 @@ impl VariantSimulation for StreamsSimulation {
 }
 
 /// Runs and settles every variant of one family: to `end_ms`, or until the
-/// slowest variant has been quiet for `SETTLE_MARGIN_MS` (not before the
-/// last scripted event), capped at one day. Times count from each
-/// variant's own t = 0.
+/// slowest uncut variant has been quiet for `SETTLE_MARGIN_MS` (not before
+/// the last scripted event) or the latest cut, capped at one day. Times
+/// count from each variant's own t = 0; a cut variant ends at its cut.
 fn run_variants<S: VariantSimulation>(
     mut sims: Vec<S>,
     start: Start,
@@ -114,16 +140,25 @@ fn run_variants<S: VariantSimulation>(
     let end = match end_ms {
         Some(end) => end,
         None => {
-            let quiet = sims
+            let quiet: Vec<u64> = sims
                 .iter_mut()
                 .zip(&origins)
                 .map(|(s, &origin)| {
                     s.run_until_quiet(origin + limits::MAX_TIME_MS)
                         .saturating_sub(origin)
                 })
-                .max()
-                .unwrap_or(0);
-            (quiet.max(last_event_ms.unwrap_or(0)) + SETTLE_MARGIN_MS).min(limits::MAX_TIME_MS)
+                .collect();
+            let mut settle_from = last_event_ms.unwrap_or(0);
+            let mut latest_cut = 0;
+            for ((sim, quiet), &origin) in sims.iter().zip(quiet).zip(&origins) {
+                match sim.driver().cut() {
+                    Some(cut) => latest_cut = latest_cut.max(cut.at_ms.saturating_sub(origin)),
+                    None => settle_from = settle_from.max(quiet),
+                }
+            }
+            (settle_from + SETTLE_MARGIN_MS)
+                .max(latest_cut)
+                .min(limits::MAX_TIME_MS)
         }
     };
     let variants = sims

@@ -46,7 +46,7 @@ step_kinds! {
     /// A process resumes after its session expired and runs its old work as a
     /// zombie until its next heartbeat is answered `UNKNOWN_MEMBER_ID`.
     Zombie => "zombie",
-    /// The simulation hit its event cap and stopped.
+    /// The run hit its budget (`crate::budget`) and stopped: a rebalance storm.
     SimulationStopped => "simulation_stopped",
 
     // Kafka Connect.

@@ -13,6 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::budget::{BudgetKind, RunCut};
 pub use crate::step_kind::StepKind;
 
 /// One simulated run of one compared variant.
@@ -43,6 +44,11 @@ pub struct Trace {
     pub steps: Vec<ProtocolStep>,
     /// The scenario's events as they happened (rolling restarts expanded).
     pub events: Vec<EventMarker>,
+    /// Set when the run hit its budget (`crate::budget`) and stopped at
+    /// `end_ms` without settling: a rebalance storm. The trace up to there
+    /// is complete; scenario events after it never happened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut: Option<RunCut>,
 }
 
 /// A connector instance or a task.
@@ -411,6 +417,15 @@ impl Trace {
             h.opt_u32(e.worker);
             h.str(&e.label);
             h.u32(u32::from(e.applied));
+        }
+        // Only a cut run hashes its cut, so every uncut trace keeps the
+        // fingerprint it had before runs had a budget.
+        if let Some(cut) = &self.cut {
+            h.u32(cut.reason as u32);
+            h.u64(cut.at_ms);
+            h.u64(cut.rounds);
+            h.u64(cut.events);
+            h.u64(cut.trace_entries);
         }
         h.finish()
     }

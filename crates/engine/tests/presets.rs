@@ -45,6 +45,10 @@ fn running_at_end(trace: &Trace) -> Vec<u32> {
     items
 }
 
+/// The columns that storm on purpose (`connect/rebalance-storm`): they are
+/// cut at the run budget and never settle; every other column settles.
+const STORM_COLUMNS: &[(&str, &str)] = &[("connect/rebalance-storm", "rebalance.timeout.ms=5s")];
+
 /// A preset that does not start empty opens on a formed group: every
 /// configured item runs from t = 0 until the first event, no round comes
 /// before that event, the first round continues the formed group's
@@ -111,6 +115,11 @@ fn every_preset_keeps_kafkas_guarantees_and_ends_with_everything_running() {
                 v.metrics.duplicate_task_ms, 0,
                 "{at}: a task ran on two workers at once"
             );
+            let storms = STORM_COLUMNS.contains(&(preset.id, v.label.as_str()));
+            assert_eq!(v.trace.cut.is_some(), storms, "{at}: cut {:?}", v.trace.cut);
+            if storms {
+                continue;
+            }
             let configured = configured_at_end(&v.trace);
             assert!(
                 !configured.is_empty(),
@@ -174,10 +183,31 @@ fn every_preset_has_a_short_link_and_a_full_link_under_2000_characters() {
     }
 }
 
+/// Lines of a cut column's timeline kept in its snapshot: a storm's
+/// 10,000 rounds would make a snapshot nobody can review.
+const CUT_SNAPSHOT_LINES: usize = 80;
+
 #[test]
 fn per_worker_timelines_match_their_snapshots() {
     for preset in presets::all() {
-        let text = engine::trace_text::render_result(&run(&preset.scenario()));
+        let result = run(&preset.scenario());
+        let mut text = String::new();
+        for v in &result.variants {
+            let one = RunResult {
+                variants: vec![v.clone()],
+            };
+            let rendered = engine::trace_text::render_result(&one);
+            match v.trace.cut {
+                None => text.push_str(&rendered),
+                Some(cut) => {
+                    for line in rendered.lines().take(CUT_SNAPSHOT_LINES) {
+                        text.push_str(line);
+                        text.push('\n');
+                    }
+                    text.push_str(&format!("… cut: {}\n\n", cut.verdict()));
+                }
+            }
+        }
         insta::assert_snapshot!(preset.id.replace('/', "__"), text);
     }
 }
@@ -351,6 +381,46 @@ fn mixed_version_upgrade_one_eager_worker_keeps_the_cluster_eager() {
 
 /// The family part of the metrics is tagged in snake_case: a bare
 /// `"connect"`, or the Streams figures under `{"streams": …}`.
+#[test]
+fn rebalance_storm_is_cut_with_a_verdict_and_the_default_timeout_settles_at_once() {
+    let r = preset_result("connect/rebalance-storm");
+    let storm = variant(&r, "rebalance.timeout.ms=5s");
+    let cut = storm.trace.cut.expect("the storm is cut at its budget");
+    assert_eq!(cut.reason, engine::budget::BudgetKind::Rounds);
+    assert_eq!(storm.trace.end_ms, cut.at_ms);
+    assert!(cut
+        .verdict()
+        .starts_with("the group did not stabilise: 10,000 rebalance rounds in "));
+    assert_eq!(storm.metrics.cut, Some(engine::budget::BudgetKind::Rounds));
+    assert_eq!(storm.metrics.settled_ms, None);
+    assert!(
+        has_step(&r, "rebalance.timeout.ms=5s", StepKind::SimulationStopped),
+        "the trace says where it stopped"
+    );
+    // Members are dropped for not rejoining in time, round after round.
+    let dropped = storm
+        .trace
+        .steps
+        .iter()
+        .filter(|s| {
+            s.explanation
+                .contains("did not rejoin within rebalance.timeout.ms")
+        })
+        .count();
+    assert!(dropped > 1_000, "{dropped} members dropped");
+    let sane = variant(&r, "rebalance.timeout.ms=60s");
+    assert_eq!((sane.trace.cut, sane.metrics.cut), (None, None));
+    assert_eq!(
+        sane.metrics.rebalance_rounds, 1,
+        "one eager round for the join"
+    );
+    assert_eq!(sane.metrics.tasks_stopped, task_count(&sane.trace));
+    assert!(sane.metrics.settled_ms.is_some_and(|t| t < 60_000));
+    assert!(storm.metrics.tasks_stopped > 1_000 * sane.metrics.tasks_stopped);
+    // The sane column shares the storm's axis.
+    assert_eq!(sane.trace.end_ms, storm.trace.end_ms);
+}
+
 #[test]
 fn metrics_tag_their_family_in_snake_case() {
     for (id, tag) in [

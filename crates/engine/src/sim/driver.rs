@@ -1,6 +1,6 @@
 //! The discrete-event driver both simulators run on: the simulated clock, the
-//! future-event list, the event cap and the halt rule, and the loops that run
-//! a simulation until it is quiet or until a time.
+//! future-event list, the run's budget (`crate::budget`) and the cut, and the
+//! loops that run a simulation until it is quiet or until a time.
 //!
 //! A simulator implements [`Simulation`]: it hands out its driver and its
 //! [`TraceRecorder`] and handles one event at a time; everything else
@@ -9,15 +9,8 @@
 
 use super::event_queue::EventQueue;
 use super::recorder::TraceRecorder;
+use crate::budget::{RunCut, Usage};
 use crate::trace::{StepKind, WorkerState};
-
-/// Events one run may process before it stops: a runaway guard (a bug, or a
-/// scenario that keeps the group busy without end), not a budget. The
-/// largest engine workload, `connect-scenario-1000w-100000t`, processes about
-/// 144,000 events per variant and no preset more than 300, so a real
-/// scenario stays far below it. Per-run budgets on rounds, events and trace
-/// size belong on top of this mechanism, not in place of it.
-pub(crate) const MAX_EVENTS: u64 = 10_000_000;
 
 /// What the driver needs to know about an event.
 pub(crate) trait DriverEvent {
@@ -36,16 +29,8 @@ pub(crate) struct SimulationDriver<E> {
     processed: u64,
     /// When the last foreground event was processed.
     last_activity: u64,
-    /// Set when the run hit [`MAX_EVENTS`]; the queue is kept as it was.
-    halted: bool,
-}
-
-/// What [`SimulationDriver::pop`] found.
-enum Popped<E> {
-    /// The next event; the clock is at its time.
-    Due(E),
-    /// The run just hit [`MAX_EVENTS`] and stops; the clock did not move.
-    Halted,
+    /// Set when the run hit its budget; the queue is kept as it was.
+    cut: Option<RunCut>,
 }
 
 impl<E: DriverEvent> SimulationDriver<E> {
@@ -57,7 +42,7 @@ impl<E: DriverEvent> SimulationDriver<E> {
             foreground: 0,
             processed: 0,
             last_activity: 0,
-            halted: false,
+            cut: None,
         }
     }
 
@@ -74,28 +59,42 @@ impl<E: DriverEvent> SimulationDriver<E> {
         self.queue.schedule(at_ms.max(self.now), event);
     }
 
+    /// Where the run was cut, if it hit its budget.
+    pub(crate) fn cut(&self) -> Option<RunCut> {
+        self.cut
+    }
+
     /// The time of the next event when one is due by `limit_ms` and the run
-    /// has not halted.
+    /// has not been cut.
     fn next_due(&self, limit_ms: u64) -> Option<u64> {
-        if self.halted {
+        if self.cut.is_some() {
             return None;
         }
         self.queue.peek_time().filter(|&t| t <= limit_ms)
     }
 
-    fn pop(&mut self) -> Option<Popped<E>> {
+    /// Cuts the run now when `usage` (with this driver's event count) has
+    /// reached the budget; the clock and the queue stay as they are.
+    fn check_budget(&mut self, rounds: usize, trace_entries: usize) -> Option<RunCut> {
+        let usage = Usage {
+            rounds,
+            events: self.processed,
+            trace_entries,
+        };
+        let cut = usage.cut(usage.exceeded()?, self.now);
+        self.cut = Some(cut);
+        Some(cut)
+    }
+
+    fn pop(&mut self) -> Option<E> {
         let (t, event) = self.queue.pop()?;
         if !event.is_background() {
             self.foreground -= 1;
             self.last_activity = t;
         }
         self.processed += 1;
-        if self.processed > MAX_EVENTS {
-            self.halted = true;
-            return Some(Popped::Halted);
-        }
         self.now = t;
-        Some(Popped::Due(event))
+        Some(event)
     }
 }
 
@@ -136,21 +135,23 @@ pub(crate) trait Simulation {
     }
 
     /// Processes the next event: advances the clock and the timeline to it
-    /// and handles it, or halts the run at [`MAX_EVENTS`].
+    /// and handles it — or, when the run has used its budget, cuts it here
+    /// (a `simulation_stopped` step with the verdict) and leaves the event.
     fn step(&mut self) {
         let (driver, recorder) = self.parts();
-        match driver.pop() {
-            None => {}
-            Some(Popped::Halted) => recorder.note(
+        let (rounds, entries) = (recorder.rounds.len(), recorder.trace_entries());
+        if let Some(cut) = driver.check_budget(rounds, entries) {
+            recorder.note(
                 driver.now(),
                 None,
                 StepKind::SimulationStopped,
-                format!("The simulation stopped after {MAX_EVENTS} events: the scenario keeps the group busy without end."),
-            ),
-            Some(Popped::Due(event)) => {
-                recorder.advance(driver.now());
-                self.handle(event);
-            }
+                cut.explanation(),
+            );
+            return;
+        }
+        if let Some(event) = driver.pop() {
+            recorder.advance(driver.now());
+            self.handle(event);
         }
     }
 
@@ -192,9 +193,9 @@ mod tests {
         d.schedule(5, Tick { background: false });
         d.schedule(9, Tick { background: true });
         assert_eq!(d.foreground, 1);
-        assert!(matches!(d.pop(), Some(Popped::Due(_))));
+        assert!(d.pop().is_some());
         assert_eq!((d.now(), d.last_activity, d.foreground), (5, 5, 0));
-        assert!(matches!(d.pop(), Some(Popped::Due(_))));
+        assert!(d.pop().is_some());
         assert_eq!((d.now(), d.last_activity), (9, 5));
         // Scheduling in the past means now.
         d.schedule(1, Tick { background: false });
@@ -202,15 +203,18 @@ mod tests {
     }
 
     #[test]
-    fn a_halted_run_keeps_its_queue_and_its_clock() {
+    fn a_cut_run_keeps_its_queue_and_its_clock() {
         let mut d = SimulationDriver::new();
-        d.processed = MAX_EVENTS;
         d.schedule(3, Tick { background: false });
         d.schedule(4, Tick { background: false });
-        assert!(matches!(d.pop(), Some(Popped::Halted)));
-        assert!(d.halted);
-        assert_eq!(d.now(), 0);
+        assert!(d.pop().is_some());
+        assert_eq!(d.check_budget(0, 0), None);
+        d.processed = crate::budget::MAX_EVENTS;
+        let cut = d.check_budget(0, 0).expect("over budget");
+        assert_eq!(cut.reason, crate::budget::BudgetKind::Events);
+        assert_eq!((cut.at_ms, d.now()), (3, 3));
         assert_eq!(d.queue.peek_time(), Some(4));
         assert_eq!(d.next_due(u64::MAX), None);
+        assert_eq!(d.cut(), Some(cut));
     }
 }

@@ -68,6 +68,13 @@ impl TraceRecorder {
         self.timeline.ensure_lanes(lanes);
     }
 
+    /// Entries recorded so far that count against the trace-size budget
+    /// (`crate::budget::MAX_TRACE_ENTRIES`): state spans, steps and
+    /// item-list entries.
+    pub(crate) fn trace_entries(&self) -> usize {
+        self.timeline.span_count() + self.steps.len() + self.pool.entries()
+    }
+
     /// Records a protocol or lifecycle step.
     pub(crate) fn note(
         &mut self,
@@ -133,6 +140,7 @@ impl TraceRecorder {
             rounds: self.rounds,
             steps: self.steps,
             events: self.markers,
+            cut: None,
         };
         if let Some(origin) = &self.origin {
             present_from(&mut trace, origin);

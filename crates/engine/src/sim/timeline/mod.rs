@@ -63,6 +63,11 @@ impl ItemPool {
     fn end(&self) -> u32 {
         self.items.len() as u32
     }
+
+    /// Entries in the pool.
+    pub fn entries(&self) -> usize {
+        self.items.len()
+    }
 }
 
 /// A batch handle. Handles are reused after a batch ends; compare
@@ -132,6 +137,11 @@ impl Timeline {
     /// An empty timeline at time 0.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// State spans closed so far.
+    pub fn span_count(&self) -> usize {
+        self.spans.len()
     }
 
     /// Moves to a later instant, settling the previous one first.

@@ -1,0 +1,198 @@
+//! What one simulated run may cost, and the verdict a run gets when it hits
+//! that limit.
+//!
+//! A rebalance storm is real Kafka behaviour (a `rebalance.timeout.ms` shorter
+//! than the time workers need to stop their tasks, a `max.poll.interval.ms`
+//! shorter than processing a batch), so the simulator plays it — but a storm
+//! is never quiet, and a link is untrusted input. Each variant therefore runs
+//! on a budget of rebalance rounds, processed events and trace size; when it
+//! hits one, it stops there and its [`Trace`](crate::trace::Trace) carries a
+//! [`RunCut`]. The trace up to that point is kept, so a view draws the storm.
+//!
+//! The limits sit far above anything the presets and the engine's workloads
+//! need (measured, see `docs/performance.md`): the presets stay below 270
+//! events, 15 rounds and 600 trace entries per variant; the engine's
+//! workloads need at most 144,305 events (`connect-scenario-1000w-100000t`,
+//! cooperative), 208 rounds (`connect-rolling-restart-100w-10000t`) and
+//! 2,683,368 trace entries (`connect-scenario-1000w-100000t`, eager) per
+//! variant.
+
+use serde::{Deserialize, Serialize};
+
+use crate::wording::duration;
+
+/// Rebalance rounds one variant may record before it is cut. A settling
+/// group needs a handful per scenario event; 10,000 only happens in a storm.
+pub const MAX_ROUNDS: usize = 10_000;
+
+/// Events one variant may process before it is cut: 14 times what the
+/// largest workload (1,000 workers × 100,000 tasks, a join, a crash and a
+/// rolling restart) needs.
+pub const MAX_EVENTS: u64 = 2_000_000;
+
+/// Trace entries — state spans, protocol steps and item-list entries, the
+/// parts that grow with the run — one variant may record before it is cut:
+/// 3.7 times the largest workload (eager, 1,000 workers × 100,000 tasks,
+/// whose every round stops and starts every task). An item-list entry
+/// costs 4 bytes, a span 40, a step about 100.
+pub const MAX_TRACE_ENTRIES: usize = 10_000_000;
+
+/// Which limit a run hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BudgetKind {
+    /// [`MAX_ROUNDS`] rebalance rounds.
+    Rounds,
+    /// [`MAX_EVENTS`] processed events.
+    Events,
+    /// [`MAX_TRACE_ENTRIES`] trace entries.
+    TraceSize,
+}
+
+/// Where and why a run was stopped before it was quiet or reached its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunCut {
+    /// The limit it hit.
+    pub reason: BudgetKind,
+    /// Simulated time at which it stopped (the trace ends here).
+    pub at_ms: u64,
+    /// Rebalance rounds recorded by then.
+    pub rounds: u64,
+    /// Events processed by then.
+    pub events: u64,
+    /// Trace entries recorded by then (see [`MAX_TRACE_ENTRIES`]).
+    pub trace_entries: u64,
+}
+
+impl RunCut {
+    /// The verdict in one line, e.g. "the group did not stabilise: 10,000
+    /// rebalance rounds in 4 min 10 s; stopped here".
+    pub fn verdict(&self) -> String {
+        let rounds = thousands(self.rounds);
+        let took = duration(self.at_ms);
+        match self.reason {
+            BudgetKind::Rounds => format!(
+                "the group did not stabilise: {rounds} rebalance rounds in {took}; stopped here"
+            ),
+            BudgetKind::Events => format!(
+                "the run did not settle: {} events ({rounds} rebalance rounds) in {took}; stopped here",
+                thousands(self.events)
+            ),
+            BudgetKind::TraceSize => format!(
+                "the trace outgrew the playground: {} entries ({rounds} rebalance rounds) in {took}; stopped here",
+                thousands(self.trace_entries)
+            ),
+        }
+    }
+
+    /// The verdict as the trace's `simulation_stopped` step explains it: a
+    /// sentence, with what Kafka would do.
+    pub fn explanation(&self) -> String {
+        let verdict = self.verdict();
+        let rest = verdict.strip_prefix('t').unwrap_or(&verdict);
+        format!(
+            "T{rest}. Kafka would go on; the playground simulates up to {} rounds, {} events and {} trace entries per run.",
+            thousands(MAX_ROUNDS as u64),
+            thousands(MAX_EVENTS),
+            thousands(MAX_TRACE_ENTRIES as u64)
+        )
+    }
+}
+
+/// `10000` → `10,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// What a run has used so far, checked before each event.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Usage {
+    pub(crate) rounds: usize,
+    pub(crate) events: u64,
+    pub(crate) trace_entries: usize,
+}
+
+impl Usage {
+    /// The limit this usage has reached, if any (rounds first: the most
+    /// telling verdict for a storm).
+    pub(crate) fn exceeded(&self) -> Option<BudgetKind> {
+        if self.rounds >= MAX_ROUNDS {
+            Some(BudgetKind::Rounds)
+        } else if self.events >= MAX_EVENTS {
+            Some(BudgetKind::Events)
+        } else if self.trace_entries >= MAX_TRACE_ENTRIES {
+            Some(BudgetKind::TraceSize)
+        } else {
+            None
+        }
+    }
+
+    /// The cut at `at_ms` for `reason`.
+    pub(crate) fn cut(&self, reason: BudgetKind, at_ms: u64) -> RunCut {
+        RunCut {
+            reason,
+            at_ms,
+            rounds: self.rounds as u64,
+            events: self.events,
+            trace_entries: self.trace_entries as u64,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_verdict_names_the_limit_and_the_time() {
+        let usage = Usage {
+            rounds: 10_000,
+            events: 123_456,
+            trace_entries: 7,
+        };
+        assert_eq!(usage.exceeded(), Some(BudgetKind::Rounds));
+        let cut = usage.cut(BudgetKind::Rounds, 250_000);
+        assert_eq!(
+            cut.verdict(),
+            "the group did not stabilise: 10,000 rebalance rounds in 4 min 10 s; stopped here"
+        );
+        let events = Usage {
+            rounds: 3,
+            events: MAX_EVENTS,
+            trace_entries: 0,
+        };
+        assert_eq!(events.exceeded(), Some(BudgetKind::Events));
+        assert!(events
+            .cut(BudgetKind::Events, 40)
+            .verdict()
+            .contains("2,000,000 events (3 rebalance rounds) in 40 ms"));
+        let size = Usage {
+            rounds: 0,
+            events: 0,
+            trace_entries: MAX_TRACE_ENTRIES,
+        };
+        assert_eq!(size.exceeded(), Some(BudgetKind::TraceSize));
+        let under = Usage {
+            rounds: MAX_ROUNDS - 1,
+            events: MAX_EVENTS - 1,
+            trace_entries: MAX_TRACE_ENTRIES - 1,
+        };
+        assert_eq!(under.exceeded(), None);
+    }
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+}

@@ -1,0 +1,195 @@
+//! Issue #15: a rebalance storm is a result, not a hang. Small valid
+//! scenarios that Kafka accepts and that never stop rebalancing finish
+//! within the run budget (`engine::budget`) with a verdict, keep the trace up
+//! to the cut, and mark their metrics as covering a cut run; every preset
+//! stays far below the budget.
+
+use engine::budget::{BudgetKind, MAX_ROUNDS, MAX_TRACE_ENTRIES};
+use engine::presets;
+use engine::run::{run, RunResult, VariantRun};
+use engine::scenario::Scenario;
+use engine::trace::{StepKind, Trace};
+
+fn scenario(json: &str) -> Scenario {
+    Scenario::from_json(json).expect("a valid scenario")
+}
+
+/// State spans, steps and item-list entries: what the trace budget counts.
+fn trace_entries(trace: &Trace) -> usize {
+    trace.spans.len() + trace.steps.len() + trace.item_lists.len()
+}
+
+/// Checks everything a cut run promises and returns its cut.
+fn assert_cut(v: &VariantRun) -> engine::trace::RunCut {
+    let cut = v
+        .trace
+        .cut
+        .unwrap_or_else(|| panic!("{}: expected a cut run", v.label));
+    assert_eq!(cut.reason, BudgetKind::Rounds, "{}: {cut:?}", v.label);
+    assert_eq!(
+        v.trace.end_ms, cut.at_ms,
+        "{}: the trace ends at the cut",
+        v.label
+    );
+    assert!(
+        v.trace.rounds.len() >= MAX_ROUNDS,
+        "{}: the rounds up to the cut are kept",
+        v.label
+    );
+    let stopped: Vec<_> = v
+        .trace
+        .steps
+        .iter()
+        .filter(|s| s.kind == StepKind::SimulationStopped)
+        .collect();
+    assert_eq!(stopped.len(), 1, "{}: one simulation_stopped step", v.label);
+    assert_eq!(stopped[0].at_ms, cut.at_ms);
+    assert!(
+        stopped[0]
+            .explanation
+            .starts_with("The group did not stabilise: 10,000 rebalance rounds in "),
+        "{}",
+        stopped[0].explanation
+    );
+    assert!(
+        cut.verdict().ends_with("; stopped here"),
+        "{}",
+        cut.verdict()
+    );
+    assert_eq!(v.metrics.cut, Some(BudgetKind::Rounds), "{}", v.label);
+    assert_eq!(
+        v.metrics.settled_ms, None,
+        "{}: a cut run never settled",
+        v.label
+    );
+    // The trace budget is a separate promise from the time it took.
+    let entries = trace_entries(&v.trace);
+    assert!(
+        entries < MAX_TRACE_ENTRIES,
+        "{}: {entries} entries",
+        v.label
+    );
+    assert!(
+        cut.trace_entries as usize <= entries,
+        "{}: counted before the last spans closed",
+        v.label
+    );
+    cut
+}
+
+fn connect_storm(config: &str) -> RunResult {
+    run(&scenario(&format!(
+        r#"{{"version": 1, "title": "storm",
+            "connect": {{"workers": 3, "connectors": [{{"name": "c", "tasks": 6}}],
+                         "config": {config}}},
+            "compare": [{{"label": "eager", "config": {{"connect.protocol": "eager"}}}},
+                        {{"label": "cooperative"}}],
+            "events": [{{"at_ms": 30000, "type": "worker_join"}}]}}"#
+    )))
+}
+
+#[test]
+fn connect_with_a_10_ms_rebalance_timeout_is_cut_with_a_verdict() {
+    let result = connect_storm(r#"{"rebalance.timeout.ms": 10}"#);
+    for v in &result.variants {
+        let cut = assert_cut(v);
+        assert!(
+            cut.at_ms > 30_000,
+            "{}: the storm starts with the join",
+            v.label
+        );
+    }
+}
+
+#[test]
+fn connect_with_a_10_ms_rebalance_timeout_and_a_1_ms_heartbeat_is_cut_with_a_verdict() {
+    let result = connect_storm(r#"{"rebalance.timeout.ms": 10, "heartbeat.interval.ms": 1}"#);
+    for v in &result.variants {
+        assert_cut(v);
+    }
+}
+
+#[test]
+fn streams_with_a_1_s_max_poll_interval_and_one_join_is_cut_with_a_verdict() {
+    let result = run(&scenario(
+        r#"{"version": 1, "title": "storm",
+            "streams": {"instances": 3, "subtopologies": [{"partitions": 6}],
+                        "config": {"max.poll.interval.ms": 1000}},
+            "compare": [{"label": "eager", "config": {"upgrade.from": "2.3"}},
+                        {"label": "cooperative"}, {"label": "again"}],
+            "events": [{"at_ms": 30000, "type": "instance_join"}]}"#,
+    ));
+    assert_eq!(result.variants.len(), 3);
+    for v in &result.variants {
+        assert_cut(v);
+    }
+}
+
+#[test]
+fn a_sane_column_next_to_a_storm_settles_and_shares_the_axis_up_to_the_cut() {
+    let result = run(&scenario(
+        r#"{"version": 1, "title": "storm and sane",
+            "connect": {"workers": 3, "connectors": [{"name": "c", "tasks": 6}]},
+            "compare": [{"label": "storm", "config": {"rebalance.timeout.ms": 10}},
+                        {"label": "sane"}],
+            "events": [{"at_ms": 30000, "type": "worker_join"}]}"#,
+    ));
+    let storm = assert_cut(&result.variants[0]);
+    let sane = &result.variants[1];
+    assert_eq!(sane.trace.cut, None);
+    assert_eq!(sane.metrics.cut, None);
+    assert!(sane.metrics.settled_ms.is_some());
+    assert_eq!(
+        sane.trace.end_ms, storm.at_ms,
+        "the sane column runs on, quiet, to the storm's cut"
+    );
+}
+
+#[test]
+fn a_storm_with_an_end_stops_at_the_cut_or_at_the_end() {
+    // Cut before the end: the trace ends at the cut.
+    let result = run(&scenario(
+        r#"{"version": 1, "title": "storm",
+            "connect": {"workers": 3, "connectors": [{"name": "c", "tasks": 6}],
+                        "config": {"rebalance.timeout.ms": 10}},
+            "events": [{"at_ms": 30000, "type": "worker_join"}],
+            "end_ms": 86400000}"#,
+    ));
+    assert_cut(&result.variants[0]);
+    // An end before the budget runs out: an ordinary (unsettled) run.
+    let short = run(&scenario(
+        r#"{"version": 1, "title": "storm",
+            "connect": {"workers": 3, "connectors": [{"name": "c", "tasks": 6}],
+                        "config": {"rebalance.timeout.ms": 10}},
+            "events": [{"at_ms": 30000, "type": "worker_join"}],
+            "end_ms": 60000}"#,
+    ));
+    let v = &short.variants[0];
+    assert_eq!((v.trace.cut, v.trace.end_ms), (None, 60_000));
+    assert!(
+        v.trace.rounds.len() > 10,
+        "it storms: {}",
+        v.trace.rounds.len()
+    );
+}
+
+#[test]
+fn every_preset_stays_far_below_the_budget() {
+    for preset in presets::all() {
+        for v in &run(&preset.scenario()).variants {
+            let at = format!("{} / {}", preset.id, v.label);
+            if v.trace.cut.is_some() {
+                // A storm preset shows the verdict on purpose; tests/presets.rs
+                // checks which column.
+                continue;
+            }
+            assert!(
+                v.trace.rounds.len() * 100 < MAX_ROUNDS,
+                "{at}: {} rounds",
+                v.trace.rounds.len()
+            );
+            let entries = trace_entries(&v.trace);
+            assert!(entries * 100 < MAX_TRACE_ENTRIES, "{at}: {entries} entries");
+        }
+    }
+}
