@@ -47,8 +47,10 @@ test('hovering a round marker shows that round', async () => {
   const page = await newPage(browser);
   await page.goto(server.url + '#p=connect/add-connector');
   await timelineReady(page);
+  // The first round's own edge: its cooperative follow-up round comes 40 ms
+  // later, and that marker's hit area covers the rest of this one's.
   const round = page.locator('article.column[data-variant="1"] g.round').first();
-  await round.locator('rect.round-hit').hover();
+  await round.locator('rect.round-hit').hover({ position: { x: 1, y: 20 } });
   await page.waitForSelector('.round-details[data-variant="1"][data-round="0"]');
   assert.deepEqual(page.errors, []);
 });

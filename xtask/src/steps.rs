@@ -75,6 +75,18 @@ pub fn test() -> Result<(), String> {
             "--",
             "-D",
             "warnings",
+        ]))?;
+        // The page's module builds without default features (index.html).
+        run(&mut cargo(&[
+            "clippy",
+            "-p",
+            "rebalance-web",
+            "--no-default-features",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--",
+            "-D",
+            "warnings",
         ]))
     })?;
     step("native tests", || run(&mut cargo(&["test", "--workspace"])))?;
