@@ -103,35 +103,17 @@ impl TimelineLayout {
     /// worker's lane has the same top and height in every layout (the
     /// tallest of its lanes), so the columns line up row by row.
     pub fn aligned(traces: &[&Trace], options: LayoutOptions) -> Vec<Self> {
-        let lanes_n = traces.iter().map(|t| t.workers.len()).max().unwrap_or(0) + 1;
-        let mut heights = vec![0.0_f64; lanes_n];
-        for trace in traces {
-            let rows = lane_rows(trace);
-            let n = rows.len();
-            for (i, items) in rows.into_iter().enumerate() {
-                // The unassigned lane is always the last one.
-                let slot = if i == n - 1 { lanes_n - 1 } else { i };
-                if slot == lanes_n - 1 && items.is_empty() {
-                    continue;
-                }
-                heights[slot] = heights[slot].max(lane_height(items.len(), &options));
-            }
-        }
+        let heights = aligned_lane_heights(traces, &options);
         traces
             .iter()
-            .map(|t| {
-                // Re-index the unassigned lane's height for this trace's lane count.
-                let mut own = heights[..t.workers.len()].to_vec();
-                own.push(heights[lanes_n - 1]);
-                Self::with_lane_heights(t, options, &own)
-            })
+            .map(|t| Self::with_lane_heights(t, options, &heights))
             .collect()
     }
 
-    /// Lays out a trace with lane `i` at least `min_heights[i]` tall (the
-    /// last entry is the unassigned lane; a positive one shows that lane even
-    /// when empty).
-    fn with_lane_heights(trace: &Trace, options: LayoutOptions, min_heights: &[f64]) -> Self {
+    /// Lays out a trace with worker lane `i` at least `min_heights[i]` tall
+    /// and the unassigned lane at least the last entry (a positive one shows
+    /// that lane even when empty); see [`aligned_lane_heights`].
+    pub fn with_lane_heights(trace: &Trace, options: LayoutOptions, min_heights: &[f64]) -> Self {
         let rows = lane_rows(trace);
         let lanes_n = rows.len();
         let mut lanes = Vec::with_capacity(lanes_n);
@@ -308,6 +290,28 @@ impl TimelineLayout {
     pub fn ticks(&self) -> Vec<u64> {
         self.axis().ticks()
     }
+}
+
+/// The height of every lane across the traces of one comparison, taken
+/// lane for lane (worker index, and the unassigned lane last): what
+/// [`TimelineLayout::with_lane_heights`] needs to line the columns up.
+/// Independent of the width, so computed once per result.
+pub fn aligned_lane_heights(traces: &[&Trace], options: &LayoutOptions) -> Vec<f64> {
+    let lanes_n = traces.iter().map(|t| t.workers.len()).max().unwrap_or(0) + 1;
+    let mut heights = vec![0.0_f64; lanes_n];
+    for trace in traces {
+        let rows = lane_rows(trace);
+        let n = rows.len();
+        for (i, items) in rows.into_iter().enumerate() {
+            let unassigned = i == n - 1;
+            if unassigned && items.is_empty() {
+                continue;
+            }
+            let slot = if unassigned { lanes_n - 1 } else { i };
+            heights[slot] = heights[slot].max(lane_height(items.len(), options));
+        }
+    }
+    heights
 }
 
 /// Which items ever sat on each lane, sorted: workers by index, then unassigned.

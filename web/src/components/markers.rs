@@ -2,7 +2,7 @@
 //! time axis, scenario events (labelled) and rebalance rounds (hover or tap
 //! for details).
 
-use engine::layout::{axis_label, TimelineLayout};
+use engine::layout::{axis_label, LayoutOptions, TimeAxis};
 use engine::report::format_duration;
 use engine::trace::Trace;
 use yew::prelude::*;
@@ -29,19 +29,20 @@ pub fn place_labels(xs: &[(f64, usize)], width: f64) -> Vec<Option<(f64, usize, 
         .collect()
 }
 
-/// Axis ticks, event markers and round markers of `trace`, positioned by
-/// `lay` (whose x axis they share), from the layout's top down to `bottom`.
+/// Axis ticks, event markers and round markers of `trace` that fall in
+/// `axis`'s window, from the layout's top down to `bottom`.
 pub fn markers(
     trace: &Trace,
-    lay: &TimelineLayout,
+    axis: &TimeAxis,
+    o: LayoutOptions,
     bottom: f64,
     on_round: &Callback<(usize, bool)>,
 ) -> Html {
-    let o = lay.options;
+    let lay = axis;
     let right = lay.x(trace.end_ms);
     let ticks = lay.ticks().into_iter().map(|ms| {
         let x = lay.x(ms);
-        let anchor = if ms == 0 {
+        let anchor = if x < lay.left + 20.0 {
             "start"
         } else if x > o.width - 30.0 {
             "end"
@@ -56,7 +57,7 @@ pub fn markers(
         }
     });
 
-    let rounds = trace.rounds.iter().enumerate().map(|(i, round)| {
+    let rounds = trace.rounds.iter().enumerate().filter(|(_, r)| lay.shows(r.started_ms)).map(|(i, round)| {
         let x = lay.x(round.started_ms);
         // Hovering selects, but not while a button is held (a scrub passing by).
         let hover = {
@@ -85,13 +86,13 @@ pub fn markers(
         }
     });
 
-    let event_xs: Vec<(f64, usize)> = trace
-        .events
+    let shown: Vec<_> = trace.events.iter().filter(|e| lay.shows(e.at_ms)).collect();
+    let event_xs: Vec<(f64, usize)> = shown
         .iter()
         .map(|e| (lay.x(e.at_ms), e.label.chars().count()))
         .collect();
     let placed = place_labels(&event_xs, o.width);
-    let events = trace.events.iter().zip(placed).map(|(ev, place)| {
+    let events = shown.into_iter().zip(placed).map(|(ev, place)| {
         let x = lay.x(ev.at_ms);
         html! {
             <g class={classes!("event-marker", (!ev.applied).then_some("skipped"))} data-at={ev.at_ms.to_string()}>
@@ -111,7 +112,9 @@ pub fn markers(
     html! {
         <>
             <g class="ticks">{ for ticks }</g>
-            <rect class="axis-end" x={format!("{right:.1}")} y={format!("{:.0}", o.top)} width="1" height={format!("{:.0}", (bottom - o.top).max(0.0))} />
+            if lay.shows(trace.end_ms) {
+                <rect class="axis-end" x={format!("{right:.1}")} y={format!("{:.0}", o.top)} width="1" height={format!("{:.0}", (bottom - o.top).max(0.0))} />
+            }
             <g class="events">{ for events }</g>
             <g class="rounds">{ for rounds }</g>
         </>

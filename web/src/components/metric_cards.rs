@@ -1,12 +1,22 @@
 //! One column's metrics as cards, each with the difference to the first
 //! column, worded by the engine's `report::metric_rows` (the CLI table says
-//! the same thing in the same words). Raw values sit in `data-raw` for tests
-//! and tools.
+//! the same thing in the same words), big numbers with thousands
+//! separators. Raw values sit in `data-raw` for tests and tools.
 
 use engine::report::MetricRow;
 use yew::prelude::*;
 
 use crate::shared::Shared;
+use crate::state::story::with_separators;
+
+/// The headline figures shown above every timeline, in this order.
+pub const HEADLINE: [&str; 5] = [
+    "task_seconds_not_running",
+    "tasks_stopped",
+    "longest_task_outage",
+    "rebalance_rounds",
+    "duplicate_task_seconds",
+];
 
 /// Props of [`MetricCards`].
 #[derive(Properties, PartialEq)]
@@ -17,19 +27,29 @@ pub struct MetricCardsProps {
     pub index: usize,
     /// The first column's label, for "vs eager: 120".
     pub first_label: AttrValue,
+    /// Only these rows, in this order (the headline); `None`: every row.
+    pub keys: Option<&'static [&'static str]>,
 }
 
 /// The cards of one column.
 #[component]
 pub fn MetricCards(props: &MetricCardsProps) -> Html {
     let i = props.index;
+    let rows: Vec<&MetricRow> = match props.keys {
+        Some(keys) => keys
+            .iter()
+            .filter_map(|k| props.rows.iter().find(|r| r.key == *k))
+            .collect(),
+        None => props.rows.iter().collect(),
+    };
+    let headline = props.keys.is_some();
     html! {
-        <dl class="metrics" data-variant={i.to_string()}>
-            { for props.rows.iter().map(|row| {
-                let value = row.values.get(i).cloned().unwrap_or_default();
+        <dl class={classes!("metrics", headline.then_some("headline"))} data-variant={i.to_string()}>
+            { for rows.into_iter().map(|row| {
+                let value = with_separators(&row.values.get(i).cloned().unwrap_or_default());
                 let raw = row.raw.get(i).copied().flatten().map(|v| v.to_string()).unwrap_or_default();
                 let versus = row.versus_first.get(i).map(String::as_str).unwrap_or("");
-                let first = row.values.first().map(String::as_str).unwrap_or("");
+                let first = with_separators(row.values.first().map(String::as_str).unwrap_or(""));
                 let (diff, class) = match versus {
                     "" => (None, None),
                     "same" => (Some(format!("same as {}", props.first_label)), Some("same")),
@@ -41,7 +61,7 @@ pub fn MetricCards(props: &MetricCardsProps) -> Html {
                         <dd>
                             <span class="value">{ value }</span>
                             // Always present (empty in the first column), so cards line up across columns.
-                            <span class="versus" data-versus={versus.to_string()}>{ diff.unwrap_or_default() }</span>
+                            <span class="versus" data-versus={versus.to_string()}>{ with_separators(&diff.unwrap_or_default()) }</span>
                         </dd>
                     </div>
                 }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use engine::layout::{state_name, TimelineLayout, LEGEND};
+use engine::layout::{state_name, TimeAxis, TimelineLayout, LEGEND};
 use engine::run::RunResult;
 use yew::prelude::*;
 
@@ -35,8 +35,10 @@ pub struct SummaryBodyProps {
     pub index: usize,
     /// The groups.
     pub groups: Shared<Vec<Group>>,
-    /// The time axis.
-    pub axis: Shared<TimelineLayout>,
+    /// The frame: sizes and the whole run's axis.
+    pub frame: Shared<TimelineLayout>,
+    /// The window of the time axis shown.
+    pub axis: TimeAxis,
     /// A round was hovered or tapped.
     pub on_round: Callback<(usize, bool)>,
     /// A group was clicked.
@@ -60,7 +62,7 @@ fn short_label(label: &str) -> String {
 }
 
 /// One stacked area per state of one group, as paths (`d`) in legend order.
-fn stacked_paths(g: &Group, axis: &TimelineLayout, y0: f64) -> Vec<(usize, String)> {
+fn stacked_paths(g: &Group, axis: &TimeAxis, y0: f64) -> Vec<(usize, String)> {
     let scale = (GROUP_LANE - 3.0) / f64::from(g.peak.max(1));
     let bottom = y0 + GROUP_LANE;
     let n = g.times.len();
@@ -110,8 +112,8 @@ fn stacked_paths(g: &Group, axis: &TimelineLayout, y0: f64) -> Vec<(usize, Strin
 #[component]
 pub fn SummaryBody(props: &SummaryBodyProps) -> Html {
     let run = &props.result.variants[props.index];
-    let axis = &*props.axis;
-    let o = axis.options;
+    let axis = &props.axis;
+    let o = props.frame.options;
     let bottom = lanes_bottom(o.top, props.groups.len());
     let lanes = props.groups.iter().enumerate().map(|(i, g)| {
         let y0 = lane_y(o.top, i);
@@ -141,7 +143,7 @@ pub fn SummaryBody(props: &SummaryBodyProps) -> Html {
     html! {
         <g class="timeline-body summary">
             { for lanes }
-            { markers(&run.trace, axis, bottom, &props.on_round) }
+            { markers(&run.trace, axis, o, bottom, &props.on_round) }
         </g>
     }
 }

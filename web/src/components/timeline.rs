@@ -1,6 +1,13 @@
 //! One column's timeline: the static drawing under a live overlay
-//! (playhead, the not-yet-played part veiled, the selected round).
-//! Dragging anywhere on it scrubs the shared playhead.
+//! (playhead, the not-yet-played part veiled, the selected round, the
+//! followed task). Every column shows the same window of the time axis.
+//!
+//! Pointer scheme (listed in the help overlay): on the lanes, drag pans,
+//! the wheel zooms around the pointer (Shift or a sideways wheel pans),
+//! double-click shows the whole run, hover names the task under the
+//! pointer and a click follows it (a click on empty space stops); on the
+//! time axis (the strip of event labels above the lanes and the tick labels
+//! below) a click or drag moves the playhead.
 //!
 //! Three ways to draw the lanes, chosen by [`LaneMode`]: every worker with a
 //! row per connector and task (geometry from the engine's `TimelineLayout`,
@@ -10,18 +17,21 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use engine::layout::{LayoutOptions, TimelineLayout};
+use engine::layout::{Bar, LayoutOptions, TimeAxis, TimelineLayout};
 use engine::run::RunResult;
 use engine::trace::Trace;
 use web_sys::Element;
 use yew::prelude::*;
 
-use crate::browser::hooks::{use_element_width, use_visible_window};
+use crate::browser::hooks::{use_element_width, use_visible_window, use_wheel};
 use crate::browser::profile;
+use crate::components::follow::{follow_overlay, tooltip};
 use crate::components::summary_body::{lanes_bottom, SummaryBody};
 use crate::components::timeline_body::TimelineBody;
 use crate::shared::Shared;
+use crate::state::story::describe;
 use crate::state::summary::{sub_trace, summarize, Group, Members};
+use crate::state::viewport::Window;
 
 /// How a column draws its lanes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,6 +73,18 @@ pub struct TimelineProps {
     pub on_scrub: Callback<bool>,
     /// A summary group was clicked.
     pub on_drill: Callback<usize>,
+    /// The window of the time axis shown.
+    pub window: Window,
+    /// End of the shared axis (the longest run).
+    pub end_ms: u64,
+    /// Lane heights shared by every column (lane for lane alignment).
+    pub lane_heights: Shared<Vec<f64>>,
+    /// Show another window (`None`: the default focus).
+    pub on_view: Callback<Option<Window>>,
+    /// The connector or task followed across columns.
+    pub followed: Option<Rc<str>>,
+    /// Follow an item (by label), or stop.
+    pub on_follow: Callback<Option<Rc<str>>>,
 }
 
 /// Lane drawings taller than this (px) draw only the lanes near the screen.
@@ -101,7 +123,32 @@ enum Drawing {
     },
 }
 
+/// What a press on the timeline does once the pointer moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Press {
+    /// On the time axis: the playhead follows.
+    Scrub,
+    /// On the lanes: the window follows, from the window at the press.
+    Pan(Window),
+}
+
+/// The bar under the pointer, and where to show its tooltip (px in the wrapper).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Hover {
+    bar: Bar,
+    x: f64,
+    y: f64,
+}
+
 impl Drawing {
+    /// The lanes drawn and their trace, for hit-testing.
+    fn lanes<'a>(&'a self, whole: &'a Trace) -> Option<(&'a TimelineLayout, &'a Trace)> {
+        match self {
+            Drawing::Lanes { layout, lanes } => Some((layout, lanes.as_deref().unwrap_or(whole))),
+            Drawing::Groups { .. } => None,
+        }
+    }
+
     /// The layout whose x axis and top the overlay uses, and the lanes' bottom.
     fn frame(&self) -> (&TimelineLayout, f64, f64) {
         match self {
@@ -114,12 +161,12 @@ impl Drawing {
     }
 }
 
-fn draw(trace: &Trace, mode: &LaneMode, width: f64) -> Drawing {
+fn draw(trace: &Trace, mode: &LaneMode, width: f64, lane_heights: &[f64]) -> Drawing {
     let options = options_for(width);
     match mode {
         LaneMode::Detail => Drawing::Lanes {
             layout: Shared::new(profile::timed("layout", || {
-                TimelineLayout::new(trace, options)
+                TimelineLayout::with_lane_heights(trace, options, lane_heights)
             })),
             lanes: None,
         },
@@ -157,14 +204,22 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // 0 until measured: nothing is laid out at a guessed width.
     let width = use_element_width(node.clone(), 0.0).round();
     let drawing = {
-        let (result, index, mode) = (props.result.clone(), props.index, props.mode.clone());
+        let (result, index, mode, heights) = (
+            props.result.clone(),
+            props.index,
+            props.mode.clone(),
+            props.lane_heights.clone(),
+        );
         use_memo(
-            (result, index, width as u64, mode),
-            move |(result, index, _, mode)| {
-                (width > 0.0).then(|| draw(&result.variants[*index].trace, mode, width))
+            (result, index, width as u64, mode, heights),
+            move |(result, index, _, mode, heights)| {
+                (width > 0.0).then(|| draw(&result.variants[*index].trace, mode, width, heights))
             },
         )
     };
+    let description = use_memo((props.result.clone(), props.index), |(r, i)| {
+        describe(&r.variants[*i])
+    });
     let svg_ref = use_node_ref();
     // Tall lane drawings (a drilled group, a big detailed run) draw only
     // the lanes near the screen; the rest appear as they scroll into view.
@@ -174,59 +229,148 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         .is_some_and(|d| matches!(d, Drawing::Lanes { .. }) && d.frame().2 > VIRTUALIZE_ABOVE);
     let visible_window = use_visible_window(svg_ref.clone(), tall);
     let dragging = use_mut_ref(|| Cell::new(false));
-    // Where the pointer went down, while it is down.
-    let press_x: Rc<Cell<Option<f64>>> = use_memo((), |_| Cell::new(None));
+    // Where the pointer went down and what the press does, while it is down.
+    let press: Rc<Cell<Option<(f64, Press)>>> = use_memo((), |_| Cell::new(None));
+    let hover = use_state_eq(|| None::<Hover>);
     let drawing_rc = drawing.clone();
+    let axis = drawing.as_ref().as_ref().map(|d| {
+        d.frame()
+            .0
+            .axis_over(props.window.from_ms, props.window.to_ms)
+    });
+    // The wheel zooms around the pointer; Shift or a sideways wheel pans.
+    {
+        let (svg_ref, on_view, window, end_ms) = (
+            svg_ref.clone(),
+            props.on_view.clone(),
+            props.window,
+            props.end_ms,
+        );
+        use_wheel(
+            svg_ref.clone(),
+            Callback::from(move |e: web_sys::WheelEvent| {
+                let (Some(axis), Some(el)) = (axis, svg_ref.cast::<Element>()) else {
+                    return;
+                };
+                let rect = el.get_bounding_client_rect();
+                if rect.width() <= 0.0 {
+                    return;
+                }
+                let scale = axis_units(&axis, rect.width());
+                // Lines and pages to pixels.
+                let unit = match e.delta_mode() {
+                    1 => 16.0,
+                    2 => rect.height(),
+                    _ => 1.0,
+                };
+                let (dx, dy) = (e.delta_x() * unit, e.delta_y() * unit);
+                let x = (f64::from(e.client_x()) - rect.left()) * scale;
+                if e.shift_key() || dx.abs() > dy.abs() {
+                    let px = if dx.abs() > dy.abs() { dx } else { dy };
+                    let delta = px * scale * axis.ms_per_px();
+                    on_view.emit(Some(window.pan(delta.round() as i64, end_ms)));
+                } else if dy != 0.0 {
+                    let anchor = axis.time_at(x) as f64;
+                    let factor = (dy * 0.002).clamp(-0.5, 0.5).exp();
+                    on_view.emit(Some(window.zoom(anchor, factor, end_ms)));
+                }
+            }),
+        );
+    }
     let Some(drawing) = drawing.as_ref() else {
         return html! { <div class="timeline-wrap pending" ref={node}></div> };
     };
     let (lay, bottom, height) = drawing.frame();
+    let axis = axis.unwrap_or_else(|| lay.axis());
     let window = visible_window;
     let o = lay.options;
     let trace = &props.result.variants[props.index].trace;
-    let x_now = lay.x(props.t_ms);
-    let x_end = lay.x(trace.end_ms);
+    let x_now = axis.x(props.t_ms);
+    let x_end = axis.x(trace.end_ms);
 
-    // Scrubbing. (Yew delegates events from its root, so `current_target`
-    // is not the SVG; measure through a node ref instead.)
-    let time_at = {
-        let (memo, svg_ref) = (drawing_rc.clone(), svg_ref.clone());
-        move |e: &PointerEvent| -> Option<u64> {
+    // Pointer positions in SVG units. (Yew delegates events from its root,
+    // so `current_target` is not the SVG; measure through a node ref instead.)
+    let svg_point = {
+        let svg_ref = svg_ref.clone();
+        move |e: &MouseEvent| -> Option<(f64, f64, f64)> {
             let el: Element = svg_ref.cast()?;
             let rect = el.get_bounding_client_rect();
-            let (lay, _, _) = memo.as_ref().as_ref()?.frame();
             if rect.width() <= 0.0 {
                 return None;
             }
-            let x = (f64::from(e.client_x()) - rect.left()) * lay.options.width / rect.width();
-            Some(lay.time_at(x))
+            let s = o.width / rect.width();
+            Some((
+                (f64::from(e.client_x()) - rect.left()) * s,
+                (f64::from(e.client_y()) - rect.top()) * s,
+                s,
+            ))
         }
     };
-    let time_at = Rc::new(time_at);
+    let svg_point = Rc::new(svg_point);
+    let on_axis = move |y: f64| y < o.top - 2.0 || y > bottom;
     // A press starts a drag only once the pointer moves a few pixels, so a
-    // plain click stays a click (a round marker, a summary group) and
-    // also moves the playhead.
+    // plain click stays a click (a round marker, a summary group, a task).
     let on_down = {
-        let (dragging, press_x) = (dragging.clone(), press_x.clone());
+        let (dragging, press, svg_point, window) = (
+            dragging.clone(),
+            press.clone(),
+            svg_point.clone(),
+            props.window,
+        );
         Callback::from(move |e: PointerEvent| {
             if e.button() != 0 {
                 return;
             }
-            press_x.set(Some(f64::from(e.client_x())));
+            let Some((_, y, _)) = svg_point(&e) else {
+                return;
+            };
+            let what = if on_axis(y) {
+                Press::Scrub
+            } else {
+                Press::Pan(window)
+            };
+            press.set(Some((f64::from(e.client_x()), what)));
             dragging.borrow().set(false);
         })
     };
+    let hit = {
+        let (memo, result, index) = (drawing_rc.clone(), props.result.clone(), props.index);
+        move |x: f64, y: f64| -> Option<Bar> {
+            let (lay, trace) = memo
+                .as_ref()
+                .as_ref()?
+                .lanes(&result.variants[index].trace)?;
+            lay.hit(trace, &axis, x, y, 3.0)
+        }
+    };
+    let hit = Rc::new(hit);
     let on_move = {
-        let (time_at, dragging, press_x, on_seek, on_scrub, svg_ref) = (
-            time_at.clone(),
+        let (dragging, press, svg_point, on_seek, on_scrub, on_view, svg_ref, hover, hit) = (
             dragging.clone(),
-            press_x.clone(),
+            press.clone(),
+            svg_point.clone(),
             props.on_seek.clone(),
             props.on_scrub.clone(),
+            props.on_view.clone(),
             svg_ref.clone(),
+            hover.clone(),
+            hit.clone(),
         );
+        let end_ms = props.end_ms;
         Callback::from(move |e: PointerEvent| {
-            let Some(x0) = press_x.get() else { return };
+            let Some((x0, what)) = press.get() else {
+                // Hover: the bar under the pointer, found from the data.
+                let found = svg_point(&e).and_then(|(x, y, s)| {
+                    let bar = hit(x, y)?;
+                    Some(Hover {
+                        bar,
+                        x: x / s,
+                        y: y / s,
+                    })
+                });
+                hover.set(found);
+                return;
+            };
             if !dragging.borrow().get() {
                 if (f64::from(e.client_x()) - x0).abs() < 3.0 {
                     return;
@@ -236,64 +380,141 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     let _ = el.set_pointer_capture(e.pointer_id());
                 }
                 dragging.borrow().set(true);
-                on_scrub.emit(true);
+                hover.set(None);
+                if what == Press::Scrub {
+                    on_scrub.emit(true);
+                }
             }
-            if let Some(t) = time_at(&e) {
-                on_seek.emit(t);
+            let Some((x, _, s)) = svg_point(&e) else {
+                return;
+            };
+            match what {
+                Press::Scrub => on_seek.emit(axis.time_at(x)),
+                Press::Pan(from) => {
+                    let dx = (f64::from(e.client_x()) - x0) * s;
+                    let delta = -dx * axis.ms_per_px();
+                    on_view.emit(Some(from.pan(delta.round() as i64, end_ms)));
+                }
             }
         })
     };
     let on_up = {
-        let (time_at, dragging, press_x, on_seek, on_scrub) = (
-            time_at.clone(),
+        let (
+            dragging,
+            press,
+            svg_point,
+            on_seek,
+            on_scrub,
+            on_follow,
+            hit,
+            result,
+            index,
+            followed,
+        ) = (
             dragging.clone(),
-            press_x.clone(),
+            press.clone(),
+            svg_point.clone(),
             props.on_seek.clone(),
             props.on_scrub.clone(),
+            props.on_follow.clone(),
+            hit.clone(),
+            props.result.clone(),
+            props.index,
+            props.followed.clone(),
         );
         Callback::from(move |e: PointerEvent| {
-            let Some(_) = press_x.take() else { return };
+            let Some((_, what)) = press.take() else {
+                return;
+            };
             if dragging.borrow().replace(false) {
-                on_scrub.emit(false);
-            } else if let Some(t) = time_at(&e) {
-                // A click: move the playhead there.
-                on_seek.emit(t);
+                if what == Press::Scrub {
+                    on_scrub.emit(false);
+                }
+                return;
+            }
+            let Some((x, y, _)) = svg_point(&e) else {
+                return;
+            };
+            match what {
+                // A click on the axis: move the playhead there.
+                Press::Scrub => on_seek.emit(axis.time_at(x)),
+                // A click on a task follows it; on empty space, stops.
+                Press::Pan(_) => {
+                    let label = hit(x, y).and_then(|b| {
+                        result.variants[index]
+                            .trace
+                            .items
+                            .get(b.item as usize)
+                            .map(|i| Rc::<str>::from(i.label.as_str()))
+                    });
+                    if label != followed || label.is_none() {
+                        on_follow.emit(label);
+                    }
+                }
             }
         })
     };
     let on_cancel = {
-        let (dragging, press_x, on_scrub) =
-            (dragging.clone(), press_x.clone(), props.on_scrub.clone());
+        let (dragging, press, on_scrub) = (dragging.clone(), press.clone(), props.on_scrub.clone());
         Callback::from(move |_: PointerEvent| {
-            press_x.set(None);
+            press.set(None);
             if dragging.borrow().replace(false) {
                 on_scrub.emit(false);
             }
         })
     };
+    let on_leave = {
+        let hover = hover.clone();
+        Callback::from(move |_: PointerEvent| hover.set(None))
+    };
+    let on_dblclick = {
+        let end_ms = props.end_ms;
+        props
+            .on_view
+            .reform(move |_: MouseEvent| Some(Window::whole(end_ms)))
+    };
 
     let selected = props
         .selected
-        .and_then(|i| trace.rounds.get(i).map(|r| (i, r)));
+        .and_then(|i| trace.rounds.get(i).map(|r| (i, r)))
+        .filter(|(_, r)| r.completed_ms >= axis.from_ms && r.started_ms <= axis.to_ms);
     let body = match drawing {
         Drawing::Lanes { layout, lanes } => html! {
             <TimelineBody result={props.result.clone()} index={props.index} lanes={lanes.clone()}
-                          layout={layout.clone()} on_round={props.on_round.clone()} {window} />
+                          layout={layout.clone()} {axis} on_round={props.on_round.clone()} {window} />
         },
-        Drawing::Groups { axis, groups } => html! {
+        Drawing::Groups {
+            axis: frame,
+            groups,
+        } => html! {
             <SummaryBody result={props.result.clone()} index={props.index} groups={groups.clone()}
-                         axis={axis.clone()} on_round={props.on_round.clone()} on_drill={props.on_drill.clone()} />
+                         frame={frame.clone()} {axis} on_round={props.on_round.clone()} on_drill={props.on_drill.clone()} />
         },
     };
+    let follow = props.followed.as_ref().and_then(|label| {
+        let (lay, lanes) = drawing.lanes(trace)?;
+        follow_overlay(lanes, lay, &axis, label)
+    });
+    let settles_later = props.result.variants[props.index]
+        .metrics
+        .settled_ms
+        .filter(|&s| s > axis.to_ms && axis.to_ms < trace.end_ms);
+    let label = format!("Timeline of {}. {}", trace.label, description);
 
     html! {
         <div class="timeline-wrap" ref={node}>
-            <svg ref={svg_ref} class="timeline" xmlns="http://www.w3.org/2000/svg"
+            <svg ref={svg_ref} class={classes!("timeline", props.followed.is_some().then_some("following"))}
+                 xmlns="http://www.w3.org/2000/svg"
                  width={format!("{:.0}", o.width)} height={format!("{height:.0}")}
                  viewBox={format!("0 0 {:.0} {height:.0}", o.width)}
-                 role="img" aria-label={format!("Timeline of {}: a lane per worker, bars per connector and task", trace.label)}
-                 onpointerdown={on_down} onpointermove={on_move}
-                 onpointerup={on_up} onpointercancel={on_cancel}>
+                 data-from={axis.from_ms.to_string()} data-to={axis.to_ms.to_string()}
+                 data-left={format!("{:.1}", axis.left)} data-right={format!("{:.1}", axis.right)}
+                 data-axis-top={format!("{:.0}", o.top)} data-axis-bottom={format!("{bottom:.0}")}
+                 role="img" aria-label={label}
+                 onpointerdown={on_down} onpointermove={on_move} onpointerleave={on_leave}
+                 onpointerup={on_up} onpointercancel={on_cancel} ondblclick={on_dblclick}>
+                <desc>{ (*description).clone() }</desc>
+                <rect class="time-ruler" x="0" y="0" width={format!("{:.0}", o.width)} height={format!("{:.0}", o.top - 2.0)} />
                 { body }
                 <g class="overlay">
                     if x_now < x_end - 0.5 {
@@ -302,17 +523,39 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     }
                     if let Some((i, r)) = selected {
                         <g class="selected-round" data-round={i.to_string()}>
-                            <rect class="selected-band" x={format!("{:.1}", lay.x(r.started_ms) - 1.5)} y={format!("{:.0}", o.top)}
-                                  width={format!("{:.1}", (lay.x(r.completed_ms) - lay.x(r.started_ms)).max(0.0) + 3.0)}
+                            <rect class="selected-band" x={format!("{:.1}", axis.x(r.started_ms) - 1.5)} y={format!("{:.0}", o.top)}
+                                  width={format!("{:.1}", (axis.x(r.completed_ms) - axis.x(r.started_ms)).max(0.0) + 3.0)}
                                   height={format!("{:.0}", bottom - o.top)} />
                         </g>
                     }
-                    <g class="playhead" data-t={props.t_ms.to_string()}>
+                    { follow.unwrap_or_default() }
+                    if let Some(s) = settles_later {
+                        <text class="settles-later" x={format!("{:.1}", axis.right - 2.0)} y={format!("{:.0}", o.top + 11.0)} text-anchor="end">
+                            { format!("settles at {} ›", engine::report::format_duration(s)) }
+                        </text>
+                    }
+                    <g class={classes!("playhead", (!axis.shows(props.t_ms)).then_some("outside"))} data-t={props.t_ms.to_string()}>
                         <line x1={format!("{x_now:.1}")} x2={format!("{x_now:.1}")} y1={format!("{:.0}", o.top - 2.0)} y2={format!("{bottom:.0}")} />
                         <circle cx={format!("{x_now:.1}")} cy={format!("{:.0}", o.top - 2.0)} r="4" />
                     </g>
                 </g>
             </svg>
+            if let Some(h) = *hover {
+                { tooltip(lanes_trace(drawing, trace), &h.bar, h.x, h.y, h.x * 2.0 > f64::from(width as u32)) }
+            }
         </div>
     }
+}
+
+/// SVG units per CSS pixel of an element `css_width` wide drawn on `axis`'s plot.
+fn axis_units(axis: &TimeAxis, css_width: f64) -> f64 {
+    // The SVG's viewBox is as wide as its box (see `use_element_width`);
+    // the ratio only differs while a resize is being measured.
+    let svg_width = axis.right + 8.0;
+    svg_width / css_width.max(1.0)
+}
+
+/// The trace whose items the drawn lanes show.
+fn lanes_trace<'a>(drawing: &'a Drawing, whole: &'a Trace) -> &'a Trace {
+    drawing.lanes(whole).map_or(whole, |(_, t)| t)
 }
