@@ -149,13 +149,13 @@ pub const WINDOW_BLOCK: f64 = 800.0;
 
 /// Calls the latest `on_wheel` for wheel events over the element behind
 /// `node`, with the page's scrolling prevented (a listener of our own:
-/// passive listeners cannot prevent it). Registered once per element; the
-/// callback may change on every render.
+/// passive listeners cannot prevent it). Registered when `ready` turns
+/// true (the element is rendered); the callback may change on every render.
 #[hook]
-pub fn use_wheel(node: NodeRef, on_wheel: Callback<web_sys::WheelEvent>) {
+pub fn use_wheel(node: NodeRef, ready: bool, on_wheel: Callback<web_sys::WheelEvent>) {
     let latest = use_mut_ref(|| on_wheel.clone());
     *latest.borrow_mut() = on_wheel;
-    use_effect_with(node, move |node| {
+    use_effect_with((node, ready), move |(node, _)| {
         let listener = node.cast::<Element>().map(|el| {
             gloo::events::EventListener::new_with_options(
                 &el,

@@ -248,6 +248,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         );
         use_wheel(
             svg_ref.clone(),
+            axis.is_some(),
             Callback::from(move |e: web_sys::WheelEvent| {
                 let (Some(axis), Some(el)) = (axis, svg_ref.cast::<Element>()) else {
                     return;
@@ -277,6 +278,20 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             }),
         );
     }
+    // The followed item's outline, redrawn only when it, the drawing or the
+    // window changes (not on every playback frame).
+    let follow = {
+        let trace_rc = props.result.clone();
+        let index = props.index;
+        use_memo(
+            (Shared::from(drawing.clone()), props.followed.clone(), axis),
+            move |(drawing, followed, axis)| {
+                let (label, axis) = (followed.as_ref()?, axis.as_ref()?);
+                let (lay, lanes) = drawing.as_ref().as_ref()?.lanes(&trace_rc.variants[index].trace)?;
+                follow_overlay(lanes, lay, axis, label)
+            },
+        )
+    };
     let Some(drawing) = drawing.as_ref() else {
         return html! { <div class="timeline-wrap pending" ref={node}></div> };
     };
@@ -491,10 +506,6 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                          frame={frame.clone()} {axis} on_round={props.on_round.clone()} on_drill={props.on_drill.clone()} />
         },
     };
-    let follow = props.followed.as_ref().and_then(|label| {
-        let (lay, lanes) = drawing.lanes(trace)?;
-        follow_overlay(lanes, lay, &axis, label)
-    });
     let settles_later = props.result.variants[props.index]
         .metrics
         .settled_ms
@@ -528,7 +539,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                                   height={format!("{:.0}", bottom - o.top)} />
                         </g>
                     }
-                    { follow.unwrap_or_default() }
+                    { (*follow).clone().unwrap_or_default() }
                     if let Some(s) = settles_later {
                         <text class="settles-later" x={format!("{:.1}", axis.right - 2.0)} y={format!("{:.0}", o.top + 11.0)} text-anchor="end">
                             { format!("settles at {} ›", engine::report::format_duration(s)) }
