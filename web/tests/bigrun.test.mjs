@@ -74,7 +74,8 @@ test('1,000 workers × 100,000 tasks: drawn, responsive, scrubbed smoothly', asy
   await fresh.click('#zoom-whole');
   await fresh.waitForFunction(() => document.querySelector('svg.timeline').dataset.from === '0');
   const svg = fresh.locator('svg.timeline').first();
-  await svg.scrollIntoViewIfNeeded();
+  // The axis strip well below the sticky transport bar.
+  await svg.evaluate((s) => window.scrollTo(0, s.getBoundingClientRect().top + scrollY - 240));
   const box = await svg.boundingBox();
   const y = box.y + 8;
   await fresh.mouse.move(box.x + box.width * 0.2, y);

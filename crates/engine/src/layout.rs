@@ -394,8 +394,9 @@ impl TimeAxis {
 
 /// Rough width of one axis-label character, in SVG user units (10 px text).
 pub const AXIS_CHAR_W: f64 = 6.0;
-/// Space between two axis labels.
-const AXIS_LABEL_GAP: f64 = 14.0;
+/// Space between two axis labels (room for the last one, drawn ending at
+/// the axis's right edge, to shift left).
+const AXIS_LABEL_GAP: f64 = 30.0;
 
 /// The smallest round tick step whose labels fit: `span_ms` drawn over
 /// `width` units, labels no wider than those near `max_ms` (the longest).

@@ -106,7 +106,7 @@ pub fn Column(props: &ColumnProps) -> Html {
                       on_view={props.on_view.clone()} followed={props.followed.clone()} on_follow={props.on_follow.clone()} />
             <details class="all-metrics">
                 <summary>{ format!("All metrics of {}", run.label) }</summary>
-                <MetricCards rows={props.rows.clone()} index={props.index} {first_label} keys={None::<&'static [&'static str]>} />
+                <MetricCards rows={props.rows.clone()} index={props.index} {first_label} keys={None::<&'static [(&'static str, &'static str)]>} />
             </details>
         </article>
     }

@@ -5,8 +5,10 @@
 
 use engine::layout::{item_moves, state_name, Bar, TimeAxis, TimelineLayout};
 use engine::report::format_duration;
-use engine::trace::Trace;
+use engine::trace::{StateInterval, Trace};
 use yew::prelude::*;
+
+use crate::components::markers::f1;
 
 /// The followed item's outline and moves on one timeline, or `None` when
 /// this trace has no item of that label.
@@ -17,7 +19,7 @@ pub fn follow_overlay(
     label: &str,
 ) -> Option<Html> {
     let item = trace.item_index(label)?;
-    let intervals = trace.item_intervals(item);
+    let intervals = path(trace, item);
     let o = lay.options;
     let shown = intervals
         .iter()
@@ -27,27 +29,45 @@ pub fn follow_overlay(
             let x = axis.x(iv.start_ms);
             let w = (axis.x(iv.end_ms) - x).max(1.0);
             Some(html! {
-                <rect class={classes!("follow-bar", state_name(iv.state))} x={format!("{x:.1}")} y={format!("{:.1}", y - 1.0)}
-                      width={format!("{w:.1}")} height={format!("{:.1}", o.row_height + 2.0)} />
+                <rect class={classes!("follow-bar", state_name(iv.state))} x={f1(x)} y={f1(y - 1.0)}
+                      width={f1(w)} height={f1(o.row_height + 2.0)} />
             })
         });
-    let moves = item_moves(&intervals).into_iter().filter(|m| axis.shows(m.at_ms)).filter_map(|m| {
-        let (y0, y1) = (lay.row_y(Some(m.from), item)?, lay.row_y(Some(m.to), item)?);
-        let x = axis.x(m.at_ms);
-        let half = o.row_height / 2.0;
-        Some(html! {
-            <g class="follow-move" data-at={m.at_ms.to_string()}>
-                <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={format!("{:.1}", y0 + half)} y2={format!("{:.1}", y1 + half)} />
-                <circle cx={format!("{x:.1}")} cy={format!("{:.1}", y1 + half)} r="3" />
-            </g>
-        })
-    });
+    let moves = item_moves(&intervals)
+        .into_iter()
+        .filter(|m| axis.shows(m.at_ms))
+        .filter_map(|m| {
+            let (y0, y1) = (lay.row_y(Some(m.from), item)?, lay.row_y(Some(m.to), item)?);
+            let x = axis.x(m.at_ms);
+            let half = o.row_height / 2.0;
+            Some(html! {
+                <g class="follow-move" data-at={m.at_ms.to_string()}>
+                    <line x1={f1(x)} x2={f1(x)} y1={f1(y0 + half)} y2={f1(y1 + half)} />
+                    <circle cx={f1(x)} cy={f1(y1 + half)} r="3" />
+                </g>
+            })
+        });
     Some(html! {
         <g class="follow" data-item={label.to_string()}>
             { for shown }
             { for moves }
         </g>
     })
+}
+
+/// One item's intervals in time order: `Trace::item_intervals` without
+/// merging, and without a generic sort (an item has tens of intervals; an
+/// insertion sort is small in the page's WebAssembly).
+fn path(trace: &Trace, item: u32) -> Vec<StateInterval> {
+    let mut out: Vec<StateInterval> = Vec::new();
+    for iv in trace.intervals().filter(|iv| iv.item == item) {
+        let at = out
+            .iter()
+            .rposition(|o| o.start_ms <= iv.start_ms)
+            .map_or(0, |i| i + 1);
+        out.insert(at, iv);
+    }
+    out
 }
 
 /// The tooltip of a bar at `(x, y)` CSS pixels in the timeline's wrapper.

@@ -11,6 +11,8 @@ use engine::layout::{axis_label, TimeAxis};
 use engine::run::RunResult;
 use yew::prelude::*;
 
+use crate::components::markers::{f0, f1};
+
 use crate::browser::hooks::use_element_width;
 use crate::shared::Shared;
 use crate::state::series::{configured_tasks, running_tasks, Steps};
@@ -197,20 +199,20 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
                     {"configured: "}<b>{ data.configured.at(props.t_ms) }</b>
                 </span>
             </figcaption>
-            <svg ref={svg_ref} class="chart" width={format!("{width:.0}")} height={format!("{HEIGHT:.0}")}
+            <svg ref={svg_ref} class="chart" width={f0(width)} height={format!("{HEIGHT:.0}")}
                  viewBox={format!("0 0 {width:.0} {HEIGHT:.0}")}
                  onpointerdown={on_down} onpointermove={on_move} onpointerup={on_up} onpointercancel={on_cancel}
-                 data-left={format!("{left:.0}")} data-right={format!("{:.0}", width - RIGHT)}
+                 data-left={f0(left)} data-right={f0(width - RIGHT)}
                  role="img" aria-label="Running tasks over the whole run, one line per compared protocol; drag across it to zoom the timelines to that stretch">
-                <line class="grid" x1={format!("{left:.0}")} x2={format!("{:.0}", width - RIGHT)} y1={format!("{:.1}", y(0))} y2={format!("{:.1}", y(0))} />
-                <line class="grid" x1={format!("{left:.0}")} x2={format!("{:.0}", width - RIGHT)} y1={format!("{:.1}", y(y_max))} y2={format!("{:.1}", y(y_max))} />
-                <text class="y-label" x={format!("{:.0}", left - 6.0)} y={format!("{:.1}", y(y_max) + 4.0)} text-anchor="end">{ y_max }</text>
-                <text class="y-label" x={format!("{:.0}", left - 6.0)} y={format!("{:.1}", y(0) + 4.0)} text-anchor="end">{"0"}</text>
+                <line class="grid" x1={f0(left)} x2={f0(width - RIGHT)} y1={f1(y(0))} y2={f1(y(0))} />
+                <line class="grid" x1={f0(left)} x2={f0(width - RIGHT)} y1={f1(y(y_max))} y2={f1(y(y_max))} />
+                <text class="y-label" x={f0(left - 6.0)} y={f1(y(y_max) + 4.0)} text-anchor="end">{ y_max }</text>
+                <text class="y-label" x={f0(left - 6.0)} y={f1(y(0) + 4.0)} text-anchor="end">{"0"}</text>
                 { for ticks.iter().map(|&ms| {
                     let tx = x(ms);
                     let anchor = if tx < left + 20.0 { "start" } else if tx > width - 30.0 { "end" } else { "middle" };
                     html! {
-                        <text class="x-label" x={format!("{tx:.1}")} y={format!("{:.0}", HEIGHT - 6.0)} text-anchor={anchor}>{ axis_label(ms) }</text>
+                        <text class="x-label" x={f1(tx)} y={f0(HEIGHT - 6.0)} text-anchor={anchor}>{ axis_label(ms) }</text>
                     }
                 }) }
                 <path class="series configured" d={data.configured_path.clone()} />
@@ -219,19 +221,19 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
                 }) }
                 if !whole {
                     // The window the columns show; the rest is dimmed.
-                    <rect class="outside-window" x={format!("{left:.1}")} y={format!("{TOP:.0}")}
-                          width={format!("{:.1}", (wx0 - left).max(0.0))} height={format!("{:.0}", HEIGHT - TOP - BOTTOM)} />
-                    <rect class="outside-window" x={format!("{wx1:.1}")} y={format!("{TOP:.0}")}
-                          width={format!("{:.1}", (width - RIGHT - wx1).max(0.0))} height={format!("{:.0}", HEIGHT - TOP - BOTTOM)} />
-                    <rect class="window-frame" x={format!("{wx0:.1}")} y={format!("{TOP:.0}")}
-                          width={format!("{:.1}", (wx1 - wx0).max(1.0))} height={format!("{:.0}", HEIGHT - TOP - BOTTOM)} />
+                    <rect class="outside-window" x={f1(left)} y={format!("{TOP:.0}")}
+                          width={f1((wx0 - left).max(0.0))} height={f0(HEIGHT - TOP - BOTTOM)} />
+                    <rect class="outside-window" x={f1(wx1)} y={format!("{TOP:.0}")}
+                          width={f1((width - RIGHT - wx1).max(0.0))} height={f0(HEIGHT - TOP - BOTTOM)} />
+                    <rect class="window-frame" x={f1(wx0)} y={format!("{TOP:.0}")}
+                          width={f1((wx1 - wx0).max(1.0))} height={f0(HEIGHT - TOP - BOTTOM)} />
                 }
                 if let Some((a, b)) = *brush {
-                    <rect class="brush" x={format!("{a:.1}")} y={format!("{TOP:.0}")}
-                          width={format!("{:.1}", b - a)} height={format!("{:.0}", HEIGHT - TOP - BOTTOM)} />
+                    <rect class="brush" x={f1(a)} y={format!("{TOP:.0}")}
+                          width={f1(b - a)} height={f0(HEIGHT - TOP - BOTTOM)} />
                 }
-                <line class="playhead-line" x1={format!("{x_now:.1}")} x2={format!("{x_now:.1}")}
-                      y1={format!("{TOP:.0}")} y2={format!("{:.0}", HEIGHT - BOTTOM)} />
+                <line class="playhead-line" x1={f1(x_now)} x2={f1(x_now)}
+                      y1={format!("{TOP:.0}")} y2={f0(HEIGHT - BOTTOM)} />
             </svg>
         </figure>
     }

@@ -8,6 +8,8 @@ use engine::layout::{state_name, TimeAxis, TimelineLayout, LEGEND};
 use engine::run::RunResult;
 use yew::prelude::*;
 
+use crate::components::markers::f1;
+
 use crate::components::markers::markers;
 use crate::shared::Shared;
 use crate::state::summary::{Group, STATES};
@@ -127,11 +129,11 @@ pub fn SummaryBody(props: &SummaryBodyProps) -> Html {
         html! {
             <g class="group" key={g.label.clone()} data-group={i.to_string()} data-lane={g.label.clone()} {onclick}>
                 <title>{ format!("{}: up to {} tasks. Click to see these workers one by one.", g.label, g.peak) }</title>
-                <rect class={classes!("lane-bg", (i % 2 == 1).then_some("odd"))} x="0" y={format!("{y0:.1}")}
-                      width={format!("{:.1}", o.width)} height={format!("{GROUP_LANE:.0}")} />
-                <text class="lane-label" x="4" y={format!("{:.1}", y0 + 12.0)}>{ first.to_string() }</text>
+                <rect class={classes!("lane-bg", (i % 2 == 1).then_some("odd"))} x="0" y={f1(y0)}
+                      width={f1(o.width)} height={format!("{GROUP_LANE:.0}")} />
+                <text class="lane-label" x="4" y={f1(y0 + 12.0)}>{ first.to_string() }</text>
                 if let Some(last) = last {
-                    <text class="lane-more" x="4" y={format!("{:.1}", y0 + 24.0)}>{ format!("… {last}") }</text>
+                    <text class="lane-more" x="4" y={f1(y0 + 24.0)}>{ format!("… {last}") }</text>
                 }
                 { for paths.into_iter().map(|(s, d)| {
                     let state = state_name(LEGEND[s].0);

@@ -23,6 +23,8 @@ use engine::trace::Trace;
 use web_sys::Element;
 use yew::prelude::*;
 
+use crate::components::markers::{f0, f1};
+
 use crate::browser::hooks::{use_element_width, use_visible_window, use_wheel};
 use crate::browser::profile;
 use crate::components::follow::{follow_overlay, tooltip};
@@ -272,7 +274,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     on_view.emit(Some(window.pan(delta.round() as i64, end_ms)));
                 } else if dy != 0.0 {
                     let anchor = axis.time_at(x) as f64;
-                    let factor = (dy * 0.002).clamp(-0.5, 0.5).exp();
+                    // About 20 % per wheel notch, symmetric in and out
+                    // (no `exp`: it would pull libm into the page).
+                    let k = 1.0 + (dy.abs() * 0.002).min(0.6);
+                    let factor = if dy > 0.0 { k } else { 1.0 / k };
                     on_view.emit(Some(window.zoom(anchor, factor, end_ms)));
                 }
             }),
@@ -287,7 +292,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             (Shared::from(drawing.clone()), props.followed.clone(), axis),
             move |(drawing, followed, axis)| {
                 let (label, axis) = (followed.as_ref()?, axis.as_ref()?);
-                let (lay, lanes) = drawing.as_ref().as_ref()?.lanes(&trace_rc.variants[index].trace)?;
+                let (lay, lanes) = drawing
+                    .as_ref()
+                    .as_ref()?
+                    .lanes(&trace_rc.variants[index].trace)?;
                 follow_overlay(lanes, lay, axis, label)
             },
         )
@@ -516,38 +524,38 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         <div class="timeline-wrap" ref={node}>
             <svg ref={svg_ref} class={classes!("timeline", props.followed.is_some().then_some("following"))}
                  xmlns="http://www.w3.org/2000/svg"
-                 width={format!("{:.0}", o.width)} height={format!("{height:.0}")}
+                 width={f0(o.width)} height={f0(height)}
                  viewBox={format!("0 0 {:.0} {height:.0}", o.width)}
                  data-from={axis.from_ms.to_string()} data-to={axis.to_ms.to_string()}
-                 data-left={format!("{:.1}", axis.left)} data-right={format!("{:.1}", axis.right)}
-                 data-axis-top={format!("{:.0}", o.top)} data-axis-bottom={format!("{bottom:.0}")}
+                 data-left={f1(axis.left)} data-right={f1(axis.right)}
+                 data-axis-top={f0(o.top)} data-axis-bottom={f0(bottom)}
                  role="img" aria-label={label}
                  onpointerdown={on_down} onpointermove={on_move} onpointerleave={on_leave}
                  onpointerup={on_up} onpointercancel={on_cancel} ondblclick={on_dblclick}>
                 <desc>{ (*description).clone() }</desc>
-                <rect class="time-ruler" x="0" y="0" width={format!("{:.0}", o.width)} height={format!("{:.0}", o.top - 2.0)} />
+                <rect class="time-ruler" x="0" y="0" width={f0(o.width)} height={f0(o.top - 2.0)} />
                 { body }
                 <g class="overlay">
                     if x_now < x_end - 0.5 {
-                        <rect class="veil" x={format!("{x_now:.1}")} y={format!("{:.0}", o.top)}
-                              width={format!("{:.1}", x_end - x_now)} height={format!("{:.0}", bottom - o.top)} />
+                        <rect class="veil" x={f1(x_now)} y={f0(o.top)}
+                              width={f1(x_end - x_now)} height={f0(bottom - o.top)} />
                     }
                     if let Some((i, r)) = selected {
                         <g class="selected-round" data-round={i.to_string()}>
-                            <rect class="selected-band" x={format!("{:.1}", axis.x(r.started_ms) - 1.5)} y={format!("{:.0}", o.top)}
-                                  width={format!("{:.1}", (axis.x(r.completed_ms) - axis.x(r.started_ms)).max(0.0) + 3.0)}
-                                  height={format!("{:.0}", bottom - o.top)} />
+                            <rect class="selected-band" x={f1(axis.x(r.started_ms) - 1.5)} y={f0(o.top)}
+                                  width={f1((axis.x(r.completed_ms) - axis.x(r.started_ms)).max(0.0) + 3.0)}
+                                  height={f0(bottom - o.top)} />
                         </g>
                     }
                     { (*follow).clone().unwrap_or_default() }
                     if let Some(s) = settles_later {
-                        <text class="settles-later" x={format!("{:.1}", axis.right - 2.0)} y={format!("{:.0}", o.top + 11.0)} text-anchor="end">
+                        <text class="settles-later" x={f1(axis.right - 2.0)} y={f0(o.top - 5.0)} text-anchor="end">
                             { format!("settles at {} ›", engine::report::format_duration(s)) }
                         </text>
                     }
                     <g class={classes!("playhead", (!axis.shows(props.t_ms)).then_some("outside"))} data-t={props.t_ms.to_string()}>
-                        <line x1={format!("{x_now:.1}")} x2={format!("{x_now:.1}")} y1={format!("{:.0}", o.top - 2.0)} y2={format!("{bottom:.0}")} />
-                        <circle cx={format!("{x_now:.1}")} cy={format!("{:.0}", o.top - 2.0)} r="4" />
+                        <line x1={f1(x_now)} x2={f1(x_now)} y1={f0(o.top - 2.0)} y2={f0(bottom)} />
+                        <circle cx={f1(x_now)} cy={f0(o.top - 2.0)} r="4" />
                     </g>
                 </g>
             </svg>

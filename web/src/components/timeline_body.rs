@@ -15,6 +15,8 @@ use engine::run::RunResult;
 use engine::trace::{ItemState, Trace, WorkerState};
 use yew::prelude::*;
 
+use crate::components::markers::f1;
+
 use crate::browser::profile;
 use crate::components::markers::markers;
 use crate::shared::Shared;
@@ -116,8 +118,8 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
         let gap = |class: &'static str, (a, b): (u64, u64)| {
             let x = axis.x(a);
             html! {
-                <rect class={class} x={format!("{x:.1}")} y={format!("{:.1}", lane.y)}
-                      width={format!("{:.1}", (axis.x(b) - x).max(0.0))} height={format!("{:.1}", lane.height)} />
+                <rect class={class} x={f1(x)} y={f1(lane.y)}
+                      width={f1((axis.x(b) - x).max(0.0))} height={f1(lane.height)} />
             }
         };
         let label_title = match lane.worker {
@@ -127,14 +129,14 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
         html! {
             <g class="lane" key={lane.label.clone()} data-lane={lane.label.clone()}>
                 <rect class={classes!("lane-bg", (i % 2 == 1).then_some("odd"))}
-                      x="0" y={format!("{:.1}", lane.y)} width={format!("{:.1}", o.width)} height={format!("{:.1}", lane.height)} />
+                      x="0" y={f1(lane.y)} width={f1(o.width)} height={f1(lane.height)} />
                 { for down.into_iter().filter(|g| shows(&axis, *g)).map(|g| gap("lane-down", g)) }
                 { for frozen.into_iter().filter(|g| shows(&axis, *g)).map(|g| gap("lane-frozen", g)) }
-                <text class="lane-label" x="4" y={format!("{:.1}", lane.y + 13.0)}>
+                <text class="lane-label" x="4" y={f1(lane.y + 13.0)}>
                     { &lane.label }<title>{ label_title }</title>
                 </text>
                 if lane.hidden > 0 {
-                    <text class="lane-more" x="4" y={format!("{:.1}", lane.y + lane.height - 4.0)}>
+                    <text class="lane-more" x="4" y={f1(lane.y + lane.height - 4.0)}>
                         { format!("+{} more", lane.hidden) }
                     </text>
                 }

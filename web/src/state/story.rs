@@ -39,51 +39,54 @@ pub fn story(trace: &Trace) -> Vec<StoryItem> {
             .map(|n| format!("{n}: "))
             .unwrap_or_default()
     };
-    let mut items: Vec<(u8, StoryItem)> = Vec::new();
-    for e in &trace.events {
-        items.push((
-            0,
-            StoryItem {
-                at_ms: e.at_ms,
-                kind: StoryKind::Event,
-                title: e.label.clone(),
-                text: if e.applied {
-                    "scenario event".to_string()
-                } else {
-                    "scenario event (could not apply)".to_string()
-                },
-            },
-        ));
+    let events = trace.events.iter().map(|e| StoryItem {
+        at_ms: e.at_ms,
+        kind: StoryKind::Event,
+        title: e.label.clone(),
+        text: if e.applied {
+            "scenario event".to_string()
+        } else {
+            "scenario event (could not apply)".to_string()
+        },
+    });
+    let rounds = trace.rounds.iter().enumerate().map(|(i, r)| StoryItem {
+        at_ms: r.started_ms,
+        kind: StoryKind::Round(i),
+        title: format!(
+            "JoinGroup/SyncGroup: generation {}{}",
+            r.generation,
+            if r.delivered { "" } else { " (never answered)" }
+        ),
+        text: r.explanation.clone(),
+    });
+    let steps = trace.steps.iter().map(|s| StoryItem {
+        at_ms: s.at_ms,
+        kind: StoryKind::Step,
+        title: format!("{}{}", worker(s.worker), s.kind.replace('_', " ")),
+        text: s.explanation.clone(),
+    });
+    // Each list is in time order already: merge them (a sort would add
+    // kilobytes to the page's WebAssembly). At equal times, events first.
+    let mut lists = [
+        events.collect::<Vec<_>>().into_iter().peekable(),
+        rounds.collect::<Vec<_>>().into_iter().peekable(),
+        steps.collect::<Vec<_>>().into_iter().peekable(),
+    ];
+    let mut out = Vec::new();
+    loop {
+        let mut best: Option<(u64, usize)> = None;
+        for (i, list) in lists.iter_mut().enumerate() {
+            if let Some(it) = list.peek() {
+                if best.is_none_or(|(t, _)| it.at_ms < t) {
+                    best = Some((it.at_ms, i));
+                }
+            }
+        }
+        match best.and_then(|(_, i)| lists[i].next()) {
+            Some(it) => out.push(it),
+            None => return out,
+        }
     }
-    for (i, r) in trace.rounds.iter().enumerate() {
-        items.push((
-            1,
-            StoryItem {
-                at_ms: r.started_ms,
-                kind: StoryKind::Round(i),
-                title: format!(
-                    "JoinGroup/SyncGroup: generation {}{}",
-                    r.generation,
-                    if r.delivered { "" } else { " (never answered)" }
-                ),
-                text: r.explanation.clone(),
-            },
-        ));
-    }
-    for s in &trace.steps {
-        items.push((
-            2,
-            StoryItem {
-                at_ms: s.at_ms,
-                kind: StoryKind::Step,
-                title: format!("{}{}", worker(s.worker), s.kind.replace('_', " ")),
-                text: s.explanation.clone(),
-            },
-        ));
-    }
-    // Stable: rounds and steps keep the engine's order at equal times.
-    items.sort_by_key(|(rank, it)| (it.at_ms, *rank));
-    items.into_iter().map(|(_, it)| it).collect()
 }
 
 /// The line the playhead is at: the last one at or before `t_ms`.
@@ -96,25 +99,25 @@ pub fn current(items: &[StoryItem], t_ms: u64) -> Option<usize> {
 /// digits after a decimal point are left alone.
 pub fn with_separators(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i].is_ascii_digit() && (i == 0 || chars[i - 1] != '.') {
-            let start = i;
-            while i < chars.len() && chars[i].is_ascii_digit() {
-                i += 1;
-            }
-            let run = &chars[start..i];
-            for (k, c) in run.iter().enumerate() {
-                if run.len() >= 5 && k > 0 && (run.len() - k).is_multiple_of(3) {
-                    out.push(',');
-                }
-                out.push(*c);
-            }
-        } else {
-            out.push(chars[i]);
-            i += 1;
+    let mut rest = text;
+    let mut after_point = false;
+    while let Some(c) = rest.chars().next() {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            out.push(c);
+            after_point = c == '.';
+            rest = &rest[c.len_utf8()..];
+            continue;
         }
+        let (run, tail) = rest.split_at(digits);
+        for (k, d) in run.char_indices() {
+            if !after_point && digits >= 5 && k > 0 && (digits - k) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(d);
+        }
+        after_point = false;
+        rest = tail;
     }
     out
 }
