@@ -17,7 +17,7 @@ use crate::components::running_chart::RunningChart;
 use crate::components::side_panel::SidePanel;
 use crate::components::timeline::{group_members, LaneMode};
 use crate::components::transport::Transport;
-use crate::components::view_bar::ViewBar;
+use crate::components::view_bar::view_bar;
 use crate::shared::Shared;
 use crate::state::playback::{PlayAction, RoundRef};
 use crate::state::summary::Members;
@@ -176,7 +176,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                        can_step={props.can_step} on_action={props.on_play.clone()} on_help={props.on_help.clone()} />
             <RunningChart result={props.result.clone()} t_ms={props.t_ms} on_seek={on_seek.clone()}
                           window={props.window} on_view={on_view.clone()} />
-            <ViewBar window={props.window} focus={props.focus} {end_ms} on_view={on_view.clone()} />
+            { view_bar(props.window, props.focus, end_ms, &on_view) }
             <div class="legend-row">
                 <Legend result={props.result.clone()} />
                 <span class="sim-status" id="sim-status">{ &props.status }</span>

@@ -9,9 +9,10 @@ use yew::prelude::*;
 
 use crate::browser::hooks::scroll_into_view_nearest;
 use crate::components::round_details::RoundDetails;
-use crate::components::story_list::StoryList;
+use crate::components::story_list::{keep_current_in_view, story_list, StoryView};
 use crate::shared::Shared;
 use crate::state::playback::RoundRef;
+use crate::state::story::{current, story};
 
 /// Props of [`SidePanel`].
 #[derive(Properties, PartialEq)]
@@ -61,6 +62,18 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
         });
     }
     let column_n = (*column).min(props.result.variants.len().saturating_sub(1));
+    let items = use_memo((props.result.clone(), column_n), |(r, c)| {
+        r.variants
+            .get(*c)
+            .map(|v| story(&v.trace))
+            .unwrap_or_default()
+    });
+    let now = current(&items, props.t_ms);
+    let list_ref = use_node_ref();
+    {
+        let list_ref = list_ref.clone();
+        use_effect_with((now, column_n), move |_| keep_current_in_view(&list_ref));
+    }
     let on_column = {
         let column = column.clone();
         Callback::from(move |c: usize| column.set(c))
@@ -71,8 +84,10 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                 <RoundDetails result={props.result.clone()} index={s.variant} round={s.round}
                               on_close={props.on_close.clone()} node={details_ref} />
             }
-            <StoryList result={props.result.clone()} column={column_n} {on_column} t_ms={props.t_ms}
-                       on_seek={props.on_seek.clone()} on_round={props.on_round.clone()} />
+            { story_list(
+                StoryView { result: &props.result, items: &items, column: column_n, now, list_ref },
+                &on_column, &props.on_seek, &props.on_round,
+            ) }
         </aside>
     }
 }

@@ -215,27 +215,27 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         use_memo(
             (result, index, width as u64, mode, heights),
             move |(result, index, _, mode, heights)| {
-                (width > 0.0).then(|| draw(&result.variants[*index].trace, mode, width, heights))
+                (width > 0.0).then(|| {
+                    let run = &result.variants[*index];
+                    (draw(&run.trace, mode, width, heights), describe(run))
+                })
             },
         )
     };
-    let description = use_memo((props.result.clone(), props.index), |(r, i)| {
-        describe(&r.variants[*i])
-    });
     let svg_ref = use_node_ref();
     // Tall lane drawings (a drilled group, a big detailed run) draw only
     // the lanes near the screen; the rest appear as they scroll into view.
     let tall = drawing
         .as_ref()
         .as_ref()
-        .is_some_and(|d| matches!(d, Drawing::Lanes { .. }) && d.frame().2 > VIRTUALIZE_ABOVE);
+        .is_some_and(|(d, _)| matches!(d, Drawing::Lanes { .. }) && d.frame().2 > VIRTUALIZE_ABOVE);
     let visible_window = use_visible_window(svg_ref.clone(), tall);
     let dragging = use_mut_ref(|| Cell::new(false));
     // Where the pointer went down and what the press does, while it is down.
     let press: Rc<Cell<Option<(f64, Press)>>> = use_memo((), |_| Cell::new(None));
     let hover = use_state_eq(|| None::<Hover>);
     let drawing_rc = drawing.clone();
-    let axis = drawing.as_ref().as_ref().map(|d| {
+    let axis = drawing.as_ref().as_ref().map(|(d, _)| {
         d.frame()
             .0
             .axis_over(props.window.from_ms, props.window.to_ms)
@@ -295,12 +295,13 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 let (lay, lanes) = drawing
                     .as_ref()
                     .as_ref()?
+                    .0
                     .lanes(&trace_rc.variants[index].trace)?;
                 follow_overlay(lanes, lay, axis, label)
             },
         )
     };
-    let Some(drawing) = drawing.as_ref() else {
+    let Some((drawing, description)) = drawing.as_ref() else {
         return html! { <div class="timeline-wrap pending" ref={node}></div> };
     };
     let (lay, bottom, height) = drawing.frame();
@@ -362,6 +363,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             let (lay, trace) = memo
                 .as_ref()
                 .as_ref()?
+                .0
                 .lanes(&result.variants[index].trace)?;
             lay.hit(trace, &axis, x, y, 3.0)
         }
@@ -532,7 +534,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                  role="img" aria-label={label}
                  onpointerdown={on_down} onpointermove={on_move} onpointerleave={on_leave}
                  onpointerup={on_up} onpointercancel={on_cancel} ondblclick={on_dblclick}>
-                <desc>{ (*description).clone() }</desc>
+                <desc>{ description.clone() }</desc>
                 <rect class="time-ruler" x="0" y="0" width={f0(o.width)} height={f0(o.top - 2.0)} />
                 { body }
                 <g class="overlay">

@@ -7,30 +7,23 @@ use yew::prelude::*;
 
 use crate::state::viewport::Window;
 
-/// Props of [`ViewBar`].
-#[derive(Properties, PartialEq)]
-pub struct ViewBarProps {
-    /// The window shown.
-    pub window: Window,
-    /// The default window.
-    pub focus: Window,
-    /// End of the shared axis.
-    pub end_ms: u64,
-    /// Show another window (`None`: the focus).
-    pub on_view: Callback<Option<Window>>,
-}
-
-/// The zoom bar.
-#[component]
-pub fn ViewBar(props: &ViewBarProps) -> Html {
-    let (w, end) = (props.window, props.end_ms);
+/// The zoom bar for `window` of a run ending at `end`, with `focus` the
+/// default window. (A function, not a component: it has no state, and each
+/// component costs the page's WebAssembly a few kilobytes.)
+pub fn view_bar(
+    window: Window,
+    focus: Window,
+    end: u64,
+    on_view: &Callback<Option<Window>>,
+) -> Html {
+    let w = window;
     let whole = Window::whole(end);
     let zoom = |factor: f64| {
-        props.on_view.reform(move |_: MouseEvent| {
+        on_view.reform(move |_: MouseEvent| {
             Some(w.zoom((w.from_ms + w.to_ms) as f64 / 2.0, factor, end))
         })
     };
-    let show = |target: Option<Window>| props.on_view.reform(move |_: MouseEvent| target);
+    let show = |target: Option<Window>| on_view.reform(move |_: MouseEvent| target);
     let is_whole = w == whole;
     html! {
         <div class="view-bar" role="group" aria-label="Time window">
@@ -41,8 +34,8 @@ pub fn ViewBar(props: &ViewBarProps) -> Html {
             </span>
             <button id="zoom-out" onclick={zoom(2.0)} disabled={is_whole} aria-label="Zoom out" title="Zoom out (or the wheel over a timeline)">{"−"}</button>
             <button id="zoom-in" onclick={zoom(0.5)} aria-label="Zoom in" title="Zoom in (or the wheel over a timeline)">{"+"}</button>
-            <button id="zoom-focus" class={classes!((w == props.focus).then_some("active"))} onclick={show(None)}
-                    aria-pressed={(w == props.focus).to_string()} title="From just before the first event to the first recovery">{"Focus"}</button>
+            <button id="zoom-focus" class={classes!((w == focus).then_some("active"))} onclick={show(None)}
+                    aria-pressed={(w == focus).to_string()} title="From just before the first event to the first recovery">{"Focus"}</button>
             <button id="zoom-whole" class={classes!(is_whole.then_some("active"))} onclick={show(Some(whole))}
                     aria-pressed={is_whole.to_string()} title="Show the whole run (or double-click a timeline)">{"Whole run"}</button>
             <span class="view-hint">{"drag the chart to zoom · drag lanes to pan · wheel zooms"}</span>
