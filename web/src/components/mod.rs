@@ -22,5 +22,6 @@ mod story_list;
 mod summary_body;
 mod timeline;
 mod timeline_body;
+mod timeline_pointer;
 mod transport;
 mod view_bar;

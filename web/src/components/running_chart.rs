@@ -220,11 +220,7 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
                     <path class={classes!("series", format!("v{}", i % 4))} data-variant={i.to_string()} d={d.clone()} />
                 }) }
                 if !whole {
-                    // The window the columns show; the rest is dimmed.
-                    <rect class="outside-window" x={f1(left)} y={format!("{TOP:.0}")}
-                          width={f1((wx0 - left).max(0.0))} height={f0(HEIGHT - TOP - BOTTOM)} />
-                    <rect class="outside-window" x={f1(wx1)} y={format!("{TOP:.0}")}
-                          width={f1((width - RIGHT - wx1).max(0.0))} height={f0(HEIGHT - TOP - BOTTOM)} />
+                    // The window the columns show.
                     <rect class="window-frame" x={f1(wx0)} y={format!("{TOP:.0}")}
                           width={f1((wx1 - wx0).max(1.0))} height={f0(HEIGHT - TOP - BOTTOM)} />
                 }

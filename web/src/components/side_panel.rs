@@ -37,21 +37,32 @@ pub struct SidePanelProps {
 #[component]
 pub fn SidePanel(props: &SidePanelProps) -> Html {
     let details_ref = use_node_ref();
-    // The story follows the column of the selected round.
-    let column = use_state_eq(|| 0usize);
-    {
-        let column = column.clone();
-        use_effect_with(props.selected.map(|s| s.variant), move |v| {
-            if let Some(v) = v {
-                column.set(*v);
-            }
-        });
+    // The story is the column picked, unless a round of another column was
+    // selected since (kept with the pick, so no effect is needed).
+    let column = use_state_eq(|| (0usize, None::<RoundRef>));
+    let (picked, picked_with) = *column;
+    let column_n = match props.selected {
+        Some(s) if Some(s) != picked_with => s.variant,
+        _ => picked,
     }
-    // Focus follows a step (not a hover): into the details, scrolled into view.
+    .min(props.result.variants.len().saturating_sub(1));
+    let items = use_memo((props.result.clone(), column_n), |(r, c)| {
+        r.variants
+            .get(*c)
+            .map(|v| story(&v.trace))
+            .unwrap_or_default()
+    });
+    let now = current(&items, props.t_ms);
+    let list_ref = use_node_ref();
+    // One effect (each costs the WebAssembly): the story keeps its current
+    // line in view; after a step (not a hover) the focus moves into the
+    // details, scrolled into view.
+    let focused_step = use_mut_ref(|| 0u64);
     {
-        let details_ref = details_ref.clone();
-        use_effect_with(props.steps_taken, move |n| {
-            if *n > 0 {
+        let (list_ref, details_ref) = (list_ref.clone(), details_ref.clone());
+        use_effect_with((now, column_n, props.steps_taken), move |(_, _, steps)| {
+            keep_current_in_view(&list_ref);
+            if *steps > std::mem::replace(&mut *focused_step.borrow_mut(), *steps) {
                 if let Some(el) = details_ref.cast::<HtmlElement>() {
                     let options = web_sys::FocusOptions::new();
                     options.set_prevent_scroll(true);
@@ -61,22 +72,9 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
             }
         });
     }
-    let column_n = (*column).min(props.result.variants.len().saturating_sub(1));
-    let items = use_memo((props.result.clone(), column_n), |(r, c)| {
-        r.variants
-            .get(*c)
-            .map(|v| story(&v.trace))
-            .unwrap_or_default()
-    });
-    let now = current(&items, props.t_ms);
-    let list_ref = use_node_ref();
-    {
-        let list_ref = list_ref.clone();
-        use_effect_with((now, column_n), move |_| keep_current_in_view(&list_ref));
-    }
     let on_column = {
-        let column = column.clone();
-        Callback::from(move |c: usize| column.set(c))
+        let (column, selected) = (column.clone(), props.selected);
+        Callback::from(move |c: usize| column.set((c, selected)))
     };
     html! {
         <aside class={classes!("side-panel", props.selected.is_some().then_some("has-details"))} aria-label="Round details and story">

@@ -14,13 +14,12 @@
 //! shared with the CLI's SVG export), groups of workers summarised as tasks
 //! by state over time, or one group drilled into.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use engine::layout::{Bar, LayoutOptions, TimeAxis, TimelineLayout};
+use engine::layout::{LayoutOptions, TimelineLayout};
 use engine::run::RunResult;
 use engine::trace::Trace;
-use web_sys::Element;
 use yew::prelude::*;
 
 use crate::components::markers::{f0, f1};
@@ -30,6 +29,7 @@ use crate::browser::profile;
 use crate::components::follow::{follow_overlay, tooltip};
 use crate::components::summary_body::{lanes_bottom, SummaryBody};
 use crate::components::timeline_body::TimelineBody;
+use crate::components::timeline_pointer::{Hover, Pointer, Press};
 use crate::shared::Shared;
 use crate::state::story::describe;
 use crate::state::summary::{sub_trace, summarize, Group, Members};
@@ -114,7 +114,7 @@ pub fn group_members(workers: usize, size: usize, group: usize) -> Members {
 }
 
 /// What the static part draws, computed once per result, width and mode.
-enum Drawing {
+pub(super) enum Drawing {
     Lanes {
         layout: Shared<TimelineLayout>,
         lanes: Option<Shared<Trace>>,
@@ -125,26 +125,9 @@ enum Drawing {
     },
 }
 
-/// What a press on the timeline does once the pointer moves.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Press {
-    /// On the time axis: the playhead follows.
-    Scrub,
-    /// On the lanes: the window follows, from the window at the press.
-    Pan(Window),
-}
-
-/// The bar under the pointer, and where to show its tooltip (px in the wrapper).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Hover {
-    bar: Bar,
-    x: f64,
-    y: f64,
-}
-
 impl Drawing {
     /// The lanes drawn and their trace, for hit-testing.
-    fn lanes<'a>(&'a self, whole: &'a Trace) -> Option<(&'a TimelineLayout, &'a Trace)> {
+    pub(super) fn lanes<'a>(&'a self, whole: &'a Trace) -> Option<(&'a TimelineLayout, &'a Trace)> {
         match self {
             Drawing::Lanes { layout, lanes } => Some((layout, lanes.as_deref().unwrap_or(whole))),
             Drawing::Groups { .. } => None,
@@ -152,7 +135,7 @@ impl Drawing {
     }
 
     /// The layout whose x axis and top the overlay uses, and the lanes' bottom.
-    fn frame(&self) -> (&TimelineLayout, f64, f64) {
+    pub(super) fn frame(&self) -> (&TimelineLayout, f64, f64) {
         match self {
             Drawing::Lanes { layout, .. } => (layout, layout.lanes_bottom(), layout.height),
             Drawing::Groups { axis, groups } => {
@@ -241,44 +224,16 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             .axis_over(props.window.from_ms, props.window.to_ms)
     });
     // The wheel zooms around the pointer; Shift or a sideways wheel pans.
+    // (Registered once; it reads the latest render's pointer context.)
+    let latest: Rc<RefCell<Option<Rc<Pointer>>>> = use_memo((), |_| RefCell::new(None));
     {
-        let (svg_ref, on_view, window, end_ms) = (
-            svg_ref.clone(),
-            props.on_view.clone(),
-            props.window,
-            props.end_ms,
-        );
+        let latest = latest.clone();
         use_wheel(
             svg_ref.clone(),
             axis.is_some(),
             Callback::from(move |e: web_sys::WheelEvent| {
-                let (Some(axis), Some(el)) = (axis, svg_ref.cast::<Element>()) else {
-                    return;
-                };
-                let rect = el.get_bounding_client_rect();
-                if rect.width() <= 0.0 {
-                    return;
-                }
-                let scale = axis_units(&axis, rect.width());
-                // Lines and pages to pixels.
-                let unit = match e.delta_mode() {
-                    1 => 16.0,
-                    2 => rect.height(),
-                    _ => 1.0,
-                };
-                let (dx, dy) = (e.delta_x() * unit, e.delta_y() * unit);
-                let x = (f64::from(e.client_x()) - rect.left()) * scale;
-                if e.shift_key() || dx.abs() > dy.abs() {
-                    let px = if dx.abs() > dy.abs() { dx } else { dy };
-                    let delta = px * scale * axis.ms_per_px();
-                    on_view.emit(Some(window.pan(delta.round() as i64, end_ms)));
-                } else if dy != 0.0 {
-                    let anchor = axis.time_at(x) as f64;
-                    // About 20 % per wheel notch, symmetric in and out
-                    // (no `exp`: it would pull libm into the page).
-                    let k = 1.0 + (dy.abs() * 0.002).min(0.6);
-                    let factor = if dy > 0.0 { k } else { 1.0 / k };
-                    on_view.emit(Some(window.zoom(anchor, factor, end_ms)));
+                if let Some(p) = latest.borrow().as_ref() {
+                    p.wheel(&e);
                 }
             }),
         );
@@ -312,186 +267,37 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let x_now = axis.x(props.t_ms);
     let x_end = axis.x(trace.end_ms);
 
-    // Pointer positions in SVG units. (Yew delegates events from its root,
-    // so `current_target` is not the SVG; measure through a node ref instead.)
-    let svg_point = {
-        let svg_ref = svg_ref.clone();
-        move |e: &MouseEvent| -> Option<(f64, f64, f64)> {
-            let el: Element = svg_ref.cast()?;
-            let rect = el.get_bounding_client_rect();
-            if rect.width() <= 0.0 {
-                return None;
-            }
-            let s = o.width / rect.width();
-            Some((
-                (f64::from(e.client_x()) - rect.left()) * s,
-                (f64::from(e.client_y()) - rect.top()) * s,
-                s,
-            ))
-        }
+    let pointer = Rc::new(Pointer {
+        svg_ref: svg_ref.clone(),
+        drawing: drawing_rc.clone(),
+        result: props.result.clone(),
+        index: props.index,
+        axis: Some(axis),
+        window: props.window,
+        end_ms: props.end_ms,
+        width: o.width,
+        axis_band: (o.top - 2.0, bottom),
+        followed: props.followed.clone(),
+        press: press.clone(),
+        dragging: dragging.clone(),
+        hover: hover.setter(),
+        on_seek: props.on_seek.clone(),
+        on_scrub: props.on_scrub.clone(),
+        on_view: props.on_view.clone(),
+        on_follow: props.on_follow.clone(),
+    });
+    *latest.borrow_mut() = Some(pointer.clone());
+    let handler = |f: fn(&Pointer, &PointerEvent)| {
+        let p = pointer.clone();
+        Callback::from(move |e: PointerEvent| f(&p, &e))
     };
-    let svg_point = Rc::new(svg_point);
-    let on_axis = move |y: f64| y < o.top - 2.0 || y > bottom;
-    // A press starts a drag only once the pointer moves a few pixels, so a
-    // plain click stays a click (a round marker, a summary group, a task).
-    let on_down = {
-        let (dragging, press, svg_point, window) = (
-            dragging.clone(),
-            press.clone(),
-            svg_point.clone(),
-            props.window,
-        );
-        Callback::from(move |e: PointerEvent| {
-            if e.button() != 0 {
-                return;
-            }
-            let Some((_, y, _)) = svg_point(&e) else {
-                return;
-            };
-            let what = if on_axis(y) {
-                Press::Scrub
-            } else {
-                Press::Pan(window)
-            };
-            press.set(Some((f64::from(e.client_x()), what)));
-            dragging.borrow().set(false);
-        })
-    };
-    let hit = {
-        let (memo, result, index) = (drawing_rc.clone(), props.result.clone(), props.index);
-        move |x: f64, y: f64| -> Option<Bar> {
-            let (lay, trace) = memo
-                .as_ref()
-                .as_ref()?
-                .0
-                .lanes(&result.variants[index].trace)?;
-            lay.hit(trace, &axis, x, y, 3.0)
-        }
-    };
-    let hit = Rc::new(hit);
-    let on_move = {
-        let (dragging, press, svg_point, on_seek, on_scrub, on_view, svg_ref, hover, hit) = (
-            dragging.clone(),
-            press.clone(),
-            svg_point.clone(),
-            props.on_seek.clone(),
-            props.on_scrub.clone(),
-            props.on_view.clone(),
-            svg_ref.clone(),
-            hover.clone(),
-            hit.clone(),
-        );
-        let end_ms = props.end_ms;
-        Callback::from(move |e: PointerEvent| {
-            let Some((x0, what)) = press.get() else {
-                // Hover: the bar under the pointer, found from the data.
-                let found = svg_point(&e).and_then(|(x, y, s)| {
-                    let bar = hit(x, y)?;
-                    Some(Hover {
-                        bar,
-                        x: x / s,
-                        y: y / s,
-                    })
-                });
-                hover.set(found);
-                return;
-            };
-            if !dragging.borrow().get() {
-                if (f64::from(e.client_x()) - x0).abs() < 3.0 {
-                    return;
-                }
-                // Capture keeps the drag going outside the element.
-                if let Some(el) = svg_ref.cast::<Element>() {
-                    let _ = el.set_pointer_capture(e.pointer_id());
-                }
-                dragging.borrow().set(true);
-                hover.set(None);
-                if what == Press::Scrub {
-                    on_scrub.emit(true);
-                }
-            }
-            let Some((x, _, s)) = svg_point(&e) else {
-                return;
-            };
-            match what {
-                Press::Scrub => on_seek.emit(axis.time_at(x)),
-                Press::Pan(from) => {
-                    let dx = (f64::from(e.client_x()) - x0) * s;
-                    let delta = -dx * axis.ms_per_px();
-                    on_view.emit(Some(from.pan(delta.round() as i64, end_ms)));
-                }
-            }
-        })
-    };
-    let on_up = {
-        let (
-            dragging,
-            press,
-            svg_point,
-            on_seek,
-            on_scrub,
-            on_follow,
-            hit,
-            result,
-            index,
-            followed,
-        ) = (
-            dragging.clone(),
-            press.clone(),
-            svg_point.clone(),
-            props.on_seek.clone(),
-            props.on_scrub.clone(),
-            props.on_follow.clone(),
-            hit.clone(),
-            props.result.clone(),
-            props.index,
-            props.followed.clone(),
-        );
-        Callback::from(move |e: PointerEvent| {
-            let Some((_, what)) = press.take() else {
-                return;
-            };
-            if dragging.borrow().replace(false) {
-                if what == Press::Scrub {
-                    on_scrub.emit(false);
-                }
-                return;
-            }
-            let Some((x, y, _)) = svg_point(&e) else {
-                return;
-            };
-            match what {
-                // A click on the axis: move the playhead there.
-                Press::Scrub => on_seek.emit(axis.time_at(x)),
-                // A click on a task follows it; on empty space, stops.
-                Press::Pan(_) => {
-                    let label = hit(x, y).and_then(|b| {
-                        result.variants[index]
-                            .trace
-                            .items
-                            .get(b.item as usize)
-                            .map(|i| Rc::<str>::from(i.label.as_str()))
-                    });
-                    if label != followed || label.is_none() {
-                        on_follow.emit(label);
-                    }
-                }
-            }
-        })
-    };
-    let on_cancel = {
-        let (dragging, press, on_scrub) = (dragging.clone(), press.clone(), props.on_scrub.clone());
-        Callback::from(move |_: PointerEvent| {
-            press.set(None);
-            if dragging.borrow().replace(false) {
-                on_scrub.emit(false);
-            }
-        })
-    };
-    let on_leave = {
-        let hover = hover.clone();
-        Callback::from(move |_: PointerEvent| hover.set(None))
-    };
+    let (on_down, on_move, on_up, on_cancel, on_leave) = (
+        handler(Pointer::down),
+        handler(Pointer::moved),
+        handler(Pointer::up),
+        handler(Pointer::cancel),
+        handler(Pointer::leave),
+    );
     let on_dblclick = {
         let end_ms = props.end_ms;
         props
@@ -530,7 +336,6 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                  viewBox={format!("0 0 {:.0} {height:.0}", o.width)}
                  data-from={axis.from_ms.to_string()} data-to={axis.to_ms.to_string()}
                  data-left={f1(axis.left)} data-right={f1(axis.right)}
-                 data-axis-top={f0(o.top)} data-axis-bottom={f0(bottom)}
                  role="img" aria-label={label}
                  onpointerdown={on_down} onpointermove={on_move} onpointerleave={on_leave}
                  onpointerup={on_up} onpointercancel={on_cancel} ondblclick={on_dblclick}>
@@ -566,14 +371,6 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             }
         </div>
     }
-}
-
-/// SVG units per CSS pixel of an element `css_width` wide drawn on `axis`'s plot.
-fn axis_units(axis: &TimeAxis, css_width: f64) -> f64 {
-    // The SVG's viewBox is as wide as its box (see `use_element_width`);
-    // the ratio only differs while a resize is being measured.
-    let svg_width = axis.right + 8.0;
-    svg_width / css_width.max(1.0)
 }
 
 /// The trace whose items the drawn lanes show.
