@@ -304,7 +304,7 @@ pub fn App() -> Html {
                                  t_ms={playback.t_ms} playing={playback.playing} speed={playback.speed}
                                  {can_step} selected={playback.selected} on_play={on_play}
                                  on_help={on_help} status={status}
-                                 window={playback.window()} focus={playback.focus}
+                                 zoom={playback.zoom}
                                  followed={playback.followed.clone()} steps_taken={playback.steps_taken} />
                 } else if s.failure.is_none() {
                     <p class="loading" aria-busy="true">{"Simulating…"}</p>

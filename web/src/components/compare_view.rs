@@ -22,7 +22,7 @@ use crate::shared::Shared;
 use crate::state::playback::{PlayAction, RoundRef};
 use crate::state::summary::Members;
 use crate::state::summary::{detail_height, group_size, needs_summary};
-use crate::state::viewport::Window;
+use crate::state::viewport::{focus_window, Window};
 
 /// Props of [`CompareView`].
 #[derive(Properties, PartialEq)]
@@ -47,10 +47,8 @@ pub struct CompareViewProps {
     pub on_help: Callback<()>,
     /// How the result was simulated, for the status line.
     pub status: AttrValue,
-    /// The window of the time axis shown.
-    pub window: Window,
-    /// The default window (where things happen).
-    pub focus: Window,
+    /// The window zoomed or panned to; `None` shows the default focus.
+    pub zoom: Option<Window>,
     /// The followed connector or task.
     pub followed: Option<Rc<str>>,
     /// Counts round steps (the details panel takes focus on each).
@@ -104,6 +102,11 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     let on_close_round = use_callback(props.on_play.clone(), |_: (), on_play| {
         on_play.emit(PlayAction::Select(None))
     });
+    // The default window, from this result (not from the playhead's state,
+    // which learns it only after this render: drawing with a stale focus
+    // would draw every timeline twice per result).
+    let focus = *use_memo(props.result.clone(), |r| focus_window(r));
+    let window = props.zoom.unwrap_or(focus);
     let on_view = use_callback(props.on_play.clone(), |w: Option<Window>, on_play| {
         on_play.emit(PlayAction::View(w))
     });
@@ -171,12 +174,12 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     };
     html! {
         <section class={classes!("compare", props.stale.then_some("stale"))} aria-busy={props.stale.to_string()}
-                 data-window={props.window.to_query()}>
+                 data-window={window.to_query()}>
             <Transport t_ms={props.t_ms} {end_ms} playing={props.playing} speed={props.speed}
                        can_step={props.can_step} on_action={props.on_play.clone()} on_help={props.on_help.clone()} />
             <RunningChart result={props.result.clone()} t_ms={props.t_ms} on_seek={on_seek.clone()}
-                          window={props.window} on_view={on_view.clone()} />
-            { view_bar(props.window, props.focus, end_ms, &on_view) }
+                          window={window} on_view={on_view.clone()} />
+            { view_bar(window, focus, end_ms, &on_view) }
             <div class="legend-row">
                 <Legend result={props.result.clone()} />
                 <span class="sim-status" id="sim-status">{ &props.status }</span>
@@ -190,7 +193,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                                 selected={props.selected.filter(|s| s.variant == i).map(|s| s.round)}
                                 on_seek={on_seek.clone()} on_round={on_round.clone()} on_scrub={on_scrub.clone()}
                                 mode={mode.clone()} on_drill={on_drill.clone()}
-                                window={props.window} {end_ms} lane_heights={lane_heights.clone()}
+                                window={window} {end_ms} lane_heights={lane_heights.clone()}
                                 on_view={on_view.clone()} followed={props.followed.clone()} on_follow={on_follow.clone()} />
                     }) }
                 </div>
