@@ -2,7 +2,7 @@
 //! blur, a spinner click), so one edit means one simulation, not one per
 //! keystroke.
 
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 /// Milliseconds as seconds for a field: `30`, `2.5`, `0.02`.
@@ -76,6 +76,9 @@ pub struct TextFieldProps {
     /// Suggestions (`<datalist>` id).
     #[prop_or_default]
     pub list: Option<AttrValue>,
+    /// Element id.
+    #[prop_or_default]
+    pub id: Option<AttrValue>,
     /// The committed text.
     pub on_change: Callback<String>,
     /// Extra class.
@@ -93,8 +96,41 @@ pub fn TextField(props: &TextFieldProps) -> Html {
     html! {
         <label class={classes!("field", props.class.clone())}>
             <span class="field-label">{ &props.label }</span>
-            <input type="text" value={props.value.clone()} placeholder={props.placeholder.clone()}
+            <input type="text" id={props.id.clone()} value={props.value.clone()} placeholder={props.placeholder.clone()}
                    list={props.list.clone()} spellcheck="false" {onchange} />
+        </label>
+    }
+}
+
+/// Props of [`TextAreaField`].
+#[derive(Properties, PartialEq)]
+pub struct TextAreaFieldProps {
+    /// Visible label.
+    pub label: AttrValue,
+    /// Element id.
+    pub id: AttrValue,
+    /// Current value.
+    pub value: AttrValue,
+    /// The committed text (on `change`: blur, not each keystroke).
+    pub on_change: Callback<String>,
+    /// Shown after the label (e.g. that the text may be stale).
+    #[prop_or_default]
+    pub note: Option<AttrValue>,
+}
+
+/// A labelled multi-line text input.
+#[component]
+pub fn TextAreaField(props: &TextAreaFieldProps) -> Html {
+    let onchange = props.on_change.reform(|e: Event| {
+        let area: HtmlTextAreaElement = e.target_unchecked_into();
+        area.value()
+    });
+    html! {
+        <label class="field wide textarea">
+            <span class="field-label">{ &props.label }
+                if let Some(note) = &props.note { {" "}<span class="stale-note">{ note }</span> }
+            </span>
+            <textarea id={props.id.clone()} rows="3" value={props.value.clone()} {onchange} />
         </label>
     }
 }
