@@ -125,16 +125,18 @@ test('embed options: only=chart, only=timelines, column=N, max_height', async ()
 
   await page.goto(server.url + '?embed=1&column=2#p=connect/worker-dies');
   await timelineReady(page);
-  assert.equal(await page.locator('.column').count(), 1);
-  assert.match(await page.locator('.column').getAttribute('data-label'), /^cooperative/);
+  const visible = page.locator('.column:visible');
+  assert.equal(await visible.count(), 1);
+  assert.match(await visible.getAttribute('data-label'), /^cooperative/);
 
   // A host page sees at most max_height.
   const host = await newPage(browser, { width: 900, height: 700 });
   await host.goto(server.url + 'embed-example.html');
   const reported = await host.evaluate(async (src) => {
     const heights = [];
-    window.addEventListener('message', (e) => { if (e.data?.type === 'rebalance-playground:height') heights.push(e.data.height); });
     const f = document.createElement('iframe');
+    // Only this iframe's reports (the example page embeds two more).
+    window.addEventListener('message', (e) => { if (e.source === f.contentWindow && e.data?.type === 'rebalance-playground:height') heights.push(e.data.height); });
     f.src = src;
     f.style.width = '720px';
     document.body.prepend(f);
@@ -168,12 +170,13 @@ test('the Embed dialog gives a complete snippet: iframe, options and the resize 
   await page.goto(server.url + '#p=connect/worker-dies');
   await timelineReady(page);
   await page.click('#embed-button');
-  await page.selectOption('#embed-only', 'timelines');
-  await page.selectOption('#embed-column', '1');
+  await page.selectOption('#embed-show', 'timelines');
   await page.fill('#embed-max-height', '480');
   await page.press('#embed-max-height', 'Enter');
+  assert.match(await page.locator('#embed-snippet').inputValue(), /\?embed=1&amp;only=timelines&amp;max_height=480#p=connect\/worker-dies"/);
+  await page.selectOption('#embed-show', 'column-1');
   const snippet = await page.locator('#embed-snippet').inputValue();
-  assert.match(snippet, /\?embed=1&amp;only=timelines&amp;column=2&amp;max_height=480#p=connect\/worker-dies"/);
+  assert.match(snippet, /\?embed=1&amp;column=2&amp;max_height=480#p=connect\/worker-dies"/);
   assert.match(snippet, /<script>[\s\S]*rebalance-playground:height[\s\S]*<\/script>$/);
   // Pasted into a page, the snippet sizes its iframe to what the embed reports.
   const host = await newPage(browser, { width: 1000, height: 800 });
@@ -188,6 +191,6 @@ test('the Embed dialog gives a complete snippet: iframe, options and the resize 
     return f && f.style.height && +f.style.height.replace('px', '') <= 480;
   }, null, { timeout: 30000 });
   await host.frameLocator('iframe').locator('svg.timeline path.bars').first().waitFor();
-  assert.equal(await host.frameLocator('iframe').locator('.column').count(), 1);
+  assert.equal(await host.frameLocator('iframe').locator('.column:visible').count(), 1);
   assert.deepEqual([...page.errors, ...host.errors], []);
 });

@@ -1,7 +1,6 @@
 //! Embedding: when the page runs inside an iframe it tells the host page
 //! its content height, so the host can size the iframe to fit:
-//! `postMessage({type: "rebalance-playground:height", height}, "*")`; and
-//! the embed's one-column view (`?embed=1&column=N`).
+//! `postMessage({type: "rebalance-playground:height", height}, "*")`.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -71,30 +70,4 @@ pub fn use_height_reports(node: NodeRef, enabled: bool) {
             drop(closure);
         }
     });
-}
-
-/// The result with only its `column`-th compared run (`?embed=1&column=N`),
-/// or `None` when there is no such column (the embed then shows them all).
-pub fn one_column(
-    result: &engine::run::RunResult,
-    column: usize,
-) -> Option<engine::run::RunResult> {
-    result.variants.get(column).map(|v| engine::run::RunResult {
-        variants: vec![v.clone()],
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn one_column_keeps_that_run_only() {
-        let s = engine::presets::default_preset().scenario();
-        let r = engine::run::run(&s);
-        let one = one_column(&r, 1).expect("the default preset compares two");
-        assert_eq!(one.variants.len(), 1);
-        assert_eq!(one.variants[0].label, r.variants[1].label);
-        assert!(one_column(&r, 9).is_none());
-    }
 }

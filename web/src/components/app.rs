@@ -18,7 +18,6 @@ use crate::components::embed_dialog::EmbedDialog;
 use crate::components::gallery::Gallery;
 use crate::components::help_overlay::HelpOverlay;
 use crate::components::share_bar::ShareBar;
-use crate::shared::Shared;
 use crate::state::overlays::{OverlayAction, Overlays};
 use crate::state::playback::{round_stops, PlayAction, Playback};
 use crate::state::playground::{Action, History, PlaygroundState, View};
@@ -243,25 +242,18 @@ pub fn App() -> Html {
     };
     let can_step = (playback.step(-1).is_some(), playback.step(1).is_some());
     let gallery_shown = s.view == View::Gallery && !embed;
-    // An embed may show one column only (`?embed=1&column=N`).
-    let column = embed.then_some(embed_options.column).flatten();
-    let shown_result = use_memo(
-        (s.shown.as_ref().map(|x| x.result.clone()), column),
-        |(result, column)| {
-            let result = result.clone()?;
-            Some(
-                match column.and_then(|c| crate::browser::embed::one_column(&result, c)) {
-                    Some(one) => Shared::new(one),
-                    None => result,
-                },
-            )
-        },
-    );
+    // An embed may show one column only (`?embed=1&column=N`): the others
+    // are hidden by the stylesheet (no copy of the result).
+    let column = embed
+        .then_some(embed_options.column)
+        .flatten()
+        .filter(|c| *c < s.scenario.variant_labels().len());
     let has_scenario = s.request > 0;
 
     html! {
         <main ref={main_ref} class={classes!("playground", embed.then_some("embed"),
-                                               embed.then_some(embed_options.only.map(|o| o.class())).flatten())}
+                                               embed.then_some(embed_options.only.map(|o| o.class())).flatten(),
+                                               column.map(|c| format!("only-column-{c}")))}
               style={embed.then_some(embed_options.max_height).flatten().map(|h| format!("max-height: {h}px; overflow-y: auto"))}
               data-view={if gallery_shown { "gallery" } else { "compare" }}
               data-request={s.request.to_string()}
@@ -319,8 +311,8 @@ pub fn App() -> Html {
                 if let Some(failure) = &s.failure {
                     <p class="notice failure" role="alert">{ failure }</p>
                 }
-                if let Some(result) = (*shown_result).clone() {
-                    <CompareView {result} stale={simulating}
+                if let Some(shown) = &s.shown {
+                    <CompareView result={shown.result.clone()} stale={simulating}
                                  t_ms={playback.t_ms} playing={playback.playing} speed={playback.speed}
                                  {can_step} selected={playback.selected} on_play={on_play}
                                  on_help={on_help} status={status} />

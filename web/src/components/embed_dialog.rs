@@ -2,7 +2,7 @@
 //! the embed's options (autoplay, chart or timelines only, one column, a
 //! maximum height) and the listener that sizes the iframe to its content.
 
-use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 use engine::run::RunResult;
@@ -65,37 +65,59 @@ pub fn EmbedDialog(props: &EmbedDialogProps) -> Html {
         let autoplay = autoplay.clone();
         Callback::from(move |_: Event| autoplay.set(!*autoplay))
     };
-    let set_only = {
+    // One handler for the three option fields (they differ only in the
+    // field they set), which keeps the page's module small.
+    let set_option = {
         let options = options.clone();
         Callback::from(move |e: Event| {
-            let s: HtmlSelectElement = e.target_unchecked_into();
-            let only = match s.value().as_str() {
-                "chart" => Some(EmbedOnly::Chart),
-                "timelines" => Some(EmbedOnly::Timelines),
-                _ => None,
-            };
-            options.set(EmbedOptions { only, ..*options });
+            // A select or an input: both have `value`.
+            let el: web_sys::Element = e.target_unchecked_into();
+            let v = web_sys::js_sys::Reflect::get(&el, &"value".into())
+                .ok()
+                .and_then(|v| v.as_string())
+                .unwrap_or_default();
+            let mut next = *options;
+            if el.id() == "embed-show" {
+                next.only = match v.as_str() {
+                    "chart" => Some(EmbedOnly::Chart),
+                    "timelines" => Some(EmbedOnly::Timelines),
+                    _ => None,
+                };
+                next.column = v.strip_prefix("column-").and_then(|c| c.parse().ok());
+            } else {
+                next.max_height = v.trim().parse().ok().filter(|h| *h >= 120);
+            }
+            options.set(next);
         })
     };
-    let set_column = {
-        let options = options.clone();
-        Callback::from(move |e: Event| {
-            let s: HtmlSelectElement = e.target_unchecked_into();
-            let column = s.value().parse::<usize>().ok();
-            options.set(EmbedOptions { column, ..*options });
-        })
+    // What the embed shows: everything, the chart or the timelines only, or one column.
+    let shown = match (options.only, options.column) {
+        (Some(EmbedOnly::Chart), _) => "chart".to_string(),
+        (Some(EmbedOnly::Timelines), _) => "timelines".to_string(),
+        (None, Some(c)) => format!("column-{c}"),
+        (None, None) => String::new(),
     };
-    let set_max = {
-        let options = options.clone();
-        Callback::from(move |e: Event| {
-            let i: HtmlInputElement = e.target_unchecked_into();
-            let max_height = i.value().trim().parse::<u32>().ok().filter(|h| *h >= 120);
-            options.set(EmbedOptions {
-                max_height,
-                ..*options
-            });
-        })
-    };
+    let choices: Vec<(String, String)> = [
+        ("", "chart and every column"),
+        ("chart", "the chart only"),
+        ("timelines", "the timelines only"),
+    ]
+    .iter()
+    .map(|(v, t)| (v.to_string(), t.to_string()))
+    .chain(
+        props
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|_| props.columns.len() > 1)
+            .map(|(i, l)| {
+                (
+                    format!("column-{i}"),
+                    format!("only column {} ({l})", i + 1),
+                )
+            }),
+    )
+    .collect();
     let copy = {
         let (snippet, copied) = (snippet.clone(), copied.clone());
         Callback::from(move |_: MouseEvent| {
@@ -119,25 +141,15 @@ pub fn EmbedDialog(props: &EmbedDialogProps) -> Html {
                 <div class="embed-options">
                     <label class="check"><input type="checkbox" id="embed-autoplay" checked={*autoplay} onchange={toggle} />{" play on load"}</label>
                     <label class="field">{"show"}
-                        <select id="embed-only" onchange={set_only}>
-                            <option value="" selected={options.only.is_none()}>{"chart and timelines"}</option>
-                            <option value="chart" selected={options.only == Some(EmbedOnly::Chart)}>{"the chart only"}</option>
-                            <option value="timelines" selected={options.only == Some(EmbedOnly::Timelines)}>{"the timelines only"}</option>
+                        <select id="embed-show" onchange={set_option.clone()}>
+                            { for choices.iter().map(|(v, t)| html! {
+                                <option value={v.clone()} selected={*v == shown}>{ t.clone() }</option>
+                            }) }
                         </select>
                     </label>
-                    if props.columns.len() > 1 {
-                        <label class="field">{"columns"}
-                            <select id="embed-column" onchange={set_column}>
-                                <option value="" selected={options.column.is_none()}>{"all, side by side"}</option>
-                                { for props.columns.iter().enumerate().map(|(i, l)| html! {
-                                    <option value={i.to_string()} selected={options.column == Some(i)}>{ format!("only {}", l) }</option>
-                                }) }
-                            </select>
-                        </label>
-                    }
                     <label class="field">{"max height (px)"}
                         <input id="embed-max-height" type="number" min="120" step="10" placeholder="none"
-                               value={options.max_height.map(|h| h.to_string()).unwrap_or_default()} onchange={set_max} />
+                               value={options.max_height.map(|h| h.to_string()).unwrap_or_default()} onchange={set_option.clone()} />
                     </label>
                 </div>
                 <textarea id="embed-snippet" readonly=true rows="6" aria-label="Embed snippet" value={snippet} onfocus={select_all} />

@@ -185,7 +185,9 @@ pub fn set<T: Serialize + DeserializeOwned>(
         };
         map.insert(key.name.to_string(), value);
     }
-    serde_json::from_value(Value::Object(map)).map_err(|e| format!("{}: {e}", key.name))
+    // Through JSON text, not `from_value`: the page already parses configs
+    // from link text, so this adds no second deserializer to its module.
+    serde_json::from_str(&Value::Object(map).to_string()).map_err(|e| format!("{}: {e}", key.name))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use engine::scenario::{ConnectCluster, ConnectorSpec, Family, Scenario, Timings};
 use yew::prelude::*;
 
-use super::fields::{ms_to_s, s_to_ms, NumberField, TextAreaField, TextField};
+use super::fields::{ms_to_s, s_to_ms, textarea_field, NumberField, TextField};
 use crate::state::edit::Edit;
 
 /// Props of [`ClusterEditor`].
@@ -97,7 +97,7 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
         .reform(|t: String| Edit::Description(t.trim().to_string()));
     let stale_note = props
         .text_stale
-        .then_some(AttrValue::Static("edited — description may not match"));
+        .then_some("edited — description may not match");
     let on_workers = {
         let (on_edit, on_error) = (props.on_edit.clone(), props.on_error.clone());
         Callback::from(move |text: String| match parse_u32("Workers", &text) {
@@ -139,8 +139,7 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
                 <NumberField label="Seed" value={s.seed.to_string()} on_change={on_seed} />
             </div>
             <div class="row">
-                <TextAreaField label="Description" id="description" value={s.description.clone()}
-                               on_change={on_description} note={stale_note} />
+                { textarea_field("Description", "description", &s.description, on_description, stale_note) }
             </div>
             if !streams {
             <table class="connectors">

@@ -23,7 +23,7 @@ pub struct GridColumn {
 }
 
 /// A row of switches: on writes `key = on_value` in that column, off unsets it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 pub struct Switch {
     /// What the switch says, e.g. `warmups off`.
     pub label: &'static str,
@@ -40,9 +40,10 @@ pub struct Switch {
 /// Where a cell is: the base column (`None`) or a compared column.
 pub type Column = Option<usize>;
 
-/// Props of [`ConfigGrid`].
-#[derive(Properties, PartialEq)]
-pub struct ConfigGridProps {
+/// What [`config_grid`] draws. (A plain function, not a component: a
+/// component type costs the page's module several KB of Yew's generic
+/// machinery, and the grid is redrawn only with its editor anyway.)
+pub struct Grid {
     /// The fieldset's legend.
     pub legend: AttrValue,
     /// The base column's title (`cluster`, `application`).
@@ -56,8 +57,7 @@ pub struct ConfigGridProps {
     /// The compared columns.
     pub columns: Rc<Vec<GridColumn>>,
     /// Switch rows, below the keys.
-    #[prop_or_default]
-    pub switches: Rc<Vec<Switch>>,
+    pub switches: &'static [Switch],
     /// True when another column may be added.
     pub can_add: bool,
     /// A cell was committed: (column, key index, text).
@@ -128,8 +128,7 @@ fn cell(
 }
 
 /// The grid.
-#[component]
-pub fn ConfigGrid(props: &ConfigGridProps) -> Html {
+pub fn config_grid(props: &Grid) -> Html {
     let columns = &props.columns;
     let base_id = props.base_id.clone();
     let shown_as = |name: &str| {

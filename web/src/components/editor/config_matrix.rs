@@ -10,11 +10,11 @@ use engine::scenario::{
 };
 use yew::prelude::*;
 
-use super::config_grid::{Column, ConfigGrid, GridColumn, Switch};
+use super::config_grid::{config_grid, Column, Grid, GridColumn, Switch};
 use crate::state::config_keys::{self, Key, WARMUPS_OFF_KEY, WARMUPS_OFF_VALUE};
 use crate::state::edit::Edit;
 
-/// Props of [`ConfigMatrix`] and [`StreamsConfigMatrix`].
+/// Props of [`ConfigMatrix`] (and the arguments of [`streams_config_matrix`]).
 #[derive(Properties, PartialEq)]
 pub struct ConfigMatrixProps {
     /// The scenario.
@@ -107,37 +107,38 @@ pub fn ConfigMatrix(props: &ConfigMatrixProps) -> Html {
             on_edit.emit(Edit::Variants(next));
         })
     };
-    html! {
-        <ConfigGrid legend="Protocols (Kafka worker configs; empty cells inherit)" base_title="cluster" base_id="cfg-cluster"
-                    keys={keys.clone()} base={Rc::new(values(&keys, &cluster))} columns={Rc::new(columns)}
-                    can_add={variants.len() < limits::MAX_VARIANTS}
-                    {on_cell} {on_label} {on_add} {on_remove} />
-    }
+    config_grid(&Grid {
+        legend: "Protocols (Kafka worker configs; empty cells inherit)".into(),
+        base_title: "cluster".into(),
+        base_id: "cfg-cluster".into(),
+        base: Rc::new(values(&keys, &cluster)),
+        keys,
+        columns: Rc::new(columns),
+        switches: &[],
+        can_add: variants.len() < limits::MAX_VARIANTS,
+        on_cell,
+        on_label,
+        on_add,
+        on_remove,
+    })
 }
 
-/// The Streams matrix: Kafka Streams configs, with a switch for warmups.
-#[component]
-pub fn StreamsConfigMatrix(props: &ConfigMatrixProps) -> Html {
-    let version = match &props.scenario.family {
-        Family::Streams(st) => Some(st.app.version()),
-        Family::Connect(_) => None,
-    };
-    let keys = use_memo(version, |v| {
-        Rc::new(v.map(config_keys::streams_keys).unwrap_or_default())
-    });
-    let switches = use_memo((), |_| {
-        Rc::new(vec![Switch {
-            label: "warmups off",
-            help: "acceptable.recovery.lag at Long.MAX_VALUE: every client counts as caught up, so HighAvailabilityTaskAssignor moves active tasks at once and assigns no warmup replicas (KIP-441)",
-            key: WARMUPS_OFF_KEY,
-            on_value: WARMUPS_OFF_VALUE,
-            shown_as: "Long.MAX_VALUE (warmups off)",
-        }])
-    });
+/// The Streams switches: warmups off.
+const STREAMS_SWITCHES: &[Switch] = &[Switch {
+    label: "warmups off",
+    help: "acceptable.recovery.lag at Long.MAX_VALUE: every client counts as caught up, so HighAvailabilityTaskAssignor moves active tasks at once and assigns no warmup replicas (KIP-441)",
+    key: WARMUPS_OFF_KEY,
+    on_value: WARMUPS_OFF_VALUE,
+    shown_as: "Long.MAX_VALUE (warmups off)",
+}];
+
+/// The Streams matrix: Kafka Streams configs, with a switch for warmups
+/// (a function the Streams editor calls, not a component of its own).
+pub fn streams_config_matrix(props: &ConfigMatrixProps) -> Html {
     let Family::Streams(st) = &props.scenario.family else {
         return html! {};
     };
-    let keys: Rc<Vec<Key>> = (*keys).clone();
+    let keys = Rc::new(config_keys::streams_keys(st.app.version()));
     let st = Rc::new(st.clone());
     let columns: Vec<GridColumn> = st
         .compare
@@ -216,11 +217,18 @@ pub fn StreamsConfigMatrix(props: &ConfigMatrixProps) -> Html {
             true
         })
     });
-    html! {
-        <ConfigGrid legend="Streams configs (Kafka property names; empty cells inherit)" base_title="application" base_id="cfg-app"
-                    keys={keys.clone()} base={Rc::new(values(&keys, &st.app.config))} columns={Rc::new(columns)}
-                    switches={(*switches).clone()}
-                    can_add={st.compare.len() < limits::MAX_VARIANTS}
-                    {on_cell} {on_label} {on_add} {on_remove} />
-    }
+    config_grid(&Grid {
+        legend: "Streams configs (Kafka property names; empty cells inherit)".into(),
+        base_title: "application".into(),
+        base_id: "cfg-app".into(),
+        base: Rc::new(values(&keys, &st.app.config)),
+        keys,
+        columns: Rc::new(columns),
+        switches: STREAMS_SWITCHES,
+        can_add: st.compare.len() < limits::MAX_VARIANTS,
+        on_cell,
+        on_label,
+        on_add,
+        on_remove,
+    })
 }

@@ -102,35 +102,27 @@ pub fn TextField(props: &TextFieldProps) -> Html {
     }
 }
 
-/// Props of [`TextAreaField`].
-#[derive(Properties, PartialEq)]
-pub struct TextAreaFieldProps {
-    /// Visible label.
-    pub label: AttrValue,
-    /// Element id.
-    pub id: AttrValue,
-    /// Current value.
-    pub value: AttrValue,
-    /// The committed text (on `change`: blur, not each keystroke).
-    pub on_change: Callback<String>,
-    /// Shown after the label (e.g. that the text may be stale).
-    #[prop_or_default]
-    pub note: Option<AttrValue>,
-}
-
-/// A labelled multi-line text input.
-#[component]
-pub fn TextAreaField(props: &TextAreaFieldProps) -> Html {
-    let onchange = props.on_change.reform(|e: Event| {
+/// A labelled multi-line text input, committed on `change` (blur, not
+/// each keystroke); `note` follows the label (e.g. that the text may be
+/// stale). A function, not a component: one more component type would cost
+/// the page's module more than this field does.
+pub fn textarea_field(
+    label: &'static str,
+    id: &'static str,
+    value: &str,
+    on_change: Callback<String>,
+    note: Option<&'static str>,
+) -> Html {
+    let onchange = on_change.reform(|e: Event| {
         let area: HtmlTextAreaElement = e.target_unchecked_into();
         area.value()
     });
     html! {
         <label class="field wide textarea">
-            <span class="field-label">{ &props.label }
-                if let Some(note) = &props.note { {" "}<span class="stale-note">{ note }</span> }
+            <span class="field-label">{ label }
+                if let Some(note) = note { {" "}<span class="stale-note">{ note }</span> }
             </span>
-            <textarea id={props.id.clone()} rows="3" value={props.value.clone()} {onchange} />
+            <textarea {id} rows="3" value={value.to_string()} {onchange} />
         </label>
     }
 }

@@ -11,7 +11,7 @@ use engine::scenario::{
 };
 use yew::prelude::*;
 
-use super::config_matrix::StreamsConfigMatrix;
+use super::config_matrix::{streams_config_matrix, ConfigMatrixProps};
 use super::fields::{ms_to_s, s_to_ms, NumberField, SelectField, TextField};
 use crate::state::edit::Edit;
 
@@ -359,7 +359,11 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
                     partitions: 4, stateful: false, changelog_records: 0, changelog_records_per_sec: 0, count: None,
                 })))}>{"+ subtopology"}</button>
             </fieldset>
-            <StreamsConfigMatrix scenario={props.scenario.clone()} on_edit={props.on_edit.clone()} on_error={props.on_error.clone()} />
+            { streams_config_matrix(&ConfigMatrixProps {
+                scenario: props.scenario.clone(),
+                on_edit: props.on_edit.clone(),
+                on_error: props.on_error.clone(),
+            }) }
             <fieldset class="events">
                 <legend>{"Events"}</legend>
                 <ol class="event-list">
