@@ -129,7 +129,7 @@ const STREAMS_SWITCHES: &[Switch] = &[Switch {
     help: "acceptable.recovery.lag at Long.MAX_VALUE: every client counts as caught up, so HighAvailabilityTaskAssignor moves active tasks at once and assigns no warmup replicas (KIP-441)",
     key: WARMUPS_OFF_KEY,
     on_value: WARMUPS_OFF_VALUE,
-    shown_as: "Long.MAX_VALUE (warmups off)",
+    shown_as: "Long.MAX_VALUE",
 }];
 
 /// The Streams matrix: Kafka Streams configs, with a switch for warmups
