@@ -31,6 +31,27 @@ pub(crate) struct TraceRecorder {
 }
 
 impl TraceRecorder {
+    /// A scenario event as it happened at `at_ms`, with the simulator's note
+    /// (why it applied differently) after its label.
+    pub(crate) fn mark_event(
+        &mut self,
+        at_ms: u64,
+        lane: Option<u32>,
+        label: String,
+        note: Option<&str>,
+    ) {
+        let label = match note {
+            Some(n) => format!("{label} ({n})"),
+            None => label,
+        };
+        self.markers.push(EventMarker {
+            at_ms,
+            worker: lane,
+            label,
+            applied: true,
+        });
+    }
+
     /// Nothing recorded yet.
     pub(crate) fn new() -> Self {
         Self {

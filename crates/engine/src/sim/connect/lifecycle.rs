@@ -6,7 +6,7 @@
 use crate::connect::protocol::ConnectProtocol;
 use crate::scenario::{ConnectConfig, Event};
 use crate::sim::driver::Simulation;
-use crate::trace::{EventMarker, ItemState, StepKind, WorkerState};
+use crate::trace::{ItemState, StepKind, WorkerState};
 
 use super::super::group::RemovalReason;
 use super::super::herder_pool::{parallel_stop_ms, CONNECTOR_GRACEFUL_SHUTDOWN_TIMEOUT_MS};
@@ -610,16 +610,9 @@ impl ConnectSimulation {
         };
         let lane = worker.as_deref().and_then(|w| self.lane_by_name(w));
         if !deferred {
-            let mut label = event.label();
-            if let Some(n) = &note {
-                label = format!("{label} ({n})");
-            }
-            self.recorder.markers.push(EventMarker {
-                at_ms: self.driver.now(),
-                worker: lane,
-                label,
-                applied: true,
-            });
+            let now = self.driver.now();
+            self.recorder
+                .mark_event(now, lane, event.label(), note.as_deref());
         }
         // Events on a worker that is not running are skipped, never fatal.
         if let Some(name) = &worker {

@@ -5,7 +5,7 @@ use super::member::{MemberKey, Phase, Process, Restart};
 use super::StreamsSimulation;
 use crate::scenario::StreamsEvent;
 use crate::sim::driver::{DriverEvent, Simulation};
-use crate::trace::{EventMarker, StepKind};
+use crate::trace::StepKind;
 use crate::wording::duration;
 
 #[derive(Clone, Debug)]
@@ -159,16 +159,9 @@ impl StreamsSimulation {
             .and_then(|n| self.lanes.iter().position(|l| l.name == n))
             .map(|l| l as u32);
         if !deferred {
-            let mut label = event.label();
-            if let Some(n) = &note {
-                label = format!("{label} ({n})");
-            }
-            self.recorder.markers.push(EventMarker {
-                at_ms: self.driver.now(),
-                worker: lane,
-                label,
-                applied: true,
-            });
+            let now = self.driver.now();
+            self.recorder
+                .mark_event(now, lane, event.label(), note.as_deref());
         }
         if let Some(name) = event.instance() {
             let alive = lane.is_some_and(|l| {
