@@ -31,10 +31,13 @@
 //! PROPTEST_CASES=2000 cargo test --release -p rebalance-engine --test run_fuzz
 //! ```
 
+#[path = "support/membership.rs"]
+mod membership;
 use engine::budget::{MAX_ROUNDS, MAX_TRACE_ENTRIES};
 use engine::run::run;
 use engine::scenario::Scenario;
 use engine::trace::{ItemKind, ItemState, StepKind, Trace};
+use membership::member_again_ms;
 use proptest::prelude::*;
 
 /// Cases per family in a normal run, unless `PROPTEST_CASES` says otherwise
@@ -181,17 +184,7 @@ fn zombie_windows(t: &Trace) -> Vec<(u32, u64, u64)> {
                 StepKind::DowngradeOrphans => t.end_ms,
                 // The known gap (module doc): a member the join phase
                 // dropped runs on, unmarked, until it is a member again.
-                StepKind::Zombie | StepKind::Dropped => t
-                    .rounds
-                    .iter()
-                    .filter(|r| {
-                        r.delivered
-                            && r.completed_ms >= s.at_ms
-                            && r.members.iter().any(|m| m.worker == w)
-                    })
-                    .map(|r| r.completed_ms)
-                    .next()
-                    .unwrap_or(t.end_ms),
+                StepKind::Zombie | StepKind::Dropped => member_again_ms(t, w, s.at_ms),
                 _ => return None,
             };
             Some((w, s.at_ms, until))

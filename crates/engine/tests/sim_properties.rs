@@ -7,8 +7,11 @@
 //!   tasks each differ by at most one);
 //! * the same scenario gives the same trace fingerprint.
 
+#[path = "support/membership.rs"]
+mod membership;
 #[path = "support/rng.rs"]
 mod rng;
+use membership::member_again_ms;
 
 use engine::connect::protocol::ConnectProtocol;
 use engine::run::run;
@@ -152,17 +155,7 @@ fn zombie_windows(t: &Trace) -> Vec<(u32, u64, u64)> {
         .filter(|s| s.kind == StepKind::Zombie)
         .map(|s| {
             let w = s.worker.expect("a zombie is a worker");
-            let until = t
-                .rounds
-                .iter()
-                .filter(|r| {
-                    r.delivered
-                        && r.completed_ms >= s.at_ms
-                        && r.members.iter().any(|m| m.worker == w)
-                })
-                .map(|r| r.completed_ms)
-                .next()
-                .unwrap_or(t.end_ms);
+            let until = member_again_ms(t, w, s.at_ms);
             (w, s.at_ms, until)
         })
         .chain(orphans)

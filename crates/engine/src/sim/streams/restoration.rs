@@ -9,13 +9,19 @@ use super::StreamsSimulation;
 use crate::sim::driver::Simulation;
 use crate::trace::ItemState;
 
+/// A copy kept beside an active elsewhere: a warmup replica (KIP-441) or a
+/// standby.
+pub(super) fn standby_copy_state(warm: bool) -> ItemState {
+    if warm {
+        ItemState::Warmup
+    } else {
+        ItemState::Standby
+    }
+}
+
 impl StreamsSimulation {
     pub(super) fn start_standby_copy(&mut self, lane: u32, t: u32, warm: bool) {
-        let state = if warm {
-            ItemState::Warmup
-        } else {
-            ItemState::Standby
-        };
+        let state = standby_copy_state(warm);
         self.recorder
             .timeline
             .place(lane, state, vec![t], None, &mut self.recorder.pool);

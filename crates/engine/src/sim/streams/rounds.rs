@@ -388,11 +388,7 @@ impl StreamsSimulation {
             match old_standby.get(&t) {
                 Some(&was) if was == warm => {}
                 Some(_) => {
-                    let state = if warm {
-                        ItemState::Warmup
-                    } else {
-                        ItemState::Standby
-                    };
+                    let state = super::restoration::standby_copy_state(warm);
                     self.recorder
                         .timeline
                         .split_off(lane, &[t], state, &mut self.recorder.pool);
