@@ -24,6 +24,10 @@ fn tool_path() -> String {
 fn cargo(args: &[&str]) -> Command {
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cmd.args(args).current_dir(root());
+    // A CI run builds everything once: incremental caches only cost disk.
+    if std::env::var_os("CI").is_some() {
+        cmd.env("CARGO_INCREMENTAL", "0");
+    }
     cmd
 }
 
