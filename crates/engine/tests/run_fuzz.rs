@@ -30,6 +30,9 @@
 //! ```text
 //! PROPTEST_CASES=2000 cargo test --release -p rebalance-engine --test run_fuzz
 //! ```
+//!
+//! The seed is fixed so every run tries the same cases; set
+//! `PROPTEST_RNG_SEED=<n>` to try other ones.
 
 #[path = "support/membership.rs"]
 mod membership;
@@ -55,8 +58,19 @@ fn config() -> ProptestConfig {
         .unwrap_or(DEFAULT_CASES);
     ProptestConfig {
         cases,
+        rng_seed: seed(),
         ..ProptestConfig::default()
     }
+}
+
+/// A fixed seed, so that `cargo xtask test` (and CI) runs the same cases
+/// every time; `PROPTEST_RNG_SEED=<n>` explores others.
+fn seed() -> proptest::test_runner::RngSeed {
+    let n = std::env::var("PROPTEST_RNG_SEED")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0x5eed_2026);
+    proptest::test_runner::RngSeed::Fixed(n)
 }
 
 /// A timeout in ms, hostile (a few ms) as often as ordinary.
