@@ -4,10 +4,14 @@
 //!
 //! * [`task_id`]: tasks and topologies as the broker sees them (string
 //!   subtopology ids, ordered as Java `String`s);
-//! * [`sticky_task_assignor`]: the broker's `StickyTaskAssignor`, per release.
+//! * [`sticky_task_assignor`]: the broker's `StickyTaskAssignor`, per release;
+//! * [`current_assignment_builder`]: per-member reconciliation toward the
+//!   target (`CurrentAssignmentBuilder`, 4.1–4.3), the building block of a
+//!   streams-group simulation (not yet wired into the simulator).
 //!
 //! Kafka's package: `org.apache.kafka.coordinator.group.streams`.
 
+pub mod current_assignment_builder;
 pub(crate) mod java_hash_map;
 pub mod sticky_task_assignor;
 pub mod task_id;
