@@ -126,7 +126,7 @@ fn conformance() -> Result<(), String> {
         eprintln!("(no ../shared/conformance beside this checkout; the engine's own vector tests ran above)");
         return Ok(());
     }
-    let dirs: Vec<String> = ["connect", "streams"]
+    let dirs: Vec<String> = ["connect", "streams", "streams-groups"]
         .iter()
         .map(|d| shared.join(d))
         .filter(|p| p.exists())

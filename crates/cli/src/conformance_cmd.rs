@@ -12,17 +12,30 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
         }
     }
     let (mut passed, mut failed) = (0usize, 0usize);
+    // Per Kafka version, for vectors replayed under several: (passed, failed).
+    let mut by_version: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
     for file in &files {
         let outcome = std::fs::read_to_string(file)
             .map_err(|e| format!("cannot read: {e}"))
             .and_then(|text| engine::conformance::run_vector(&text).map_err(|e| e.to_string()));
+        if let Ok(report) = &outcome {
+            for version in &report.kafka_versions {
+                let tally = by_version.entry(version.clone()).or_default();
+                if report.passed_under(version) {
+                    tally.0 += 1;
+                } else {
+                    tally.1 += 1;
+                }
+            }
+        }
         match outcome {
             Ok(report) if report.passed() => {
                 passed += 1;
                 println!(
-                    "ok    {}/{} ({} checks)  {}",
+                    "ok    {}/{}{} ({} checks)  {}",
                     report.family,
                     report.name,
+                    versions(&report.kafka_versions),
                     report.checks,
                     file.display()
                 );
@@ -30,9 +43,10 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
             Ok(report) => {
                 failed += 1;
                 println!(
-                    "FAIL  {}/{}  {}",
+                    "FAIL  {}/{}{}  {}",
                     report.family,
                     report.name,
+                    versions(&report.kafka_versions),
                     file.display()
                 );
                 for f in &report.failures {
@@ -45,11 +59,23 @@ pub fn run(paths: &[PathBuf]) -> ExitCode {
             }
         }
     }
+    for (version, (ok, bad)) in &by_version {
+        println!("under Kafka {version}: {ok} passed, {bad} failed");
+    }
     println!("{passed} passed, {failed} failed");
     if failed == 0 && passed > 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// ` [4.3.1, 4.4]` for a vector replayed under several Kafka versions.
+fn versions(list: &[String]) -> String {
+    if list.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", list.join(", "))
     }
 }
 

@@ -22,6 +22,7 @@ pub mod scenario;
 pub(crate) mod sim;
 pub(crate) mod step_kind;
 pub mod streams;
+pub mod streams_group;
 pub mod svg_export;
 pub mod trace;
 pub mod trace_text;

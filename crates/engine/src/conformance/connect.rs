@@ -82,6 +82,7 @@ pub(super) fn run(vector: &Value) -> Result<VectorReport, ConformanceError> {
         name,
         family: "connect".into(),
         assignor,
+        kafka_versions: Vec::new(),
         checks: replay.checks,
         failures: replay.failures,
     })

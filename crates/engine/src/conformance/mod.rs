@@ -1,8 +1,11 @@
 //! Replays conformance vectors recorded from Kafka's real assignors
-//! (`shared/conformance/FORMAT.md`, format `rebalance-conformance/1`).
+//! (`shared/conformance/FORMAT.md`, format `rebalance-conformance/1`):
+//! Connect's assignors, Streams' `HighAvailabilityTaskAssignor` and the
+//! streams-group `StickyTaskAssignor` (KIP-1071).
 
 mod connect;
 mod streams;
+mod streams_groups;
 
 use std::fmt;
 
@@ -11,13 +14,18 @@ use std::fmt;
 pub struct VectorReport {
     /// The vector's `name`.
     pub name: String,
-    /// `connect` or `streams`.
+    /// `connect`, `streams` or `streams-groups`.
     pub family: String,
     /// The vector's `assignor`.
     pub assignor: String,
+    /// The Kafka versions whose rules the vector was replayed under, each
+    /// separately (`kafka_versions`, family `streams-groups`); empty for
+    /// families recorded from a single Kafka version.
+    pub kafka_versions: Vec<String>,
     /// How many expectations (rounds or single shots) were checked.
     pub checks: usize,
     /// Each mismatch, readable: which step, which member, expected vs actual.
+    /// A mismatch under one of `kafka_versions` starts with `[<version>]`.
     pub failures: Vec<String>,
 }
 
@@ -25,6 +33,12 @@ impl VectorReport {
     /// True when every check matched.
     pub fn passed(&self) -> bool {
         self.failures.is_empty()
+    }
+
+    /// True when every check under `version` (one of `kafka_versions`) matched.
+    pub fn passed_under(&self, version: &str) -> bool {
+        let prefix = format!("[{version}]");
+        !self.failures.iter().any(|f| f.starts_with(&prefix))
     }
 }
 
@@ -53,6 +67,7 @@ pub fn run_vector(json: &str) -> Result<VectorReport, ConformanceError> {
     match value.get("family").and_then(|v| v.as_str()) {
         Some("connect") => connect::run(&value),
         Some("streams") => streams::run(&value),
+        Some("streams-groups") => streams_groups::run(&value),
         other => Err(ConformanceError(format!("unknown family {other:?}"))),
     }
 }

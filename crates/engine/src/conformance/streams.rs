@@ -72,6 +72,7 @@ pub(super) fn run(vector: &Value) -> Result<VectorReport, ConformanceError> {
         name,
         family: "streams".to_owned(),
         assignor: assignor.to_owned(),
+        kafka_versions: Vec::new(),
         checks,
         failures,
     })

@@ -19,9 +19,9 @@ pub use connect_config::{ConnectConfig, ResolvedConnectConfig};
 pub use error::ScenarioError;
 pub use event::{Event, TimedEvent};
 pub use streams::{
-    instance_name, KafkaVersion, ProcessingGuarantee, ResolvedStreamsConfig, StreamsApp,
-    StreamsConfig, StreamsEvent, StreamsScenario, StreamsTimedEvent, StreamsTimings,
-    StreamsVariant, SubtopologySpec, TaskAssignorClass,
+    instance_name, GroupProtocol, KafkaVersion, ProcessingGuarantee, ResolvedStreamsConfig,
+    StreamsApp, StreamsConfig, StreamsEvent, StreamsProtocolSupport, StreamsScenario,
+    StreamsTimedEvent, StreamsTimings, StreamsVariant, SubtopologySpec, TaskAssignorClass,
 };
 
 use crate::connect::protocol::ConnectProtocol;

@@ -17,16 +17,16 @@ use std::cmp::Ordering;
 /// `java.util.PriorityQueue<E>` with an external comparator evaluated at
 /// every comparison, so that elements whose keys changed behave as in Java.
 #[derive(Clone, Debug, Default)]
-pub(super) struct JavaPriorityQueue<T> {
+pub(crate) struct JavaPriorityQueue<T> {
     queue: Vec<T>,
 }
 
 impl<T: Copy + PartialEq> JavaPriorityQueue<T> {
-    pub(super) fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self { queue: Vec::new() }
     }
 
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.queue.len()
     }
 
@@ -37,7 +37,7 @@ impl<T: Copy + PartialEq> JavaPriorityQueue<T> {
     }
 
     /// `offer(e)`: append, then `siftUp`.
-    pub(super) fn offer(&mut self, x: T, cmp: &mut impl FnMut(T, T) -> Ordering) {
+    pub(crate) fn offer(&mut self, x: T, cmp: &mut impl FnMut(T, T) -> Ordering) {
         let k = self.queue.len();
         self.queue.push(x);
         self.sift_up(k, x, cmp);
@@ -45,7 +45,7 @@ impl<T: Copy + PartialEq> JavaPriorityQueue<T> {
 
     /// `poll()`: take the root, move the last element to the root and
     /// `siftDown`.
-    pub(super) fn poll(&mut self, cmp: &mut impl FnMut(T, T) -> Ordering) -> Option<T> {
+    pub(crate) fn poll(&mut self, cmp: &mut impl FnMut(T, T) -> Ordering) -> Option<T> {
         let result = *self.queue.first()?;
         let last = self.queue.pop()?;
         let n = self.queue.len();

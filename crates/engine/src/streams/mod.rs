@@ -41,7 +41,7 @@ mod assignment;
 mod client_state;
 mod high_availability;
 mod ids;
-mod java;
+pub(crate) mod java;
 mod model;
 pub mod partition_assignor;
 mod priority_set;

@@ -29,10 +29,12 @@ pub fn replay_dir(dir: &Path, family: &str) -> usize {
             .and_then(|text| run_vector(&text).map_err(|e| e.to_string()));
         match report {
             Ok(report) => {
+                // `<name>@<version>.json` holds another Kafka version's recording.
                 let stem = file
                     .file_stem()
                     .and_then(|s| s.to_str())
                     .unwrap_or_default();
+                let stem = stem.split_once('@').map_or(stem, |(name, _)| name);
                 if report.name != stem {
                     problems.push(format!(
                         "{}: `name` is `{}`, expected the file name",

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::KafkaVersion;
+use super::{GroupProtocol, KafkaVersion};
 use crate::streams::partition_assignor::AssignorKind;
 use crate::streams::versions::{runs_cooperative, streams_release};
 
@@ -128,6 +128,13 @@ pub struct StreamsConfig {
         skip_serializing_if = "Option::is_none"
     )]
     pub group_initial_rebalance_delay_ms: Option<u64>,
+    /// `group.protocol` (`classic`; `streams` from 4.1, KIP-1071).
+    #[serde(
+        rename = "group.protocol",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub group_protocol: Option<GroupProtocol>,
 }
 
 /// The task assignor a leader runs.
@@ -188,6 +195,8 @@ pub struct ResolvedStreamsConfig {
     pub state_cleanup_delay_ms: u64,
     /// `group.initial.rebalance.delay.ms`.
     pub group_initial_rebalance_delay_ms: u64,
+    /// `group.protocol`.
+    pub group_protocol: GroupProtocol,
 }
 
 impl StreamsConfig {
@@ -210,7 +219,8 @@ impl StreamsConfig {
             upgrade_from,
             internal_task_assignor_class,
             state_cleanup_delay_ms,
-            group_initial_rebalance_delay_ms
+            group_initial_rebalance_delay_ms,
+            group_protocol
         )
     }
 
@@ -240,6 +250,7 @@ impl StreamsConfig {
             group_initial_rebalance_delay_ms: self
                 .group_initial_rebalance_delay_ms
                 .unwrap_or(3_000),
+            group_protocol: self.group_protocol.unwrap_or_default(),
         }
     }
 }

@@ -5,12 +5,14 @@
 //! Split by job: `app` (the application, its subtopologies and timings, the
 //! scenario and its compared variants), `config` (Kafka's `StreamsConfig`
 //! keys under their property names, and their defaults per version),
-//! `events` (the Streams event script) and `validate` (the checks that name
-//! the field and why). Everything is re-exported here.
+//! `events` (the Streams event script), `group_protocol` (`group.protocol`
+//! and its version rules) and `validate` (the checks that name the field and
+//! why). Everything is re-exported here.
 
 mod app;
 mod config;
 mod events;
+mod group_protocol;
 mod validate;
 
 pub use crate::kafka_version::KafkaVersion;
@@ -20,6 +22,7 @@ pub use app::{
 };
 pub use config::{ProcessingGuarantee, ResolvedStreamsConfig, StreamsConfig, TaskAssignorClass};
 pub use events::{StreamsEvent, StreamsTimedEvent};
+pub use group_protocol::{GroupProtocol, StreamsProtocolSupport};
 pub(crate) use validate::validate;
 
 // serde `default` / `skip_serializing_if` helpers shared by the files above.

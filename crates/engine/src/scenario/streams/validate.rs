@@ -63,7 +63,7 @@ pub(crate) fn validate_config(
     if let Some(id) = &r.group_instance_id {
         check_name(&field("group.instance.id"), id)?;
     }
-    Ok(())
+    super::group_protocol::check(&r, version, at)
 }
 
 fn check_keys(keys: &[String], at: &str) -> Result<(), ScenarioError> {

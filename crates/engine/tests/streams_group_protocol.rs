@@ -1,0 +1,110 @@
+//! `group.protocol` (KIP-1071) in the Streams scenario model: Kafka's version
+//! rules, the messages that name the field, and links that carry the key.
+
+use engine::link::{self, LinkTarget};
+use engine::scenario::{Family, GroupProtocol, KafkaVersion, Scenario, StreamsProtocolSupport};
+
+fn scenario(version: &str, variant_config: &str) -> String {
+    format!(
+        r#"{{"version": 1, "title": "t", "seed": 1,
+            "streams": {{"instances": 2, "kafka_version": "{version}",
+                         "subtopologies": [{{"partitions": 4, "stateful": true}}]}},
+            "compare": [{{"label": "classic"}}, {{"label": "x", "config": {{{variant_config}}}}}]}}"#
+    )
+}
+
+fn error(text: &str) -> String {
+    Scenario::from_json(text).unwrap_err().to_string()
+}
+
+#[test]
+fn absent_means_classic_and_old_scenarios_are_unchanged() {
+    let s = Scenario::from_json(&scenario("3.8", r#""num.standby.replicas": 1"#)).unwrap();
+    let Family::Streams(streams) = &s.family else {
+        panic!("streams")
+    };
+    for variant in &streams.compare {
+        assert_eq!(variant.config.group_protocol, None);
+        let resolved = streams
+            .app
+            .config
+            .merged(&variant.config)
+            .resolve(streams.app.version());
+        assert_eq!(resolved.group_protocol, GroupProtocol::Classic);
+    }
+    // Nothing new is written for a scenario that does not set the key.
+    assert!(!s.to_json().contains("group.protocol"));
+}
+
+#[test]
+fn classic_is_accepted_in_every_version_and_round_trips_through_a_link() {
+    for version in ["2.3", "3.9", "4.0", "4.3"] {
+        let s = Scenario::from_json(&scenario(version, r#""group.protocol": "classic""#))
+            .unwrap_or_else(|e| panic!("{version}: {e}"));
+        let fragment = format!("#{}", link::encode(&s));
+        match link::decode(&fragment) {
+            Ok(LinkTarget::Scenario(back)) => assert_eq!(*back, s),
+            other => panic!("{version}: {other:?}"),
+        }
+        let Family::Streams(streams) = &s.family else {
+            panic!("streams")
+        };
+        assert_eq!(
+            streams.compare[1].config.group_protocol,
+            Some(GroupProtocol::Classic)
+        );
+        assert!(s.to_json().contains("group.protocol"));
+    }
+}
+
+#[test]
+fn streams_is_refused_before_4_1() {
+    for version in ["3.8", "3.9", "4.0"] {
+        let e = error(&scenario(version, r#""group.protocol": "streams""#));
+        assert!(e.contains("compare[1].config.group.protocol"), "{e}");
+        assert!(e.contains("needs Kafka Streams 4.1 or later"), "{e}");
+        assert!(e.contains(version), "{e}");
+    }
+}
+
+#[test]
+fn streams_with_static_membership_is_refused_before_4_4() {
+    for version in ["4.1", "4.2", "4.3"] {
+        let e = error(&scenario(
+            version,
+            r#""group.protocol": "streams", "group.instance.id": "app""#,
+        ));
+        assert!(e.contains("static membership"), "{e}");
+    }
+}
+
+#[test]
+fn streams_is_refused_until_the_simulator_models_it() {
+    for version in ["4.1", "4.3", "4.4"] {
+        let e = error(&scenario(version, r#""group.protocol": "streams""#));
+        assert!(e.contains("not simulated yet"), "{version}: {e}");
+    }
+}
+
+#[test]
+fn unknown_values_are_refused() {
+    let e = error(&scenario("4.3", r#""group.protocol": "consumer""#));
+    assert!(e.contains("consumer"), "{e}");
+}
+
+#[test]
+fn early_access_in_4_1_and_generally_available_from_4_2() {
+    let v = |s: &str| KafkaVersion::parse(s).unwrap();
+    assert_eq!(
+        StreamsProtocolSupport::of(v("4.0")),
+        StreamsProtocolSupport::Unsupported
+    );
+    assert_eq!(
+        StreamsProtocolSupport::of(v("4.1")),
+        StreamsProtocolSupport::EarlyAccess
+    );
+    assert_eq!(
+        StreamsProtocolSupport::of(v("4.3")),
+        StreamsProtocolSupport::GenerallyAvailable
+    );
+}

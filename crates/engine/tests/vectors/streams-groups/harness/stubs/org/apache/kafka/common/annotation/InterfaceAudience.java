@@ -1,0 +1,2 @@
+package org.apache.kafka.common.annotation;
+public class InterfaceAudience { public @interface Public {} }
