@@ -1,2 +1,0 @@
-package org.apache.kafka.common.annotation;
-public class InterfaceAudience { public @interface Public {} }

@@ -1,2 +1,0 @@
-package org.apache.kafka.common.annotation;
-public class InterfaceStability { public @interface Evolving {} }
