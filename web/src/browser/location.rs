@@ -1,5 +1,6 @@
 //! The address bar: the fragment holds the scenario (`#s=…` or `#p=…`), the
-//! query holds view options (`?embed=1&autoplay=1`) and never semantics.
+//! query holds view options (`?embed=1&autoplay=1`, the playhead `t=` and
+//! the time window `view=`) and never semantics.
 
 use wasm_bindgen::JsValue;
 
@@ -25,6 +26,56 @@ pub fn query_flag(name: &str) -> bool {
         .trim_start_matches('?')
         .split('&')
         .any(|kv| kv == format!("{name}=1") || kv == name)
+}
+
+/// The value of `name=value` in the query string, percent-decoded.
+pub fn query_value(name: &str) -> Option<String> {
+    let search = gloo::utils::window().location().search().ok()?;
+    search.trim_start_matches('?').split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=')?;
+        (k == name).then(|| {
+            web_sys::js_sys::decode_uri_component(v)
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_else(|| v.to_string())
+        })
+    })
+}
+
+/// Sets (or, for `None`, removes) the view keys `t` (playhead, ms) and
+/// `view` (the time window, `from-to` ms) in the query string, keeping the
+/// other keys and the fragment; replaces the history entry (moving the
+/// playhead is not a step Back should undo).
+pub fn write_view_query(t_ms: Option<u64>, view: Option<String>) {
+    let window = gloo::utils::window();
+    let (Ok(history), Ok(search), Ok(hash)) = (
+        window.history(),
+        window.location().search(),
+        window.location().hash(),
+    ) else {
+        return;
+    };
+    let mut pairs: Vec<String> = search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|kv| !kv.is_empty())
+        .filter(|kv| {
+            let key = kv.split_once('=').map_or(*kv, |(k, _)| k);
+            key != "t" && key != "view"
+        })
+        .map(str::to_string)
+        .collect();
+    pairs.extend(t_ms.map(|t| format!("t={t}")));
+    pairs.extend(view.map(|v| format!("view={v}")));
+    let query = if pairs.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", pairs.join("&"))
+    };
+    if query != search {
+        let url = format!("{}{query}{hash}", base_url());
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
 }
 
 /// Writes `#fragment`, replacing the current history entry or adding one.

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::browser::embed::{framed, use_height_reports};
-use crate::browser::hooks::use_animation_frames;
+use crate::browser::hooks::{use_animation_frames, use_view_link};
 use crate::browser::keyboard::Command;
 use crate::browser::listeners::{use_file_drop, use_navigation, use_shortcuts};
 use crate::browser::location;
@@ -21,6 +21,7 @@ use crate::components::share_bar::ShareBar;
 use crate::state::overlays::{OverlayAction, Overlays};
 use crate::state::playback::{round_stops, PlayAction, Playback};
 use crate::state::playground::{Action, History, PlaygroundState, View};
+use crate::state::viewport::{focus_window, Window};
 use crate::worker::sim_client::{SimClient, SimOutcome, WorkerStatus};
 
 /// A scenario's description: its first sentence, the rest one click away
@@ -65,7 +66,13 @@ pub fn App() -> Html {
     let embed = use_memo((), |_| location::query_flag("embed"));
     let embed = *embed;
     let state = use_reducer(|| PlaygroundState::load(&location::fragment(), embed));
-    let playback = use_reducer(Playback::default);
+    // The link's view state (`?t=…&view=from-to`) applies to the first result.
+    let playback = use_reducer(|| {
+        Playback::restoring(
+            location::query_value("t").and_then(|t| t.parse().ok()),
+            location::query_value("view").and_then(|v| Window::parse(&v)),
+        )
+    });
     let overlays = use_reducer(Overlays::default);
     let main_ref = use_node_ref();
 
@@ -126,6 +133,7 @@ pub fn App() -> Html {
                     end_ms,
                     rounds: Rc::new(round_stops(&shown.result)),
                     restart,
+                    focus: focus_window(&shown.result),
                 });
                 if restart && *autoplay {
                     playback.dispatch(PlayAction::Play);
@@ -141,6 +149,12 @@ pub fn App() -> Html {
             Callback::from(move |ts: f64| dispatch.dispatch(PlayAction::Frame(ts))),
         );
     }
+    // The query string follows the playhead and the window (when paused).
+    use_view_link(
+        (playback.end_ms > 0).then_some(playback.t_ms),
+        playback.zoom,
+        playback.playing,
+    );
     use_navigation({
         let dispatch = state.dispatcher();
         Callback::from(move |f: String| dispatch.dispatch(Action::Navigate(f)))
@@ -154,7 +168,10 @@ pub fn App() -> Html {
             Command::Play(a) => play.dispatch(a),
             Command::Help => ui.dispatch(OverlayAction::ToggleHelp),
             Command::Escape if *overlay_open.borrow() => ui.dispatch(OverlayAction::Close),
-            Command::Escape => play.dispatch(PlayAction::Select(None)),
+            Command::Escape => {
+                play.dispatch(PlayAction::Select(None));
+                play.dispatch(PlayAction::Follow(None));
+            }
         }));
     }
     // Callbacks keep their identity across renders (the page re-renders on
@@ -286,7 +303,9 @@ pub fn App() -> Html {
                     <CompareView result={shown.result.clone()} stale={simulating}
                                  t_ms={playback.t_ms} playing={playback.playing} speed={playback.speed}
                                  {can_step} selected={playback.selected} on_play={on_play}
-                                 on_help={on_help} status={status} />
+                                 on_help={on_help} status={status}
+                                 zoom={playback.zoom}
+                                 followed={playback.followed.clone()} steps_taken={playback.steps_taken} />
                 } else if s.failure.is_none() {
                     <p class="loading" aria-busy="true">{"Simulating…"}</p>
                 }

@@ -21,6 +21,9 @@ pub struct RoundDetailsProps {
     pub round: usize,
     /// Close the panel.
     pub on_close: Callback<()>,
+    /// The section's node (the panel focuses it after a step).
+    #[prop_or_default]
+    pub node: NodeRef,
 }
 
 /// How many item labels a cell lists before "+N more".
@@ -75,10 +78,11 @@ pub fn RoundDetails(props: &RoundDetailsProps) -> Html {
         "0 ms".to_string()
     };
     html! {
-        <section class="round-details" data-variant={props.index.to_string()} data-round={props.round.to_string()}
-                 data-generation={round.generation.to_string()} aria-live="polite">
+        <section class="round-details" ref={props.node.clone()} tabindex="-1" id="round-details"
+                 data-variant={props.index.to_string()} data-round={props.round.to_string()}
+                 data-generation={round.generation.to_string()} aria-live="polite" aria-labelledby="round-details-title">
             <header>
-                <h3>{ format!("{}: generation {}", run.label, round.generation) }</h3>
+                <h3 id="round-details-title">{ format!("{}: generation {}", run.label, round.generation) }</h3>
                 <button class="icon" onclick={close} aria-label="Close round details" title="Close (Esc)">{"×"}</button>
             </header>
             <p class="explanation">{ &round.explanation }</p>

@@ -2,7 +2,8 @@
 //! ([`playground`] for the scenario and its result, [`playback`] for the
 //! playhead, [`overlays`]), the scenario [`edit`]s they apply, Connect
 //! configuration by Kafka property name ([`config_keys`]), and what the
-//! views derive from a result ([`series`], [`summary`]).
+//! views derive from a result ([`series`], [`summary`], [`story`]) and the
+//! visible time window ([`viewport`]).
 
 pub(crate) mod config_keys;
 pub(crate) mod edit;
@@ -10,4 +11,6 @@ pub(crate) mod overlays;
 pub(crate) mod playback;
 pub(crate) mod playground;
 pub(crate) mod series;
+pub(crate) mod story;
 pub(crate) mod summary;
+pub(crate) mod viewport;
