@@ -176,13 +176,14 @@ test('editor: a Streams scenario edits its application, configs and events', asy
   await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
   await simulationShown(page);
   assert.equal((await decoded()).streams.instances, 4);
-  // A per-column override under Kafka's property names.
+  // A per-column override under Kafka's property names (the config grid,
+  // since issue #11; it was a JSON field).
   r = await request();
-  const overrides = page.locator('fieldset.protocols input[type=text]').nth(2);
-  await overrides.fill('{"num.standby.replicas": 1}');
-  await overrides.press('Enter');
+  await page.fill('#cfg-2-num-standby-replicas', '1');
+  await page.press('#cfg-2-num-standby-replicas', 'Enter');
   await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
   await simulationShown(page);
+  assert.equal((await decoded()).compare[2].config['num.standby.replicas'], 1);
   // Every Streams event type.
   const kinds = await page.locator('.event-row select').first().locator('option').evaluateAll((os) => os.map((o) => o.value));
   assert.equal(kinds.length, 7);

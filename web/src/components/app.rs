@@ -26,15 +26,19 @@ use crate::worker::sim_client::{SimClient, SimOutcome, WorkerStatus};
 
 /// A scenario's description: its first sentence, the rest one click away
 /// (some descriptions run to ten lines; the comparison is what matters).
-fn description(text: &str) -> Html {
+/// When the scenario changed since the words were written, they say so.
+fn description(text: &str, stale: bool) -> Html {
     let first = crate::components::gallery::first_sentence(text);
     let rest = text.trim()[first.len()..].trim();
+    let mark = stale.then(|| {
+        html! { <span class="stale-note" id="description-stale">{" (edited — description may not match)"}</span> }
+    });
     if rest.is_empty() {
-        html! { <p class="description">{ text.to_string() }</p> }
+        html! { <p class="description">{ text.to_string() }{ for mark }</p> }
     } else {
         html! {
             <details class="description">
-                <summary>{ first.to_string() }<span class="more">{" more"}</span></summary>
+                <summary>{ first.to_string() }<span class="more">{" more"}</span>{ for mark }</summary>
                 <p>{ rest.to_string() }</p>
             </details>
         }
@@ -65,6 +69,7 @@ fn references(refs: &[engine::scenario::Reference]) -> Html {
 pub fn App() -> Html {
     let embed = use_memo((), |_| location::query_flag("embed"));
     let embed = *embed;
+    let embed_options = use_memo((), |_| location::embed_options());
     let state = use_reducer(|| PlaygroundState::load(&location::fragment(), embed));
     // The link's view state (`?t=…&view=from-to`) applies to the first result.
     let playback = use_reducer(|| {
@@ -155,6 +160,13 @@ pub fn App() -> Html {
         playback.zoom,
         playback.playing,
     );
+    // The tab's title names the scenario.
+    {
+        let title = (state.view == View::Compare || embed).then(|| state.scenario.title.clone());
+        use_effect_with(title, |title| {
+            location::set_document_title(title.as_deref())
+        });
+    }
     use_navigation({
         let dispatch = state.dispatcher();
         Callback::from(move |f: String| dispatch.dispatch(Action::Navigate(f)))
@@ -199,6 +211,12 @@ pub fn App() -> Html {
         let dispatch = state.dispatcher();
         use_callback((), move |e, _| dispatch.dispatch(Action::Edit(e)))
     };
+    let on_blank = {
+        let dispatch = state.dispatcher();
+        use_callback((), move |kind, _| {
+            dispatch.dispatch(Action::OpenBlank(kind))
+        })
+    };
     let on_open_preset = {
         let dispatch = state.dispatcher();
         use_callback((), move |id, _| dispatch.dispatch(Action::OpenPreset(id)))
@@ -241,10 +259,19 @@ pub fn App() -> Html {
     };
     let can_step = (playback.step(-1).is_some(), playback.step(1).is_some());
     let gallery_shown = s.view == View::Gallery && !embed;
+    // An embed may show one column only (`?embed=1&column=N`): the others
+    // are hidden by the stylesheet (no copy of the result).
+    let column = embed
+        .then_some(embed_options.column)
+        .flatten()
+        .filter(|c| *c < s.scenario.variant_labels().len());
     let has_scenario = s.request > 0;
 
     html! {
-        <main ref={main_ref} class={classes!("playground", embed.then_some("embed"))}
+        <main ref={main_ref} class={classes!("playground", embed.then_some("embed"),
+                                               embed.then_some(embed_options.only.map(|o| o.class())).flatten(),
+                                               column.map(|c| format!("only-column-{c}")))}
+              style={embed.then_some(embed_options.max_height).flatten().map(|h| format!("max-height: {h}px; overflow-y: auto"))}
               data-view={if gallery_shown { "gallery" } else { "compare" }}
               data-request={s.request.to_string()}
               data-shown={s.shown.as_ref().map(|x| x.id.to_string()).unwrap_or_default()}
@@ -272,7 +299,8 @@ pub fn App() -> Html {
                         <button id="presets-button" class={classes!(gallery_shown.then_some("active"))} onclick={show_gallery}>{"Presets"}</button>
                         if has_scenario && !gallery_shown {
                             <ShareBar scenario={s.scenario.clone()} fragment={s.fragment.clone()}
-                                      on_open_file={on_file.clone()} {on_embed} />
+                                      on_open_file={on_file.clone()} {on_embed}
+                                      result={s.shown.as_ref().map(|x| x.result.clone())} />
                         }
                     </nav>
                 }
@@ -285,16 +313,17 @@ pub fn App() -> Html {
             }
             if gallery_shown {
                 <Gallery on_open={on_open_preset} current={s.preset.filter(|_| has_scenario)}
-                         on_back={has_scenario.then_some(back_to_compare)} />
+                         on_back={has_scenario.then_some(back_to_compare)} {on_blank} />
             } else {
                 if !embed && !s.scenario.description.is_empty() {
-                    { description(&s.scenario.description) }
+                    { description(&s.scenario.description, s.text_stale()) }
                 }
                 if !embed && !s.scenario.references.is_empty() {
                     { references(&s.scenario.references) }
                 }
                 if !embed {
-                    <Editor scenario={s.scenario.clone()} invalid={s.invalid.clone().map(AttrValue::from)} {on_edit} />
+                    <Editor scenario={s.scenario.clone()} invalid={s.invalid.clone().map(AttrValue::from)} {on_edit}
+                            text_stale={s.text_stale()} />
                 }
                 if let Some(failure) = &s.failure {
                     <p class="notice failure" role="alert">{ failure }</p>
@@ -315,6 +344,7 @@ pub fn App() -> Html {
             }
             if overlays.embed {
                 <EmbedDialog fragment={s.fragment.clone()} title={s.scenario.title.clone()}
+                             columns={s.scenario.variant_labels().into_iter().map(|l| AttrValue::from(l.to_string())).collect::<Vec<_>>()}
                              result={s.shown.as_ref().map(|x| x.result.clone())} on_close={close_overlays} />
             }
         </main>

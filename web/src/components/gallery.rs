@@ -1,9 +1,9 @@
 //! The preset gallery: the landing view. Each card is a real `#p=<id>`
 //! link (it can be opened in a new tab or copied); a plain click opens the
-//! preset in place.
+//! preset in place. Two buttons open a blank scenario of each family.
 
 use engine::presets::{self, Preset};
-use engine::scenario::{Family, Scenario};
+use engine::scenario::{Family, FamilyKind, Scenario};
 use yew::prelude::*;
 
 /// Props of [`Gallery`].
@@ -15,6 +15,8 @@ pub struct GalleryProps {
     pub current: Option<&'static str>,
     /// Back to the open scenario, when there is one.
     pub on_back: Option<Callback<()>>,
+    /// Open a blank scenario of a family.
+    pub on_blank: Callback<FamilyKind>,
 }
 
 /// The first sentence of a description: its one-line summary.
@@ -109,6 +111,10 @@ pub fn Gallery(props: &GalleryProps) -> Html {
                 if let Some(back) = &props.on_back {
                     <button class="back" onclick={back.reform(|_: MouseEvent| ())}>{"← Back to the scenario"}</button>
                 }
+                <div class="blank-buttons">
+                    <button id="new-connect" onclick={props.on_blank.reform(|_: MouseEvent| FamilyKind::Connect)}>{"New Connect scenario"}</button>
+                    <button id="new-streams" onclick={props.on_blank.reform(|_: MouseEvent| FamilyKind::Streams)}>{"New Streams scenario"}</button>
+                </div>
             </div>
             <ul class="presets">
                 { for presets::all().iter().map(|p| card(p, props.current == Some(p.id), &props.on_open)) }

@@ -2,6 +2,8 @@
 
 use yew::prelude::*;
 
+use crate::browser::focus::use_dialog_focus;
+
 /// Props of [`HelpOverlay`].
 #[derive(Properties, PartialEq)]
 pub struct HelpOverlayProps {
@@ -61,11 +63,13 @@ pub const GESTURES: &[(&str, &str)] = &[
 /// A modal listing the shortcuts.
 #[component]
 pub fn HelpOverlay(props: &HelpOverlayProps) -> Html {
+    let dialog = use_node_ref();
+    use_dialog_focus(dialog.clone(), props.on_close.clone());
     let close = props.on_close.reform(|_: MouseEvent| ());
     let stop = Callback::from(|e: MouseEvent| e.stop_propagation());
     html! {
         <div class="overlay" onclick={close.clone()}>
-            <div class="dialog help" role="dialog" aria-modal="true" aria-labelledby="help-title" onclick={stop}>
+            <div ref={dialog} class="dialog help" role="dialog" aria-modal="true" aria-labelledby="help-title" tabindex="-1" onclick={stop}>
                 <header>
                     <h2 id="help-title">{"Keyboard shortcuts"}</h2>
                     <button class="icon" onclick={close} aria-label="Close help">{"×"}</button>

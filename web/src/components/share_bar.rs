@@ -1,16 +1,20 @@
 //! The share tools: copy the permalink (its length shown), download the
 //! scenario as a file (offered instead of the link above 8,000 characters),
-//! open a scenario file, and the iframe snippet.
+//! open a scenario file, export the comparison as SVG or PNG, and the
+//! iframe snippet.
 
 use std::rc::Rc;
 
+use engine::run::RunResult;
 use engine::scenario::Scenario;
 use gloo::timers::callback::Timeout;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use crate::browser::export;
 use crate::browser::location;
 use crate::browser::share::{self, MAX_SHARE_LINK};
+use crate::shared::Shared;
 
 /// Props of [`ShareBar`].
 #[derive(Properties, PartialEq)]
@@ -23,6 +27,14 @@ pub struct ShareBarProps {
     pub on_open_file: Callback<Result<Box<Scenario>, String>>,
     /// Show the embed snippet.
     pub on_embed: Callback<()>,
+    /// The result shown (what the exports draw), once there is one.
+    pub result: Option<Shared<RunResult>>,
+}
+
+/// The export's file name: the scenario file's name with another extension.
+fn export_name(s: &Scenario, extension: &str) -> String {
+    let name = share::file_name(s);
+    format!("{}.{extension}", name.trim_end_matches(".json"))
 }
 
 /// The share bar.
@@ -76,6 +88,40 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
         })
     };
     let embed = props.on_embed.reform(|_: MouseEvent| ());
+    // The engine's SVG (the CLI's `rebalance svg`) of the result on screen.
+    let svg = {
+        let (scenario, result) = (props.scenario.clone(), props.result.clone());
+        move || {
+            result
+                .as_ref()
+                .map(|r| engine::svg_export::render(&scenario, r))
+        }
+    };
+    let export_svg = {
+        let (svg, scenario, show) = (svg.clone(), props.scenario.clone(), show.clone());
+        Callback::from(move |_: MouseEvent| {
+            let done = svg().is_some_and(|svg| {
+                export::download_svg(&export_name(&scenario, "svg"), &svg).is_ok()
+            });
+            if !done {
+                show("Could not export the SVG");
+            }
+        })
+    };
+    let export_png = {
+        let (scenario, show) = (props.scenario.clone(), show.clone());
+        Callback::from(move |_: MouseEvent| match svg() {
+            Some(svg) => {
+                let show = show.clone();
+                export::download_png(&export_name(&scenario, "png"), &svg, move |ok| {
+                    if !ok {
+                        show("Could not export the PNG");
+                    }
+                });
+            }
+            None => show("Nothing to export yet"),
+        })
+    };
 
     html! {
         <div class="share" role="group" aria-label="Share">
@@ -96,6 +142,10 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
                 {"Open .json…"}
                 <input id="open-file" type="file" accept=".json,application/json" onchange={pick} />
             </label>
+            <button id="export-svg" onclick={export_svg} disabled={props.result.is_none()}
+                    title="Save the timelines as an SVG image (what `rebalance svg` writes)">{"SVG"}</button>
+            <button id="export-png" onclick={export_png} disabled={props.result.is_none()}
+                    title="Save the timelines as a PNG image">{"PNG"}</button>
             <button id="embed-button" onclick={embed} title="Get an iframe snippet for docs pages">{"Embed"}</button>
             <span class="share-status" aria-live="polite">{ status.unwrap_or("") }</span>
         </div>

@@ -1,12 +1,14 @@
 //! Pure state, no browser calls, tested natively: the page's reducers
 //! ([`playground`] for the scenario and its result, [`playback`] for the
-//! playhead, [`overlays`]), the scenario [`edit`]s they apply, Connect
+//! playhead, [`overlays`]), the scenario [`edit`]s they apply (and
+//! [`error_names`], the engine's errors in the page's words), Connect
 //! configuration by Kafka property name ([`config_keys`]), and what the
 //! views derive from a result ([`series`], [`summary`], [`story`]) and the
 //! visible time window ([`viewport`]).
 
 pub(crate) mod config_keys;
 pub(crate) mod edit;
+pub(crate) mod error_names;
 pub(crate) mod overlays;
 pub(crate) mod playback;
 pub(crate) mod playground;
