@@ -27,8 +27,7 @@ pub fn query_flag(name: &str) -> bool {
 
 /// The value of `name=value` in the query string, percent-decoded.
 pub fn query_value(name: &str) -> Option<String> {
-    search()
-        .trim_start_matches('?').split('&').find_map(|kv| {
+    search().trim_start_matches('?').split('&').find_map(|kv| {
         let (k, v) = kv.split_once('=')?;
         (k == name).then(|| {
             web_sys::js_sys::decode_uri_component(v)
