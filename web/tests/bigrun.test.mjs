@@ -33,6 +33,20 @@ test('a big run shows worker groups; a click drills into one group and back', as
   assert.equal(await groups.first().getAttribute('data-lane'), 'worker-1 … worker-13');
   // Every column draws the same groups.
   assert.equal(await page.locator('article.column').nth(1).locator('g.group').count(), n);
+  // Big numbers read with thousands separators (issue 11) wherever they are:
+  // the chart's axis and readout, the column readout, the cards, the editor.
+  const grouped = (text) => /^\d{1,3}(,\d{3})+$/.test(text.trim());
+  for (const sel of ['svg.chart .y-label', '.running-chart .now-value', 'article.column .now-running']) {
+    const text = await page.locator(sel).first().textContent();
+    assert.ok(grouped(text), `${sel}: "${text}"`);
+  }
+  const stopped = page.locator('article.column[data-variant="0"] .metrics.headline .metric[data-key="tasks_stopped"]');
+  const raw = +(await stopped.getAttribute('data-raw'));
+  assert.ok(raw >= 1000, `tasks stopped ${raw}`);
+  assert.equal(await stopped.locator('.value').textContent(), raw.toLocaleString('en-US'));
+  assert.match(await page.locator('#editor .editor-summary').textContent(), /300 workers · 300 connectors · 15,000 tasks/);
+  const desc = await page.locator('svg.timeline desc').first().textContent();
+  assert.match(desc, /301 workers, 15,000 tasks/);
   // A click on a group drills down, in every column.
   await page.locator('article.column').first().locator('g.group').nth(1).click();
   await page.waitForSelector('#mode-bar[data-mode="drill"]');

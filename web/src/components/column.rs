@@ -14,6 +14,7 @@ use crate::browser::profile;
 use crate::components::metric_cards::{MetricCards, HEADLINE};
 use crate::components::timeline::{LaneMode, Timeline};
 use crate::shared::Shared;
+use crate::state::numbers::thousands;
 use crate::state::series::{generation_at, running_tasks, tasks_in, Steps};
 use crate::state::viewport::Window;
 
@@ -82,8 +83,8 @@ pub fn Column(props: &ColumnProps) -> Html {
         .map(|v| v.label.clone())
         .unwrap_or_default();
     let t = props.t_ms;
-    let generation =
-        generation_at(&run.trace, t).map_or_else(|| "–".to_string(), |g| g.to_string());
+    let generation = generation_at(&run.trace, t)
+        .map_or_else(|| "–".to_string(), |g| thousands(g.max(0) as u64));
     html! {
         <article class="column" data-variant={props.index.to_string()} data-label={run.label.clone()}
                  data-fingerprint={run.fingerprint.clone()} data-rounds={run.trace.rounds.len().to_string()}
@@ -91,9 +92,9 @@ pub fn Column(props: &ColumnProps) -> Html {
             <header class="column-head">
                 <h2><span class={classes!("key", format!("v{}", props.index % 4))}></span>{ &run.label }</h2>
                 <p class="now" aria-label="Under the playhead">
-                    <span>{"running "}<b class="now-running">{ readout.running.at(t) }</b></span>
-                    <span>{"unassigned "}<b>{ readout.unassigned.at(t) }</b></span>
-                    <span>{"generation "}<b>{ generation }</b></span>
+                    <span>{"running "}<b class="now-running">{ thousands(u64::from(readout.running.at(t))) }</b></span>
+                    <span>{"unassigned "}<b>{ thousands(u64::from(readout.unassigned.at(t))) }</b></span>
+                    <span>{"generation "}<b class="now-generation">{ generation }</b></span>
                 </p>
             </header>
             <MetricCards rows={props.rows.clone()} index={props.index} first_label={first_label.clone()}

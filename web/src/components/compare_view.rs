@@ -19,6 +19,7 @@ use crate::components::timeline::{group_members, LaneMode};
 use crate::components::transport::Transport;
 use crate::components::view_bar::view_bar;
 use crate::shared::Shared;
+use crate::state::numbers::thousands;
 use crate::state::playback::{PlayAction, RoundRef};
 use crate::state::summary::Members;
 use crate::state::summary::{detail_height, group_size, needs_summary};
@@ -154,7 +155,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
         LaneMode::Detail => html! {},
         LaneMode::Summary { size } => html! {
             <p class="mode-bar" id="mode-bar" data-mode="summary">
-                { format!("{workers} workers: each lane is a group of up to {size}, showing how many tasks were in each state over time. Click a group to see its workers.") }
+                { format!("{} workers: each lane is a group of up to {}, showing how many tasks were in each state over time. Click a group to see its workers.", thousands(workers as u64), thousands(*size as u64)) }
             </p>
         },
         LaneMode::Drill { size, group } => {
@@ -166,7 +167,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                 <p class="mode-bar" id="mode-bar" data-mode="drill">
                     <button id="all-groups" onclick={set_drill(None)}>{"← All groups"}</button>
                     <button onclick={set_drill(group.checked_sub(1))} disabled={*group == 0} aria-label="Previous group">{"‹"}</button>
-                    <span>{ format!("Showing {label} (group {} of {groups})", group + 1) }</span>
+                    <span>{ format!("Showing {label} (group {} of {})", group + 1, thousands(groups as u64)) }</span>
                     <button onclick={set_drill(Some(group + 1))} disabled={group + 1 >= groups} aria-label="Next group">{"›"}</button>
                 </p>
             }

@@ -6,6 +6,8 @@ use engine::presets::{self, Preset};
 use engine::scenario::{Family, FamilyKind, Scenario};
 use yew::prelude::*;
 
+use crate::state::numbers::count;
+
 /// Props of [`Gallery`].
 #[derive(Properties, PartialEq)]
 pub struct GalleryProps {
@@ -38,7 +40,6 @@ pub fn first_sentence(text: &str) -> &str {
 /// A one-line shape of a scenario:
 /// `3 workers · 2 connectors · 8 tasks · 1 event · eager vs cooperative`.
 pub fn shape(s: &Scenario) -> String {
-    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let labels = s.variant_labels();
     let cluster = match &s.family {
         Family::Streams(st) => {
@@ -46,10 +47,10 @@ pub fn shape(s: &Scenario) -> String {
             let stateful = st.app.subtopologies.iter().any(|t| t.stateful);
             format!(
                 "{} · {}{} · {}",
-                plural(u64::from(st.app.instances), "instance", "instances"),
-                plural(tasks, "task", "tasks"),
+                count(u64::from(st.app.instances), "instance"),
+                count(tasks, "task"),
                 if stateful { " (stateful)" } else { "" },
-                plural(st.events.len() as u64, "event", "events"),
+                count(st.events.len() as u64, "event"),
             )
         }
         Family::Connect(c) => {
@@ -65,10 +66,10 @@ pub fn shape(s: &Scenario) -> String {
                 .sum();
             format!(
                 "{} · {} · {} · {}",
-                plural(u64::from(c.cluster.workers), "worker", "workers"),
-                plural(connectors, "connector", "connectors"),
-                plural(tasks, "task", "tasks"),
-                plural(c.events.len() as u64, "event", "events"),
+                count(u64::from(c.cluster.workers), "worker"),
+                count(connectors, "connector"),
+                count(tasks, "task"),
+                count(c.events.len() as u64, "event"),
             )
         }
     };
@@ -126,6 +127,7 @@ pub fn Gallery(props: &GalleryProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::numbers::thousands;
 
     #[test]
     fn first_sentences() {
@@ -175,13 +177,16 @@ mod tests {
                 let expanded = c.initial_connectors();
                 let tasks: u32 = expanded.iter().map(|(_, t)| t).sum();
                 assert!(
-                    shape(&s).contains(&format!(" {} task", tasks)),
+                    shape(&s).contains(&format!(" {} task", thousands(u64::from(tasks)))),
                     "{}: {}",
                     p.id,
                     shape(&s)
                 );
                 assert!(
-                    shape(&s).contains(&format!(" · {} connector", expanded.len())),
+                    shape(&s).contains(&format!(
+                        " · {} connector",
+                        thousands(expanded.len() as u64)
+                    )),
                     "{}",
                     p.id
                 );

@@ -7,6 +7,8 @@ use engine::trace::Trace;
 use engine::wording::duration as format_duration;
 use yew::prelude::*;
 
+use crate::state::numbers::{thousands, with_separators};
+
 /// A coordinate with one decimal, for SVG attributes (one shared function
 /// instead of a `format!` at every attribute keeps the WebAssembly small).
 pub fn f1(v: f64) -> String {
@@ -91,7 +93,7 @@ pub fn markers(
                 <rect class="round-hit" x={f1(x - 5.0)} y={f0(o.top)}
                       width="10" height={f0(bottom - o.top + 6.0)}
                       onmouseenter={hover} onclick={tap}>
-                    <title>{ format!("generation {} at {}: {}", round.generation, format_duration(round.started_ms), round.explanation) }</title>
+                    <title>{ format!("generation {} at {}: {}", thousands(round.generation.max(0) as u64), format_duration(round.started_ms), with_separators(&round.explanation)) }</title>
                 </rect>
             </g>
         }

@@ -7,7 +7,7 @@ use engine::report::MetricRow;
 use yew::prelude::*;
 
 use crate::shared::Shared;
-use crate::state::story::with_separators;
+use crate::state::numbers::with_separators;
 
 /// The headline figures shown above every timeline, in this order, with
 /// the short label that fits a fifth of a column (the full label is the
@@ -19,6 +19,22 @@ pub const HEADLINE: [(&str, &str); 5] = [
     ("rebalance_rounds", "rounds"),
     ("duplicate_task_seconds", "running twice"),
 ];
+
+/// A worded value with its units held to their numbers (`15 min 36.240 s`
+/// breaks only between `15 min` and `36.240 s`) and thousands separators.
+fn readable(text: &str) -> String {
+    let text = with_separators(text);
+    let mut out = String::with_capacity(text.len());
+    let mut words = text.split(' ').peekable();
+    while let Some(word) = words.next() {
+        out.push_str(word);
+        if let Some(next) = words.peek() {
+            let unit = matches!(*next, "ms" | "s" | "min" | "h");
+            out.push(if unit { '\u{a0}' } else { ' ' });
+        }
+    }
+    out
+}
 
 /// Props of [`MetricCards`].
 #[derive(Properties, PartialEq)]
@@ -49,10 +65,10 @@ pub fn MetricCards(props: &MetricCardsProps) -> Html {
     html! {
         <dl class={classes!("metrics", headline.then_some("headline"))} data-variant={i.to_string()}>
             { for rows.into_iter().map(|(row, label)| {
-                let value = with_separators(&row.values.get(i).cloned().unwrap_or_default());
+                let value = readable(&row.values.get(i).cloned().unwrap_or_default());
                 let raw = row.raw.get(i).copied().flatten().map(|v| v.to_string()).unwrap_or_default();
                 let versus = row.versus_first.get(i).map(String::as_str).unwrap_or("");
-                let first = with_separators(row.values.first().map(String::as_str).unwrap_or(""));
+                let first = readable(row.values.first().map(String::as_str).unwrap_or(""));
                 let (diff, class) = match versus {
                     "" => (None, None),
                     "same" => (Some(format!("same as {}", props.first_label)), Some("same")),
@@ -64,7 +80,7 @@ pub fn MetricCards(props: &MetricCardsProps) -> Html {
                         <dd>
                             <span class="value">{ value }</span>
                             // Always present (empty in the first column), so cards line up across columns.
-                            <span class="versus" data-versus={versus.to_string()}>{ with_separators(&diff.unwrap_or_default()) }</span>
+                            <span class="versus" data-versus={versus.to_string()}>{ diff.unwrap_or_default() }</span>
                         </dd>
                     </div>
                 }

@@ -15,6 +15,7 @@ use crate::components::markers::{f0, f1};
 
 use crate::browser::hooks::use_element_width;
 use crate::shared::Shared;
+use crate::state::numbers::thousands;
 use crate::state::series::{configured_tasks, running_tasks, Steps};
 use crate::state::viewport::Window;
 
@@ -191,12 +192,12 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
                     <span class={classes!("series-key", format!("v{}", i % 4))}>
                         <svg width="22" height="8" aria-hidden="true"><line x1="0" y1="4" x2="22" y2="4" /></svg>
                         { &v.label }{": "}
-                        <b class="now-value" data-variant={i.to_string()}>{ data.running.get(i).map_or(0, |s| s.at(props.t_ms)) }</b>
+                        <b class="now-value" data-variant={i.to_string()}>{ thousands(u64::from(data.running.get(i).map_or(0, |s| s.at(props.t_ms)))) }</b>
                     </span>
                 }) }
                 <span class="series-key configured">
                     <svg width="22" height="8" aria-hidden="true"><line x1="0" y1="4" x2="22" y2="4" /></svg>
-                    {"configured: "}<b>{ data.configured.at(props.t_ms) }</b>
+                    {"configured: "}<b>{ thousands(u64::from(data.configured.at(props.t_ms))) }</b>
                 </span>
             </figcaption>
             <svg ref={svg_ref} class="chart" width={f0(width)} height={format!("{HEIGHT:.0}")}
@@ -206,7 +207,7 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
                  role="img" aria-label="Running tasks over the whole run, one line per compared protocol; drag across it to zoom the timelines to that stretch">
                 <line class="grid" x1={f0(left)} x2={f0(width - RIGHT)} y1={f1(y(0))} y2={f1(y(0))} />
                 <line class="grid" x1={f0(left)} x2={f0(width - RIGHT)} y1={f1(y(y_max))} y2={f1(y(y_max))} />
-                <text class="y-label" x={f0(left - 6.0)} y={f1(y(y_max) + 4.0)} text-anchor="end">{ y_max }</text>
+                <text class="y-label" x={f0(left - 6.0)} y={f1(y(y_max) + 4.0)} text-anchor="end">{ thousands(u64::from(y_max)) }</text>
                 <text class="y-label" x={f0(left - 6.0)} y={f1(y(0) + 4.0)} text-anchor="end">{"0"}</text>
                 { for ticks.iter().map(|&ms| {
                     let tx = x(ms);

@@ -15,6 +15,7 @@ use crate::browser::export;
 use crate::browser::location;
 use crate::browser::share::{self, MAX_SHARE_LINK};
 use crate::shared::Shared;
+use crate::state::numbers::thousands;
 
 /// Props of [`ShareBar`].
 #[derive(Properties, PartialEq)]
@@ -131,9 +132,9 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             </button>
             <span id="link-length" class={classes!("link-length", too_long.then_some("too-long"))} data-length={length.to_string()}>
                 { if too_long {
-                    format!("link: {length} characters, too long to share")
+                    format!("link: {} characters, too long to share", thousands(length as u64))
                 } else {
-                    format!("link: {length} characters")
+                    format!("link: {} characters", thousands(length as u64))
                 } }
             </span>
             <button id="download" class={classes!(too_long.then_some("primary"))} onclick={download}

@@ -12,6 +12,7 @@ use crate::components::markers::f1;
 
 use crate::components::markers::markers;
 use crate::shared::Shared;
+use crate::state::numbers::thousands;
 use crate::state::summary::{Group, STATES};
 
 /// Height of one group lane, and the gap below it.
@@ -128,7 +129,7 @@ pub fn SummaryBody(props: &SummaryBodyProps) -> Html {
         };
         html! {
             <g class="group" key={g.label.clone()} data-group={i.to_string()} data-lane={g.label.clone()} {onclick}>
-                <title>{ format!("{}: up to {} tasks. Click to see these workers one by one.", g.label, g.peak) }</title>
+                <title>{ format!("{}: up to {} tasks. Click to see these workers one by one.", g.label, thousands(u64::from(g.peak))) }</title>
                 <rect class={classes!("lane-bg", (i % 2 == 1).then_some("odd"))} x="0" y={f1(y0)}
                       width={f1(o.width)} height={format!("{GROUP_LANE:.0}")} />
                 <text class="lane-label" x="4" y={f1(y0 + 12.0)}>{ first.to_string() }</text>

@@ -20,6 +20,7 @@ use crate::components::markers::f1;
 use crate::browser::profile;
 use crate::components::markers::markers;
 use crate::shared::Shared;
+use crate::state::numbers::thousands;
 
 /// Props of [`TimelineBody`].
 #[derive(Properties, PartialEq)]
@@ -123,8 +124,8 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
             }
         };
         let label_title = match lane.worker {
-            Some(_) => format!("{}: {} connectors and tasks ran here", lane.label, lane.rows.len() + lane.hidden),
-            None => format!("{} connectors and tasks waited unassigned", lane.rows.len() + lane.hidden),
+            Some(_) => format!("{}: {} connectors and tasks ran here", lane.label, thousands((lane.rows.len() + lane.hidden) as u64)),
+            None => format!("{} connectors and tasks waited unassigned", thousands((lane.rows.len() + lane.hidden) as u64)),
         };
         html! {
             <g class="lane" key={lane.label.clone()} data-lane={lane.label.clone()}>
@@ -137,7 +138,7 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
                 </text>
                 if lane.hidden > 0 {
                     <text class="lane-more" x="4" y={f1(lane.y + lane.height - 4.0)}>
-                        { format!("+{} more", lane.hidden) }
+                        { format!("+{} more", thousands(lane.hidden as u64)) }
                     </text>
                 }
                 { for LEGEND.iter().filter_map(|(state, _)| {

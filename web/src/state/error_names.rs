@@ -5,11 +5,13 @@
 
 use engine::scenario::{Family, Scenario, ScenarioError};
 
+use super::numbers::with_separators;
+
 /// The error as the page says it, naming what the page shows.
 pub fn page_error(error: &ScenarioError, scenario: &Scenario) -> String {
     match error {
         ScenarioError::Invalid { field, reason } => {
-            let reason = page_reason(reason);
+            let reason = with_separators(&page_reason(reason));
             format!("{} {reason}.", page_field(field, scenario))
         }
         other => other.to_string(),
@@ -178,9 +180,13 @@ mod tests {
         let text = page_error(&e, &s);
         assert!(
             text.starts_with(&format!(
-                "column 1 ({label}): heartbeat.interval.ms is 999999 ms; it must be"
+                "column 1 ({label}): heartbeat.interval.ms is 999,999 ms; it must be"
             )),
             "{text}"
+        );
+        assert!(
+            text.contains("(10,000 ms)"),
+            "numbers read as on the page: {text}"
         );
         assert!(!text.contains("compare["), "{text}");
         assert_eq!(

@@ -1,11 +1,13 @@
 //! What happened, in words: a column's story as a list of lines (scenario
 //! events, JoinGroup/SyncGroup rounds, other protocol steps, each with the
-//! engine's explanation), a short text alternative for each timeline, and
-//! numbers with thousands separators.
+//! engine's explanation) and a short text alternative for each timeline,
+//! numbers with thousands separators ([`super::numbers`]).
 
 use engine::run::VariantRun;
 use engine::trace::Trace;
 use engine::wording::duration as format_duration;
+
+use super::numbers::{count, thousands, with_separators};
 
 /// What one story line is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,16 +56,16 @@ pub fn story(trace: &Trace) -> Vec<StoryItem> {
         kind: StoryKind::Round(i),
         title: format!(
             "JoinGroup/SyncGroup: generation {}{}",
-            r.generation,
+            thousands(r.generation.max(0) as u64),
             if r.delivered { "" } else { " (never answered)" }
         ),
-        text: r.explanation.clone(),
+        text: with_separators(&r.explanation),
     });
     let steps = trace.steps.iter().map(|s| StoryItem {
         at_ms: s.at_ms,
         kind: StoryKind::Step,
         title: format!("{}{}", worker(s.worker), s.kind.as_str().replace('_', " ")),
-        text: s.explanation.clone(),
+        text: with_separators(&s.explanation),
     });
     // Each list is in time order already: merge them (a sort would add
     // kilobytes to the page's WebAssembly). At equal times, events first.
@@ -94,34 +96,6 @@ pub fn current(items: &[StoryItem], t_ms: u64) -> Option<usize> {
     items.partition_point(|it| it.at_ms <= t_ms).checked_sub(1)
 }
 
-/// `1234567` → `1,234,567`: digit runs of five or more get separators
-/// (four-digit numbers read fine, and years or ports would look odd); the
-/// digits after a decimal point are left alone.
-pub fn with_separators(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    let mut rest = text;
-    let mut after_point = false;
-    while let Some(c) = rest.chars().next() {
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 {
-            out.push(c);
-            after_point = c == '.';
-            rest = &rest[c.len_utf8()..];
-            continue;
-        }
-        let (run, tail) = rest.split_at(digits);
-        for (k, d) in run.char_indices() {
-            if !after_point && digits >= 5 && k > 0 && (digits - k) % 3 == 0 {
-                out.push(',');
-            }
-            out.push(d);
-        }
-        after_point = false;
-        rest = tail;
-    }
-    out
-}
-
 /// A short account of one column for people who cannot see the timeline:
 /// what happened, what it cost, when it settled.
 pub fn describe(run: &VariantRun) -> String {
@@ -140,7 +114,8 @@ pub fn describe(run: &VariantRun) -> String {
             format_duration(t.events[0].at_ms)
         ),
         n => format!(
-            "{n} scenario events from {} at {}",
+            "{} scenario events from {} at {}",
+            thousands(n as u64),
             t.events[0].label,
             format_duration(t.events[0].at_ms)
         ),
@@ -162,19 +137,20 @@ pub fn describe(run: &VariantRun) -> String {
     let twice = if m.duplicate_task_ms > 0 {
         format!(
             "; tasks ran twice for {} task-seconds",
-            with_separators(&(m.duplicate_task_ms / 1000).to_string())
+            thousands(m.duplicate_task_ms / 1000)
         )
     } else {
         String::new()
     };
-    with_separators(&format!(
-        "{}: {} workers, {tasks} tasks, {events}. {} rebalance rounds; tasks stopped {} times; task downtime {}; {outage}{twice}; {settled}.",
+    format!(
+        "{}: {}, {}, {events}. {}; tasks stopped {}; task downtime {}; {outage}{twice}; {settled}.",
         run.label,
-        t.workers.len(),
-        m.rebalance_rounds,
-        m.tasks_stopped,
-        format_duration(m.task_ms_not_running),
-    ))
+        count(t.workers.len() as u64, "worker"),
+        count(tasks as u64, "task"),
+        count(u64::from(m.rebalance_rounds), "rebalance round"),
+        count(m.tasks_stopped, "time"),
+        with_separators(&format_duration(m.task_ms_not_running)),
+    )
 }
 
 #[cfg(test)]
@@ -221,24 +197,15 @@ mod tests {
     }
 
     #[test]
-    fn separators_group_big_numbers_only() {
-        assert_eq!(with_separators("100000 tasks"), "100,000 tasks");
-        assert_eq!(with_separators("1234567"), "1,234,567");
-        assert_eq!(with_separators("1234 vs 12345"), "1234 vs 12,345");
-        assert_eq!(with_separators("12.34567 s"), "12.34567 s");
-        assert_eq!(with_separators("5 min 10 s"), "5 min 10 s");
-        assert_eq!(with_separators("—"), "—");
-    }
-
-    #[test]
     fn the_description_says_what_happened_and_what_it_cost() {
         let result = preset("connect/worker-dies");
         let eager = describe(&result.variants[0]);
         assert!(eager.starts_with("eager: "), "{eager}");
         for part in [
             "worker-3 crashes at 30 s",
-            "rebalance rounds",
-            "tasks stopped",
+            "4 workers, 12 tasks",
+            "1 rebalance round;",
+            "tasks stopped 12 times",
             "settled at 42.540 s",
         ] {
             assert!(eager.contains(part), "{part}: {eager}");

@@ -11,6 +11,7 @@ use yew::prelude::*;
 
 use super::fields::TextField;
 use crate::state::config_keys::{Key, Kind};
+use crate::state::numbers::with_separators;
 
 /// One compared column: its label and, per key (in the grid's key order),
 /// the value it sets.
@@ -176,7 +177,8 @@ pub fn config_grid(props: &Grid) -> Html {
                             let default_shown = match shown {
                                 Some((raw, name)) if key.default == raw => name.to_string(),
                                 _ if key.default.is_empty() => "none".to_string(),
-                                _ => key.default.clone(),
+                                // Shown, not typed: thousands separators (the inputs take plain digits).
+                                _ => with_separators(&key.default),
                             };
                             html! {
                                 <tr key={key.name}>
