@@ -325,7 +325,24 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let settles_later = props.result.variants[props.index]
         .metrics
         .settled_ms
-        .filter(|&s| s > axis.to_ms && axis.to_ms < trace.end_ms);
+        .filter(|&s| s > axis.to_ms && axis.to_ms < trace.end_ms)
+        .and_then(|s| {
+            // Right-aligned in the ruler, where an event's marker may sit: the
+            // long wording, else the time alone, else nothing (a narrow column).
+            let markers: Vec<f64> = trace
+                .events
+                .iter()
+                .filter(|e| axis.shows(e.at_ms))
+                .map(|e| axis.x(e.at_ms))
+                .collect();
+            let at = engine::wording::duration(s);
+            [format!("settles at {at} ›"), format!("{at} ›")]
+                .into_iter()
+                .find(|text| {
+                    let x0 = axis.right - 2.0 - text.chars().count() as f64 * 5.6;
+                    markers.iter().all(|&x| x < x0 - 6.0)
+                })
+        });
     let label = format!("Timeline of {}. {}", trace.label, description);
 
     html! {
@@ -355,9 +372,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                         </g>
                     }
                     { (*follow).clone().unwrap_or_default() }
-                    if let Some(s) = settles_later {
+                    if let Some(text) = settles_later {
                         <text class="settles-later" x={f1(axis.right - 2.0)} y={f0(o.top - 5.0)} text-anchor="end">
-                            { format!("settles at {} ›", engine::wording::duration(s)) }
+                            { text }
                         </text>
                     }
                     <g class={classes!("playhead", (!axis.shows(props.t_ms)).then_some("outside"))} data-t={props.t_ms.to_string()}>
