@@ -119,8 +119,9 @@ test('the Streams editor has the config grid: Kafka names, defaults, warmups swi
   await simulationShown(page);
   await openEditor(page);
   const grid = page.locator('.editor table.config-matrix');
-  // Kafka property names with their defaults for the app's version.
-  assert.match(await grid.textContent(), /session\.timeout\.ms\s*45000/);
+  // Kafka property names with their defaults for the app's version (shown
+  // with the page's thousands separators; the inputs take plain digits).
+  assert.match(await grid.textContent(), /session\.timeout\.ms\s*45,000/);
   assert.match(await grid.textContent(), /num\.standby\.replicas\s*0/);
   // The third column's fingerprint changes when one of its keys does.
   const third = page.locator('.column[data-variant="2"]');

@@ -129,8 +129,8 @@ test('editor: connectors, configs and events of every type edit the scenario', a
   await simulationShown(page);
   const decoded = async () => page.evaluate(() => window.wasmBindings.decodeLink(location.hash));
   assert.equal((await decoded()).compare[1].config['scheduled.rebalance.max.delay.ms'], 0);
-  // Kafka's default is shown beside it.
-  assert.match(await page.locator('table.config-matrix').textContent(), /scheduled\.rebalance\.max\.delay\.ms\s*300000/);
+  // Kafka's default is shown beside it, with thousands separators.
+  assert.match(await page.locator('table.config-matrix').textContent(), /scheduled\.rebalance\.max\.delay\.ms\s*300,000/);
   // Every event type can be chosen, and each re-simulates.
   const kinds = await page.locator('.event-row select').first().locator('option').evaluateAll((os) => os.map((o) => o.value));
   assert.equal(kinds.length, 9);

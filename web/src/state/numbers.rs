@@ -49,11 +49,14 @@ pub fn with_separators(text: &str) -> String {
             continue;
         }
         let (run, tail) = rest.split_at(digits);
-        let glued_before = previous.is_some_and(|p| p.is_alphanumeric() || "-_.:/#".contains(p));
+        // ASCII classes only: Unicode's would add kilobytes of tables to the
+        // page's WebAssembly, and names and units here are ASCII.
+        let glued_before =
+            previous.is_some_and(|p| p.is_ascii_alphanumeric() || "-_.:/#".contains(p));
         let glued_after = tail
-            .chars()
+            .bytes()
             .next()
-            .is_some_and(|n| n.is_alphabetic() || n == '_' || n == '-');
+            .is_some_and(|n| n.is_ascii_alphabetic() || n == b'_' || n == b'-');
         if glued_before || glued_after || digits < 4 {
             out.push_str(run);
         } else {
