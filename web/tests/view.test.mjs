@@ -190,6 +190,9 @@ test('stepping through rounds updates the details panel in place, in view, with 
       assert.ok(box.y < viewport.height - 40 && box.y + Math.min(box.height, 80) > 0, `${viewport.width}px: details at ${box.y}`);
       // The story highlights the line of the playhead.
       assert.equal(await page.locator('.story li.current').count(), 1);
+      // The members table fits the panel: no column hidden off to the side.
+      const sideways = await details.locator('.members-scroll').evaluate((s) => s.scrollWidth - s.clientWidth);
+      assert.ok(sideways <= 1, `${viewport.width}px: the members table is ${sideways}px too wide for the panel`);
     }
     await screenshot(page, `view-details-${viewport.width}x${viewport.height}`);
     // Clicking a story line moves the playhead there.
