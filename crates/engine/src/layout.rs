@@ -96,27 +96,43 @@ pub struct TimelineLayout {
 impl TimelineLayout {
     /// Lays out a trace.
     pub fn new(trace: &Trace, options: LayoutOptions) -> Self {
-        let lanes_n = trace.workers.len() + 1;
-        let mut rows: Vec<Vec<u32>> = vec![Vec::new(); lanes_n];
-        let lane_of = |w: Option<u32>| w.map_or(lanes_n - 1, |w| w as usize);
-        for span in &trace.spans {
-            rows[lane_of(span.worker)].extend_from_slice(trace.list(span.items));
-        }
+        Self::with_lane_heights(trace, options, &[])
+    }
+
+    /// Lays out several traces of one comparison lane for lane: the same
+    /// worker's lane has the same top and height in every layout (the
+    /// tallest of its lanes), so the columns line up row by row.
+    pub fn aligned(traces: &[&Trace], options: LayoutOptions) -> Vec<Self> {
+        let heights = aligned_lane_heights(traces, &options);
+        traces
+            .iter()
+            .map(|t| Self::with_lane_heights(t, options, &heights))
+            .collect()
+    }
+
+    /// Lays out a trace with worker lane `i` at least `min_heights[i]` tall
+    /// and the unassigned lane at least the last entry (a positive one shows
+    /// that lane even when empty); see [`aligned_lane_heights`].
+    pub fn with_lane_heights(trace: &Trace, options: LayoutOptions, min_heights: &[f64]) -> Self {
+        let rows = lane_rows(trace);
+        let lanes_n = rows.len();
         let mut lanes = Vec::with_capacity(lanes_n);
         let mut y = options.top;
         for (i, mut items) in rows.into_iter().enumerate() {
-            items.sort_unstable();
-            items.dedup();
+            let min_height = if i == lanes_n - 1 {
+                min_heights.last()
+            } else {
+                min_heights.get(i)
+            }
+            .copied()
+            .unwrap_or(0.0);
             let hidden = items.len().saturating_sub(options.max_rows_per_lane);
+            let height = lane_height(items.len(), &options).max(min_height);
             items.truncate(options.max_rows_per_lane);
             let worker = (i < lanes_n - 1).then_some(i as u32);
-            if worker.is_none() && items.is_empty() {
+            if worker.is_none() && items.is_empty() && min_height <= 0.0 {
                 continue;
             }
-            let shown = items.len().max(1) as f64;
-            let height = shown * (options.row_height + options.row_gap)
-                + 2.0 * options.lane_padding
-                + if hidden > 0 { 12.0 } else { 0.0 };
             lanes.push(Lane {
                 label: worker.map_or_else(
                     || "unassigned".to_string(),
@@ -152,16 +168,84 @@ impl TimelineLayout {
 
     /// The x coordinate of a time.
     pub fn x(&self, ms: u64) -> f64 {
-        let o = &self.options;
-        o.label_width
-            + (ms.min(self.end_ms) as f64 / self.end_ms as f64) * (o.width - o.label_width - 8.0)
+        self.axis().x(ms)
     }
 
     /// The time at an x coordinate (for pointer scrubbing).
     pub fn time_at(&self, x: f64) -> u64 {
+        self.axis().time_at(x)
+    }
+
+    /// The whole run's time axis.
+    pub fn axis(&self) -> TimeAxis {
+        self.axis_over(0, self.end_ms)
+    }
+
+    /// The time axis showing `[from_ms, to_ms]` across the plot (a zoom).
+    pub fn axis_over(&self, from_ms: u64, to_ms: u64) -> TimeAxis {
         let o = &self.options;
-        let f = ((x - o.label_width) / (o.width - o.label_width - 8.0)).clamp(0.0, 1.0);
-        (f * self.end_ms as f64).round() as u64
+        TimeAxis {
+            left: o.label_width,
+            right: o.width - 8.0,
+            from_ms: from_ms.min(self.end_ms),
+            to_ms: to_ms.clamp(from_ms.min(self.end_ms) + 1, self.end_ms.max(from_ms + 1)),
+        }
+    }
+
+    /// The lane under a y coordinate.
+    pub fn lane_at(&self, y: f64) -> Option<&Lane> {
+        let i = self.lanes.partition_point(|l| l.y + l.height <= y);
+        self.lanes.get(i).filter(|l| l.y <= y)
+    }
+
+    /// The top of an item's row on a lane, when drawn there.
+    pub fn row_y(&self, worker: Option<u32>, item: u32) -> Option<f64> {
+        self.row_y.get(&(worker, item)).copied()
+    }
+
+    /// The bar under a point, read from the trace (no drawn shape needed):
+    /// the lane from `y`, the row within it, then the span of that row's
+    /// item covering the time at `x`. Bars narrower than `slop` pixels are
+    /// found within that distance.
+    pub fn hit(&self, trace: &Trace, axis: &TimeAxis, x: f64, y: f64, slop: f64) -> Option<Bar> {
+        let lane = self.lane_at(y)?;
+        let o = &self.options;
+        let pitch = o.row_height + o.row_gap;
+        let r = ((y - lane.y - o.lane_padding) / pitch).floor();
+        if r < 0.0 {
+            return None;
+        }
+        let item = *lane.rows.get(r as usize)?;
+        let t = axis.time_at(x);
+        let tolerance = (slop * axis.ms_per_px()).round() as u64;
+        let covering = trace
+            .spans
+            .iter()
+            .filter(|s| s.worker == lane.worker)
+            .filter(|s| {
+                s.start_ms <= t.saturating_add(tolerance) && t < s.end_ms.saturating_add(tolerance)
+            })
+            .filter(|s| trace.list(s.items).contains(&item))
+            // The span that covers `t` itself first, else the nearest.
+            .min_by_key(|s| {
+                if s.start_ms <= t && t < s.end_ms {
+                    0
+                } else {
+                    s.start_ms.abs_diff(t).min(s.end_ms.abs_diff(t)) + 1
+                }
+            })?;
+        let row_y = self.row_y(lane.worker, item)?;
+        let x0 = axis.x(covering.start_ms);
+        Some(Bar {
+            x: x0,
+            y: row_y,
+            width: (axis.x(covering.end_ms) - x0).max(0.5),
+            state: covering.state,
+            item,
+            worker: lane.worker,
+            start_ms: covering.start_ms,
+            end_ms: covering.end_ms,
+        })
     }
 
     /// The bottom of the lanes (where axis ticks end).
@@ -171,9 +255,21 @@ impl TimelineLayout {
 
     /// Every bar, in span order (later spans paint over earlier ones).
     pub fn bars<'a>(&'a self, trace: &'a Trace) -> impl Iterator<Item = Bar> + 'a {
-        trace.spans.iter().flat_map(move |span| {
-            let x0 = self.x(span.start_ms);
-            let width = (self.x(span.end_ms) - x0).max(0.5);
+        self.bars_on(trace, self.axis())
+    }
+
+    /// The bars visible on `axis` (a zoom), cut at its edges.
+    pub fn bars_on<'a>(
+        &'a self,
+        trace: &'a Trace,
+        axis: TimeAxis,
+    ) -> impl Iterator<Item = Bar> + 'a {
+        let shown = move |s: &&crate::trace::StateSpan| {
+            s.end_ms >= axis.from_ms && s.start_ms <= axis.to_ms
+        };
+        trace.spans.iter().filter(shown).flat_map(move |span| {
+            let x0 = axis.x(span.start_ms);
+            let width = (axis.x(span.end_ms) - x0).max(0.5);
             trace.list(span.items).iter().filter_map(move |&item| {
                 let y = *self.row_y.get(&(span.worker, item))?;
                 Some(Bar {
@@ -190,19 +286,140 @@ impl TimelineLayout {
         })
     }
 
-    /// About eight round-numbered axis ticks over the run.
+    /// Round-numbered axis ticks over the run whose labels never overlap.
     pub fn ticks(&self) -> Vec<u64> {
-        const STEPS: [u64; 12] = [
-            1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000,
-            1_800_000, 3_600_000,
-        ];
-        let step = STEPS
-            .iter()
-            .copied()
-            .find(|s| self.end_ms / s <= 8)
-            .unwrap_or(7_200_000);
-        (0..=self.end_ms / step).map(|i| i * step).collect()
+        self.axis().ticks()
     }
+}
+
+/// The height of every lane across the traces of one comparison, taken
+/// lane for lane (worker index, and the unassigned lane last): what
+/// [`TimelineLayout::with_lane_heights`] needs to line the columns up.
+/// Independent of the width, so computed once per result.
+pub fn aligned_lane_heights(traces: &[&Trace], options: &LayoutOptions) -> Vec<f64> {
+    let lanes_n = traces.iter().map(|t| t.workers.len()).max().unwrap_or(0) + 1;
+    let mut heights = vec![0.0_f64; lanes_n];
+    for trace in traces {
+        let rows = lane_rows(trace);
+        let n = rows.len();
+        for (i, items) in rows.into_iter().enumerate() {
+            let unassigned = i == n - 1;
+            if unassigned && items.is_empty() {
+                continue;
+            }
+            let slot = if unassigned { lanes_n - 1 } else { i };
+            heights[slot] = heights[slot].max(lane_height(items.len(), options));
+        }
+    }
+    heights
+}
+
+/// Which items ever sat on each lane, sorted: workers by index, then unassigned.
+fn lane_rows(trace: &Trace) -> Vec<Vec<u32>> {
+    let lanes_n = trace.workers.len() + 1;
+    let mut rows: Vec<Vec<u32>> = vec![Vec::new(); lanes_n];
+    let lane_of = |w: Option<u32>| w.map_or(lanes_n - 1, |w| w as usize);
+    for span in &trace.spans {
+        rows[lane_of(span.worker)].extend_from_slice(trace.list(span.items));
+    }
+    for items in &mut rows {
+        items.sort_unstable();
+        items.dedup();
+    }
+    rows
+}
+
+/// The height of a lane with `items` rows (beyond the limit, a "+N more" line).
+fn lane_height(items: usize, options: &LayoutOptions) -> f64 {
+    let hidden = items > options.max_rows_per_lane;
+    let shown = items.clamp(1, options.max_rows_per_lane) as f64;
+    shown * (options.row_height + options.row_gap)
+        + 2.0 * options.lane_padding
+        + if hidden { 12.0 } else { 0.0 }
+}
+
+/// A horizontal time axis: `[from_ms, to_ms]` drawn from `left` to `right`
+/// (SVG user units). The whole run, or a zoomed window of it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeAxis {
+    /// x of `from_ms`.
+    pub left: f64,
+    /// x of `to_ms`.
+    pub right: f64,
+    /// First time shown.
+    pub from_ms: u64,
+    /// Last time shown (greater than `from_ms`).
+    pub to_ms: u64,
+}
+
+impl TimeAxis {
+    /// The x of a time, held to the axis (times outside sit on its edges).
+    pub fn x(&self, ms: u64) -> f64 {
+        let ms = ms.clamp(self.from_ms, self.to_ms);
+        self.left + (ms - self.from_ms) as f64 / self.span() as f64 * (self.right - self.left)
+    }
+
+    /// The time at an x, held to the axis.
+    pub fn time_at(&self, x: f64) -> u64 {
+        let f = ((x - self.left) / (self.right - self.left).max(1.0)).clamp(0.0, 1.0);
+        self.from_ms + (f * self.span() as f64).round() as u64
+    }
+
+    /// True when `ms` is on the axis.
+    pub fn shows(&self, ms: u64) -> bool {
+        (self.from_ms..=self.to_ms).contains(&ms)
+    }
+
+    /// Milliseconds shown.
+    pub fn span(&self) -> u64 {
+        self.to_ms.saturating_sub(self.from_ms).max(1)
+    }
+
+    /// Milliseconds per unit of x.
+    pub fn ms_per_px(&self) -> f64 {
+        self.span() as f64 / (self.right - self.left).max(1.0)
+    }
+
+    /// Round-numbered ticks over the axis, spaced so that their labels
+    /// never touch (see [`tick_step`]).
+    pub fn ticks(&self) -> Vec<u64> {
+        let step = tick_step(self.span(), self.right - self.left, self.to_ms);
+        let first = self.from_ms.div_ceil(step) * step;
+        (0..)
+            .map(|i| first + i * step)
+            .take_while(|t| *t <= self.to_ms)
+            .collect()
+    }
+}
+
+/// Rough width of one axis-label character, in SVG user units (10 px text).
+pub const AXIS_CHAR_W: f64 = 6.0;
+/// Space between two axis labels (room for the last one, drawn ending at
+/// the axis's right edge, to shift left).
+const AXIS_LABEL_GAP: f64 = 30.0;
+
+/// The smallest round tick step whose labels fit: `span_ms` drawn over
+/// `width` units, labels no wider than those near `max_ms` (the longest).
+pub fn tick_step(span_ms: u64, width: f64, max_ms: u64) -> u64 {
+    const STEPS: [u64; 25] = [
+        1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000,
+        120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000,
+        43_200_000,
+    ];
+    let width = width.max(1.0);
+    STEPS
+        .iter()
+        .copied()
+        .find(|&step| {
+            // The widest label of this step near the end of the axis.
+            let label = axis_label(max_ms / step * step + step)
+                .chars()
+                .count()
+                .max(axis_label(step).chars().count());
+            let px = step as f64 / span_ms.max(1) as f64 * width;
+            px >= label as f64 * AXIS_CHAR_W + AXIS_LABEL_GAP
+        })
+        .unwrap_or(86_400_000)
 }
 
 /// The CSS class and legend name of a state.
@@ -254,8 +471,17 @@ pub const LEGEND: [(ItemState, &str); 9] = [
 /// Colour of rebalance-round markers.
 pub const ROUND_COLOUR: &str = "#6a3d9a";
 
-/// `12 s`, `5 min`, `1 h 30 min` for axis labels.
+/// `12 s`, `5 min`, `1 h 30 min` for axis labels; `1.25 s` and `250 ms`
+/// when zoomed in below a second.
 pub fn axis_label(ms: u64) -> String {
+    if !ms.is_multiple_of(1000) {
+        return if ms < 1000 {
+            format!("{ms} ms")
+        } else {
+            let s = format!("{:.3}", ms as f64 / 1000.0);
+            format!("{} s", s.trim_end_matches('0'))
+        };
+    }
     if ms >= 3_600_000 && ms.is_multiple_of(60_000) {
         let min = ms / 60_000;
         if min.is_multiple_of(60) {
@@ -267,5 +493,172 @@ pub fn axis_label(ms: u64) -> String {
         format!("{} min", ms / 60_000)
     } else {
         format!("{} s", ms / 1000)
+    }
+}
+
+/// An item leaving one worker for another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    /// When it appeared on the new worker.
+    pub at_ms: u64,
+    /// The worker it was last on.
+    pub from: u32,
+    /// The worker it went to.
+    pub to: u32,
+}
+
+/// Where an item moved between workers, from its intervals in time order
+/// ([`Trace::item_intervals`]); a stretch unassigned in between does not
+/// hide the move.
+pub fn item_moves(intervals: &[crate::trace::StateInterval]) -> Vec<Move> {
+    let mut last: Option<u32> = None;
+    let mut moves = Vec::new();
+    for iv in intervals {
+        let Some(w) = iv.worker else { continue };
+        if let Some(from) = last.filter(|&f| f != w) {
+            moves.push(Move {
+                at_ms: iv.start_ms,
+                from,
+                to: w,
+            });
+        }
+        last = Some(w);
+    }
+    moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::ItemKind;
+
+    fn preset(id: &str) -> crate::run::RunResult {
+        let p = crate::presets::all()
+            .iter()
+            .find(|p| p.id == id)
+            .expect("preset");
+        crate::run::run(&p.scenario())
+    }
+
+    #[test]
+    fn tick_labels_never_overlap() {
+        for (from, to, width) in [
+            (0, 480_000, 300.0),
+            (0, 480_000, 1200.0),
+            (0, 2_700_000, 300.0),
+            (0, 5_400_000, 260.0),
+            (28_000, 42_000, 300.0),
+            (30_000, 30_900, 500.0),
+            (7, 19, 400.0),
+        ] {
+            let axis = TimeAxis {
+                left: 80.0,
+                right: 80.0 + width,
+                from_ms: from,
+                to_ms: to,
+            };
+            let ticks = axis.ticks();
+            assert!(ticks.len() >= 2, "{from}-{to} over {width}: {ticks:?}");
+            for pair in ticks.windows(2) {
+                let gap = axis.x(pair[1]) - axis.x(pair[0]);
+                let label = axis_label(pair[0]).len().max(axis_label(pair[1]).len()) as f64;
+                assert!(
+                    gap >= label * AXIS_CHAR_W + 8.0,
+                    "{from}-{to} over {width}: {} and {} are {gap:.0} apart",
+                    axis_label(pair[0]),
+                    axis_label(pair[1])
+                );
+            }
+            assert!(ticks.iter().all(|t| axis.shows(*t)));
+        }
+        // The "7 min8 min" case: an 8-minute run in a phone-width column.
+        let axis = TimeAxis {
+            left: 78.0,
+            right: 382.0,
+            from_ms: 0,
+            to_ms: 480_000,
+        };
+        assert!(axis.ticks()[1] >= 120_000, "{:?}", axis.ticks());
+    }
+
+    #[test]
+    fn sub_second_labels() {
+        assert_eq!(axis_label(250), "250 ms");
+        assert_eq!(axis_label(1_250), "1.25 s");
+        assert_eq!(axis_label(30_500), "30.5 s");
+        assert_eq!(axis_label(120_000), "2 min");
+    }
+
+    #[test]
+    fn a_zoomed_axis_maps_its_window_to_the_plot() {
+        let lay = TimelineLayout::new(
+            &Trace {
+                end_ms: 100_000,
+                ..Trace::default()
+            },
+            LayoutOptions::default(),
+        );
+        let axis = lay.axis_over(20_000, 30_000);
+        assert_eq!(axis.x(20_000), axis.left);
+        assert_eq!(axis.x(30_000), axis.right);
+        assert_eq!(axis.x(90_000), axis.right, "held to the edge");
+        assert_eq!(axis.time_at((axis.left + axis.right) / 2.0), 25_000);
+        assert_eq!(lay.axis(), lay.axis_over(0, 100_000));
+    }
+
+    #[test]
+    fn aligned_layouts_put_each_worker_at_the_same_height() {
+        let result = preset("connect/worker-dies");
+        let traces: Vec<&Trace> = result.variants.iter().map(|v| &v.trace).collect();
+        let layouts = TimelineLayout::aligned(&traces, LayoutOptions::default());
+        let first = &layouts[0];
+        for lay in &layouts[1..] {
+            assert_eq!(lay.lanes.len(), first.lanes.len());
+            for (a, b) in first.lanes.iter().zip(&lay.lanes) {
+                assert_eq!((&a.label, a.y, a.height), (&b.label, b.y, b.height));
+            }
+        }
+        // Unaligned, the same preset's lanes differ (else the test proves nothing).
+        let own: Vec<TimelineLayout> = traces
+            .iter()
+            .map(|t| TimelineLayout::new(t, LayoutOptions::default()))
+            .collect();
+        assert!(own.windows(2).any(|w| w[0].height != w[1].height));
+    }
+
+    #[test]
+    fn hit_testing_finds_the_bar_under_the_pointer() {
+        let result = preset("connect/worker-joins");
+        let trace = &result.variants[0].trace;
+        let lay = TimelineLayout::new(trace, LayoutOptions::default());
+        let axis = lay.axis();
+        // Every drawn bar wider than a pixel is found at its middle.
+        let mut checked = 0;
+        for bar in lay.bars(trace).filter(|b| b.width > 2.0) {
+            let hit = lay
+                .hit(trace, &axis, bar.x + bar.width / 2.0, bar.y + 2.0, 0.0)
+                .expect("a bar");
+            assert_eq!((hit.item, hit.worker), (bar.item, bar.worker));
+            assert!(hit.start_ms <= bar.start_ms && bar.end_ms <= hit.end_ms.max(bar.end_ms));
+            checked += 1;
+        }
+        assert!(checked > 10);
+        // Above the lanes, and left of the first bar in the label column, nothing.
+        assert_eq!(lay.hit(trace, &axis, 300.0, 2.0, 3.0), None);
+        assert_eq!(lay.hit(trace, &axis, 300.0, lay.height + 5.0, 3.0), None);
+    }
+
+    #[test]
+    fn moves_follow_an_item_from_worker_to_worker() {
+        let result = preset("connect/worker-dies");
+        let trace = &result.variants[0].trace;
+        // Some task of the crashed worker moved to another worker.
+        let crashed = trace.worker_index("worker-3").expect("worker-3");
+        let moved = (0..trace.items.len() as u32)
+            .filter(|&i| trace.items[i as usize].kind == ItemKind::Task)
+            .map(|i| item_moves(&trace.item_intervals(i)))
+            .find(|m| m.iter().any(|m| m.from == crashed))
+            .expect("a task of worker-3 moved");
+        assert!(moved.iter().all(|m| m.from != m.to && m.at_ms >= 30_000));
     }
 }

@@ -49,6 +49,12 @@ pub struct Trace {
     /// is complete; scenario events after it never happened.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cut: Option<RunCut>,
+    /// The generation the group is in at t = 0 when it formed out of view
+    /// (the default formed start, `sim::formation`): the rounds that made it
+    /// are not in `rounds`. `None` when the trace shows the formation itself.
+    /// Derived from the same run as the rest, so not part of the fingerprint.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formed_generation: Option<i32>,
 }
 
 /// A connector instance or a task.

@@ -146,3 +146,57 @@ pub fn use_visible_window(node: NodeRef, enabled: bool) -> Option<(f64, f64)> {
 
 /// Granularity of [`use_visible_window`], in pixels.
 pub const WINDOW_BLOCK: f64 = 800.0;
+
+/// Calls the latest `on_wheel` for wheel events over the element behind
+/// `node`, with the page's scrolling prevented (a listener of our own:
+/// passive listeners cannot prevent it). Registered when `ready` turns
+/// true (the element is rendered); the callback may change on every render.
+#[hook]
+pub fn use_wheel(node: NodeRef, ready: bool, on_wheel: Callback<web_sys::WheelEvent>) {
+    let latest = use_mut_ref(|| on_wheel.clone());
+    *latest.borrow_mut() = on_wheel;
+    use_effect_with((node, ready), move |(node, _)| {
+        let listener = node.cast::<Element>().map(|el| {
+            gloo::events::EventListener::new_with_options(
+                &el,
+                "wheel",
+                gloo::events::EventListenerOptions::enable_prevent_default(),
+                move |e| {
+                    if let Some(e) = e.dyn_ref::<web_sys::WheelEvent>() {
+                        e.prevent_default();
+                        latest.borrow().emit(e.clone());
+                    }
+                },
+            )
+        });
+        move || drop(listener)
+    });
+}
+
+/// Scrolls `el` into view only as far as needed (`block: nearest`).
+pub fn scroll_into_view_nearest(el: &Element) {
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+    el.scroll_into_view_with_scroll_into_view_options(&options);
+}
+
+/// Keeps `?t=…&view=from-to` in the address bar in step with the playhead
+/// and the zoom, once they rest for a moment (never while playing: browsers
+/// throttle rapid history writes). `t=0` and the default window are left
+/// out, so an untouched view keeps a clean link.
+#[hook]
+pub fn use_view_link(
+    t_ms: Option<u64>,
+    zoom: Option<crate::state::viewport::Window>,
+    playing: bool,
+) {
+    use_effect_with((t_ms, zoom, playing), |(t_ms, zoom, playing)| {
+        let pending = (!*playing && t_ms.is_some()).then(|| {
+            let (t, view) = (t_ms.filter(|t| *t > 0), zoom.map(|w| w.to_query()));
+            gloo::timers::callback::Timeout::new(250, move || {
+                crate::browser::location::write_view_query(t, view);
+            })
+        });
+        move || drop(pending)
+    });
+}

@@ -1,5 +1,7 @@
 //! The address bar: the fragment holds the scenario (`#s=…` or `#p=…`), the
-//! query holds view options (`?embed=1&autoplay=1`) and never semantics.
+//! query holds view options (`?embed=1&autoplay=1`, an embed's `only`,
+//! `column` and `max_height`, the playhead `t=` and the time window
+//! `view=`) and never semantics.
 
 use wasm_bindgen::JsValue;
 
@@ -17,14 +19,128 @@ pub fn fragment() -> String {
 
 /// True when the query string asks for `name=1` (or bare `name`).
 pub fn query_flag(name: &str) -> bool {
-    let search = gloo::utils::window()
-        .location()
-        .search()
-        .unwrap_or_default();
-    search
+    search()
         .trim_start_matches('?')
         .split('&')
         .any(|kv| kv == format!("{name}=1") || kv == name)
+}
+
+/// The value of `name=value` in the query string, percent-decoded.
+pub fn query_value(name: &str) -> Option<String> {
+    search().trim_start_matches('?').split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=')?;
+        (k == name).then(|| {
+            web_sys::js_sys::decode_uri_component(v)
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_else(|| v.to_string())
+        })
+    })
+}
+
+/// Sets (or, for `None`, removes) the view keys `t` (playhead, ms) and
+/// `view` (the time window, `from-to` ms) in the query string, keeping the
+/// other keys and the fragment; replaces the history entry (moving the
+/// playhead is not a step Back should undo).
+pub fn write_view_query(t_ms: Option<u64>, view: Option<String>) {
+    let window = gloo::utils::window();
+    let (Ok(history), Ok(search), Ok(hash)) = (
+        window.history(),
+        window.location().search(),
+        window.location().hash(),
+    ) else {
+        return;
+    };
+    let mut pairs: Vec<String> = search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|kv| !kv.is_empty())
+        .filter(|kv| {
+            let key = kv.split_once('=').map_or(*kv, |(k, _)| k);
+            key != "t" && key != "view"
+        })
+        .map(str::to_string)
+        .collect();
+    pairs.extend(t_ms.map(|t| format!("t={t}")));
+    pairs.extend(view.map(|v| format!("view={v}")));
+    let query = if pairs.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", pairs.join("&"))
+    };
+    if query != search {
+        let url = format!("{}{query}{hash}", base_url());
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// The page's query string (`?…`).
+fn search() -> String {
+    gloo::utils::window()
+        .location()
+        .search()
+        .unwrap_or_default()
+}
+
+/// What an embed shows besides the default (the header, the playback bar,
+/// the chart, headline numbers and every column's timeline).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EmbedOptions {
+    /// `only=chart` (the running-tasks chart) or `only=timelines` (the lanes).
+    pub only: Option<EmbedOnly>,
+    /// `column=N`: only the N-th compared column (1-based in the query, 0-based here).
+    pub column: Option<usize>,
+    /// `max_height=PX`: the embed scrolls inside this height (and reports at most it).
+    pub max_height: Option<u32>,
+}
+
+/// The `only=` choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmbedOnly {
+    /// The running-tasks chart, no lanes.
+    Chart,
+    /// The lanes, no chart and no numbers.
+    Timelines,
+}
+
+impl EmbedOnly {
+    /// The class the embed's `<main>` gets.
+    pub fn class(self) -> &'static str {
+        match self {
+            EmbedOnly::Chart => "only-chart",
+            EmbedOnly::Timelines => "only-timelines",
+        }
+    }
+}
+
+/// The embed options in a query string; unknown or malformed values are ignored.
+pub fn parse_embed_options(search: &str) -> EmbedOptions {
+    let mut options = EmbedOptions::default();
+    for kv in search.trim_start_matches('?').split('&') {
+        let Some((k, v)) = kv.split_once('=') else {
+            continue;
+        };
+        match k {
+            "only" => {
+                options.only = match v {
+                    "chart" => Some(EmbedOnly::Chart),
+                    "timelines" => Some(EmbedOnly::Timelines),
+                    _ => None,
+                }
+            }
+            "column" => options.column = v.parse::<usize>().ok().and_then(|n| n.checked_sub(1)),
+            "max_height" => {
+                options.max_height = v.parse::<u32>().ok().filter(|h| (120..=20_000).contains(h))
+            }
+            _ => {}
+        }
+    }
+    options
+}
+
+/// This page's embed options.
+pub fn embed_options() -> EmbedOptions {
+    parse_embed_options(&search())
 }
 
 /// Writes `#fragment`, replacing the current history entry or adding one.
@@ -56,11 +172,78 @@ pub fn permalink(fragment: &str) -> String {
 }
 
 /// The address of the embedded view of a fragment.
-pub fn embed_url(fragment: &str, autoplay: bool) -> String {
-    let query = if autoplay {
-        "?embed=1&autoplay=1"
-    } else {
-        "?embed=1"
+pub fn embed_url(fragment: &str, autoplay: bool, options: EmbedOptions) -> String {
+    format!(
+        "{}{}#{fragment}",
+        base_url(),
+        embed_query(autoplay, options)
+    )
+}
+
+/// The query string of an embed: `?embed=1`, then its options.
+pub fn embed_query(autoplay: bool, options: EmbedOptions) -> String {
+    let mut query = "?embed=1".to_string();
+    if autoplay {
+        query.push_str("&autoplay=1");
+    }
+    match options.only {
+        Some(EmbedOnly::Chart) => query.push_str("&only=chart"),
+        Some(EmbedOnly::Timelines) => query.push_str("&only=timelines"),
+        None => {}
+    }
+    if let Some(c) = options.column {
+        query.push_str(&format!("&column={}", c + 1));
+    }
+    if let Some(h) = options.max_height {
+        query.push_str(&format!("&max_height={h}"));
+    }
+    query
+}
+
+/// Sets `document.title`: the scenario's title first, so tabs and history
+/// entries tell scenarios apart.
+pub fn set_document_title(scenario_title: Option<&str>) {
+    const SITE: &str = "Rebalance Playground";
+    let title = match scenario_title.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) => format!("{t} — {SITE}"),
+        None => format!("{SITE} — Kafka group rebalancing, simulated"),
     };
-    format!("{}{query}#{fragment}", base_url())
+    let document = gloo::utils::document();
+    if document.title() != title {
+        document.set_title(&title);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embed_options_from_the_query() {
+        assert_eq!(parse_embed_options(""), EmbedOptions::default());
+        let o = parse_embed_options("?embed=1&only=chart&column=2&max_height=400");
+        assert_eq!(o.only, Some(EmbedOnly::Chart));
+        assert_eq!(o.column, Some(1));
+        assert_eq!(o.max_height, Some(400));
+        let o = parse_embed_options("?only=timelines&column=0&max_height=5");
+        assert_eq!(o.only, Some(EmbedOnly::Timelines));
+        assert_eq!(
+            (o.column, o.max_height),
+            (None, None),
+            "out of range values are ignored"
+        );
+        assert_eq!(parse_embed_options("?only=nonsense&column=x").only, None);
+        let o = EmbedOptions {
+            only: Some(EmbedOnly::Timelines),
+            column: Some(0),
+            max_height: Some(480),
+        };
+        let q = embed_query(true, o);
+        assert_eq!(
+            q,
+            "?embed=1&autoplay=1&only=timelines&column=1&max_height=480"
+        );
+        assert_eq!(parse_embed_options(&q), o, "the query round-trips");
+        assert_eq!(embed_query(false, EmbedOptions::default()), "?embed=1");
+    }
 }

@@ -57,14 +57,27 @@ fn attr_escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// The iframe snippet for an embed address.
+/// The iframe snippet for an embed address, with the listener that sizes
+/// it to the height the embed reports (one listener serves every
+/// playground iframe on the host page).
 pub fn iframe_snippet(src: &str, title: &str, height: u32) -> String {
     format!(
-        "<iframe src=\"{}\" title=\"{}\" width=\"960\" height=\"{height}\" loading=\"lazy\" style=\"border:0;max-width:100%\"></iframe>",
+        "<iframe src=\"{}\" title=\"{}\" width=\"960\" height=\"{height}\" loading=\"lazy\" style=\"border:0;max-width:100%\"></iframe>\n{RESIZE_LISTENER}",
         attr_escape(src),
         attr_escape(&format!("Rebalance Playground: {title}"))
     )
 }
+
+/// Sizes each playground iframe on the host page to the height it posts
+/// (`crate::browser::embed::HEIGHT_MESSAGE`); safe to paste more than once.
+pub const RESIZE_LISTENER: &str = "<script>\n\
+window.rebalancePlaygroundSizer || window.addEventListener(\"message\", window.rebalancePlaygroundSizer = function (e) {\n\
+  if (!e.data || e.data.type !== \"rebalance-playground:height\" || typeof e.data.height !== \"number\") return;\n\
+  document.querySelectorAll(\"iframe\").forEach(function (f) {\n\
+    if (f.contentWindow === e.source) f.style.height = Math.max(120, Math.min(10000, Math.ceil(e.data.height))) + \"px\";\n\
+  });\n\
+});\n\
+</script>";
 
 /// Copies `text`; `done` gets whether it worked (the clipboard needs a
 /// secure context and, in some browsers, a permission).
@@ -163,5 +176,10 @@ mod tests {
         assert!(snippet.contains("loading=\"lazy\""));
         assert!(snippet.contains("title=\"Rebalance Playground: Say &quot;hi&quot; &lt;b&gt;\""));
         assert!(snippet.contains("height=\"600\""));
+        assert!(
+            snippet.contains(super::super::embed::HEIGHT_MESSAGE),
+            "the listener knows the message"
+        );
+        assert!(snippet.trim_end().ends_with("</script>"));
     }
 }

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::browser::embed::{framed, use_height_reports};
-use crate::browser::hooks::use_animation_frames;
+use crate::browser::hooks::{use_animation_frames, use_view_link};
 use crate::browser::keyboard::Command;
 use crate::browser::listeners::{use_file_drop, use_navigation, use_shortcuts};
 use crate::browser::location;
@@ -21,19 +21,24 @@ use crate::components::share_bar::ShareBar;
 use crate::state::overlays::{OverlayAction, Overlays};
 use crate::state::playback::{round_stops, PlayAction, Playback};
 use crate::state::playground::{Action, History, PlaygroundState, View};
+use crate::state::viewport::{focus_window, Window};
 use crate::worker::sim_client::{SimClient, SimOutcome, WorkerStatus};
 
 /// A scenario's description: its first sentence, the rest one click away
 /// (some descriptions run to ten lines; the comparison is what matters).
-fn description(text: &str) -> Html {
+/// When the scenario changed since the words were written, they say so.
+fn description(text: &str, stale: bool) -> Html {
     let first = crate::components::gallery::first_sentence(text);
     let rest = text.trim()[first.len()..].trim();
+    let mark = stale.then(|| {
+        html! { <span class="stale-note" id="description-stale">{" (edited — description may not match)"}</span> }
+    });
     if rest.is_empty() {
-        html! { <p class="description">{ text.to_string() }</p> }
+        html! { <p class="description">{ text.to_string() }{ for mark }</p> }
     } else {
         html! {
             <details class="description">
-                <summary>{ first.to_string() }<span class="more">{" more"}</span></summary>
+                <summary>{ first.to_string() }<span class="more">{" more"}</span>{ for mark }</summary>
                 <p>{ rest.to_string() }</p>
             </details>
         }
@@ -64,8 +69,15 @@ fn references(refs: &[engine::scenario::Reference]) -> Html {
 pub fn App() -> Html {
     let embed = use_memo((), |_| location::query_flag("embed"));
     let embed = *embed;
+    let embed_options = use_memo((), |_| location::embed_options());
     let state = use_reducer(|| PlaygroundState::load(&location::fragment(), embed));
-    let playback = use_reducer(Playback::default);
+    // The link's view state (`?t=…&view=from-to`) applies to the first result.
+    let playback = use_reducer(|| {
+        Playback::restoring(
+            location::query_value("t").and_then(|t| t.parse().ok()),
+            location::query_value("view").and_then(|v| Window::parse(&v)),
+        )
+    });
     let overlays = use_reducer(Overlays::default);
     let main_ref = use_node_ref();
 
@@ -126,6 +138,7 @@ pub fn App() -> Html {
                     end_ms,
                     rounds: Rc::new(round_stops(&shown.result)),
                     restart,
+                    focus: focus_window(&shown.result),
                 });
                 if restart && *autoplay {
                     playback.dispatch(PlayAction::Play);
@@ -141,6 +154,19 @@ pub fn App() -> Html {
             Callback::from(move |ts: f64| dispatch.dispatch(PlayAction::Frame(ts))),
         );
     }
+    // The query string follows the playhead and the window (when paused).
+    use_view_link(
+        (playback.end_ms > 0).then_some(playback.t_ms),
+        playback.zoom,
+        playback.playing,
+    );
+    // The tab's title names the scenario.
+    {
+        let title = (state.view == View::Compare || embed).then(|| state.scenario.title.clone());
+        use_effect_with(title, |title| {
+            location::set_document_title(title.as_deref())
+        });
+    }
     use_navigation({
         let dispatch = state.dispatcher();
         Callback::from(move |f: String| dispatch.dispatch(Action::Navigate(f)))
@@ -154,7 +180,10 @@ pub fn App() -> Html {
             Command::Play(a) => play.dispatch(a),
             Command::Help => ui.dispatch(OverlayAction::ToggleHelp),
             Command::Escape if *overlay_open.borrow() => ui.dispatch(OverlayAction::Close),
-            Command::Escape => play.dispatch(PlayAction::Select(None)),
+            Command::Escape => {
+                play.dispatch(PlayAction::Select(None));
+                play.dispatch(PlayAction::Follow(None));
+            }
         }));
     }
     // Callbacks keep their identity across renders (the page re-renders on
@@ -181,6 +210,12 @@ pub fn App() -> Html {
     let on_edit = {
         let dispatch = state.dispatcher();
         use_callback((), move |e, _| dispatch.dispatch(Action::Edit(e)))
+    };
+    let on_blank = {
+        let dispatch = state.dispatcher();
+        use_callback((), move |kind, _| {
+            dispatch.dispatch(Action::OpenBlank(kind))
+        })
     };
     let on_open_preset = {
         let dispatch = state.dispatcher();
@@ -224,10 +259,19 @@ pub fn App() -> Html {
     };
     let can_step = (playback.step(-1).is_some(), playback.step(1).is_some());
     let gallery_shown = s.view == View::Gallery && !embed;
+    // An embed may show one column only (`?embed=1&column=N`): the others
+    // are hidden by the stylesheet (no copy of the result).
+    let column = embed
+        .then_some(embed_options.column)
+        .flatten()
+        .filter(|c| *c < s.scenario.variant_labels().len());
     let has_scenario = s.request > 0;
 
     html! {
-        <main ref={main_ref} class={classes!("playground", embed.then_some("embed"))}
+        <main ref={main_ref} class={classes!("playground", embed.then_some("embed"),
+                                               embed.then_some(embed_options.only.map(|o| o.class())).flatten(),
+                                               column.map(|c| format!("only-column-{c}")))}
+              style={embed.then_some(embed_options.max_height).flatten().map(|h| format!("max-height: {h}px; overflow-y: auto"))}
               data-view={if gallery_shown { "gallery" } else { "compare" }}
               data-request={s.request.to_string()}
               data-shown={s.shown.as_ref().map(|x| x.id.to_string()).unwrap_or_default()}
@@ -255,7 +299,8 @@ pub fn App() -> Html {
                         <button id="presets-button" class={classes!(gallery_shown.then_some("active"))} onclick={show_gallery}>{"Presets"}</button>
                         if has_scenario && !gallery_shown {
                             <ShareBar scenario={s.scenario.clone()} fragment={s.fragment.clone()}
-                                      on_open_file={on_file.clone()} {on_embed} />
+                                      on_open_file={on_file.clone()} {on_embed}
+                                      result={s.shown.as_ref().map(|x| x.result.clone())} />
                         }
                     </nav>
                 }
@@ -268,16 +313,17 @@ pub fn App() -> Html {
             }
             if gallery_shown {
                 <Gallery on_open={on_open_preset} current={s.preset.filter(|_| has_scenario)}
-                         on_back={has_scenario.then_some(back_to_compare)} />
+                         on_back={has_scenario.then_some(back_to_compare)} {on_blank} />
             } else {
                 if !embed && !s.scenario.description.is_empty() {
-                    { description(&s.scenario.description) }
+                    { description(&s.scenario.description, s.text_stale()) }
                 }
                 if !embed && !s.scenario.references.is_empty() {
                     { references(&s.scenario.references) }
                 }
                 if !embed {
-                    <Editor scenario={s.scenario.clone()} invalid={s.invalid.clone().map(AttrValue::from)} {on_edit} />
+                    <Editor scenario={s.scenario.clone()} invalid={s.invalid.clone().map(AttrValue::from)} {on_edit}
+                            text_stale={s.text_stale()} />
                 }
                 if let Some(failure) = &s.failure {
                     <p class="notice failure" role="alert">{ failure }</p>
@@ -286,7 +332,9 @@ pub fn App() -> Html {
                     <CompareView result={shown.result.clone()} stale={simulating}
                                  t_ms={playback.t_ms} playing={playback.playing} speed={playback.speed}
                                  {can_step} selected={playback.selected} on_play={on_play}
-                                 on_help={on_help} status={status} />
+                                 on_help={on_help} status={status}
+                                 zoom={playback.zoom}
+                                 followed={playback.followed.clone()} steps_taken={playback.steps_taken} />
                 } else if s.failure.is_none() {
                     <p class="loading" aria-busy="true">{"Simulating…"}</p>
                 }
@@ -296,6 +344,7 @@ pub fn App() -> Html {
             }
             if overlays.embed {
                 <EmbedDialog fragment={s.fragment.clone()} title={s.scenario.title.clone()}
+                             columns={s.scenario.variant_labels().into_iter().map(|l| AttrValue::from(l.to_string())).collect::<Vec<_>>()}
                              result={s.shown.as_ref().map(|x| x.result.clone())} on_close={close_overlays} />
             }
         </main>

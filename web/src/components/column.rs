@@ -1,6 +1,9 @@
 //! One compared protocol: its label, what is happening under the playhead,
-//! its metric cards, its timeline and, when one of its rounds is selected,
-//! that round's details.
+//! its headline figures, its timeline, and every metric one click away.
+//! The parts sit on the rows of the columns' shared grid, so every column's
+//! timeline starts at the same height.
+
+use std::rc::Rc;
 
 use engine::report::MetricRow;
 use engine::run::RunResult;
@@ -8,11 +11,12 @@ use engine::trace::ItemState;
 use yew::prelude::*;
 
 use crate::browser::profile;
-use crate::components::metric_cards::MetricCards;
-use crate::components::round_details::RoundDetails;
+use crate::components::metric_cards::{MetricCards, HEADLINE};
 use crate::components::timeline::{LaneMode, Timeline};
 use crate::shared::Shared;
+use crate::state::numbers::thousands;
 use crate::state::series::{generation_at, running_tasks, tasks_in, Steps};
+use crate::state::viewport::Window;
 
 /// Props of [`Column`].
 #[derive(Properties, PartialEq)]
@@ -33,12 +37,22 @@ pub struct ColumnProps {
     pub on_round: Callback<(usize, usize, bool)>,
     /// Scrubbing started or ended.
     pub on_scrub: Callback<bool>,
-    /// Close the round details.
-    pub on_close_round: Callback<()>,
     /// How the timeline draws its lanes.
     pub mode: LaneMode,
     /// A summary group was clicked.
     pub on_drill: Callback<usize>,
+    /// The window of the time axis shown.
+    pub window: Window,
+    /// End of the shared axis.
+    pub end_ms: u64,
+    /// Lane heights shared by every column.
+    pub lane_heights: Shared<Vec<f64>>,
+    /// Show another window.
+    pub on_view: Callback<Option<Window>>,
+    /// The followed connector or task.
+    pub followed: Option<Rc<str>>,
+    /// Follow one, or stop.
+    pub on_follow: Callback<Option<Rc<str>>>,
 }
 
 struct Readout {
@@ -69,8 +83,8 @@ pub fn Column(props: &ColumnProps) -> Html {
         .map(|v| v.label.clone())
         .unwrap_or_default();
     let t = props.t_ms;
-    let generation =
-        generation_at(&run.trace, t).map_or_else(|| "–".to_string(), |g| g.to_string());
+    let generation = generation_at(&run.trace, t)
+        .map_or_else(|| "–".to_string(), |g| thousands(g.max(0) as u64));
     html! {
         <article class="column" data-variant={props.index.to_string()} data-label={run.label.clone()}
                  data-fingerprint={run.fingerprint.clone()} data-rounds={run.trace.rounds.len().to_string()}
@@ -78,20 +92,23 @@ pub fn Column(props: &ColumnProps) -> Html {
             <header class="column-head">
                 <h2><span class={classes!("key", format!("v{}", props.index % 4))}></span>{ &run.label }</h2>
                 <p class="now" aria-label="Under the playhead">
-                    <span>{"running "}<b class="now-running">{ readout.running.at(t) }</b></span>
-                    <span>{"unassigned "}<b>{ readout.unassigned.at(t) }</b></span>
-                    <span>{"generation "}<b>{ generation }</b></span>
+                    <span>{"running "}<b class="now-running">{ thousands(u64::from(readout.running.at(t))) }</b></span>
+                    <span>{"unassigned "}<b>{ thousands(u64::from(readout.unassigned.at(t))) }</b></span>
+                    <span>{"generation "}<b class="now-generation">{ generation }</b></span>
                 </p>
             </header>
-            <MetricCards rows={props.rows.clone()} index={props.index} first_label={first_label} />
+            <MetricCards rows={props.rows.clone()} index={props.index} first_label={first_label.clone()}
+                         keys={Some(&HEADLINE[..])} />
             <Timeline result={props.result.clone()} index={props.index} t_ms={t}
                       selected={props.selected} on_seek={props.on_seek.clone()}
                       on_round={on_round} on_scrub={props.on_scrub.clone()}
-                      mode={props.mode.clone()} on_drill={props.on_drill.clone()} />
-            if let Some(round) = props.selected {
-                <RoundDetails result={props.result.clone()} index={props.index} {round}
-                              on_close={props.on_close_round.clone()} />
-            }
+                      mode={props.mode.clone()} on_drill={props.on_drill.clone()}
+                      window={props.window} end_ms={props.end_ms} lane_heights={props.lane_heights.clone()}
+                      on_view={props.on_view.clone()} followed={props.followed.clone()} on_follow={props.on_follow.clone()} />
+            <details class="all-metrics">
+                <summary>{ format!("All metrics of {}", run.label) }</summary>
+                <MetricCards rows={props.rows.clone()} index={props.index} {first_label} keys={None::<&'static [(&'static str, &'static str)]>} />
+            </details>
         </article>
     }
 }

@@ -1,6 +1,11 @@
-//! The comparison: playback controls, the running-tasks chart, the legend
-//! and one column per compared protocol, all on one shared time axis.
+//! The comparison: playback controls, the running-tasks chart (the
+//! overview, with the zoom brush), the zoom bar, the legend, one column per
+//! compared protocol on one shared time window, and the side panel (round
+//! details and the story) next to them.
 
+use std::rc::Rc;
+
+use engine::layout::{aligned_lane_heights, LayoutOptions};
 use engine::report::metric_rows;
 use engine::run::RunResult;
 use yew::prelude::*;
@@ -9,12 +14,16 @@ use crate::browser::profile;
 use crate::components::column::Column;
 use crate::components::legend::Legend;
 use crate::components::running_chart::RunningChart;
+use crate::components::side_panel::SidePanel;
 use crate::components::timeline::{group_members, LaneMode};
 use crate::components::transport::Transport;
+use crate::components::view_bar::view_bar;
 use crate::shared::Shared;
+use crate::state::numbers::thousands;
 use crate::state::playback::{PlayAction, RoundRef};
 use crate::state::summary::Members;
 use crate::state::summary::{detail_height, group_size, needs_summary};
+use crate::state::viewport::{focus_window, Window};
 
 /// Props of [`CompareView`].
 #[derive(Properties, PartialEq)]
@@ -39,6 +48,12 @@ pub struct CompareViewProps {
     pub on_help: Callback<()>,
     /// How the result was simulated, for the status line.
     pub status: AttrValue,
+    /// The window zoomed or panned to; `None` shows the default focus.
+    pub zoom: Option<Window>,
+    /// The followed connector or task.
+    pub followed: Option<Rc<str>>,
+    /// Counts round steps (the details panel takes focus on each).
+    pub steps_taken: u64,
 }
 
 /// The comparison view.
@@ -88,6 +103,26 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     let on_close_round = use_callback(props.on_play.clone(), |_: (), on_play| {
         on_play.emit(PlayAction::Select(None))
     });
+    // The default window, from this result (not from the playhead's state,
+    // which learns it only after this render: drawing with a stale focus
+    // would draw every timeline twice per result).
+    let focus = *use_memo(props.result.clone(), |r| focus_window(r));
+    let window = props.zoom.unwrap_or(focus);
+    let on_view = use_callback(props.on_play.clone(), |w: Option<Window>, on_play| {
+        on_play.emit(PlayAction::View(w))
+    });
+    let on_follow = use_callback(props.on_play.clone(), |item: Option<Rc<str>>, on_play| {
+        on_play.emit(PlayAction::Follow(item))
+    });
+    // Lane heights shared by every column, so the same worker's lane sits
+    // at the same height in each.
+    let lane_heights = use_memo(props.result.clone(), |r| {
+        let traces: Vec<_> = r.variants.iter().map(|v| &v.trace).collect();
+        Shared::new(profile::timed("aligned lanes", || {
+            aligned_lane_heights(&traces, &LayoutOptions::default())
+        }))
+    });
+    let lane_heights: Shared<Vec<f64>> = (*lane_heights).clone();
     // Big runs: groups of workers, summarised, with drill-down (shared by
     // every column, so they keep showing the same workers).
     let big = use_memo(props.result.clone(), |r| {
@@ -120,7 +155,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
         LaneMode::Detail => html! {},
         LaneMode::Summary { size } => html! {
             <p class="mode-bar" id="mode-bar" data-mode="summary">
-                { format!("{workers} workers: each lane is a group of up to {size}, showing how many tasks were in each state over time. Click a group to see its workers.") }
+                { format!("{} workers: each lane is a group of up to {}, showing how many tasks were in each state over time. Click a group to see its workers.", thousands(workers as u64), thousands(*size as u64)) }
             </p>
         },
         LaneMode::Drill { size, group } => {
@@ -132,31 +167,40 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                 <p class="mode-bar" id="mode-bar" data-mode="drill">
                     <button id="all-groups" onclick={set_drill(None)}>{"← All groups"}</button>
                     <button onclick={set_drill(group.checked_sub(1))} disabled={*group == 0} aria-label="Previous group">{"‹"}</button>
-                    <span>{ format!("Showing {label} (group {} of {groups})", group + 1) }</span>
+                    <span>{ format!("Showing {label} (group {} of {})", group + 1, thousands(groups as u64)) }</span>
                     <button onclick={set_drill(Some(group + 1))} disabled={group + 1 >= groups} aria-label="Next group">{"›"}</button>
                 </p>
             }
         }
     };
     html! {
-        <section class={classes!("compare", props.stale.then_some("stale"))} aria-busy={props.stale.to_string()}>
+        <section class={classes!("compare", props.stale.then_some("stale"))} aria-busy={props.stale.to_string()}
+                 data-window={window.to_query()}>
             <Transport t_ms={props.t_ms} {end_ms} playing={props.playing} speed={props.speed}
                        can_step={props.can_step} on_action={props.on_play.clone()} on_help={props.on_help.clone()} />
-            <RunningChart result={props.result.clone()} t_ms={props.t_ms} on_seek={on_seek.clone()} />
+            <RunningChart result={props.result.clone()} t_ms={props.t_ms} on_seek={on_seek.clone()}
+                          window={window} on_view={on_view.clone()} />
+            { view_bar(window, focus, end_ms, &on_view) }
             <div class="legend-row">
                 <Legend result={props.result.clone()} />
                 <span class="sim-status" id="sim-status">{ &props.status }</span>
             </div>
             { mode_bar }
-            <div class="columns" style={format!("--columns: {}", props.result.variants.len())}>
-                { for props.result.variants.iter().enumerate().map(|(i, run)| html! {
-                    <Column key={format!("{i}-{}", run.label)} result={props.result.clone()} index={i} rows={rows.clone()}
-                            t_ms={props.t_ms}
-                            selected={props.selected.filter(|s| s.variant == i).map(|s| s.round)}
-                            on_seek={on_seek.clone()} on_round={on_round.clone()} on_scrub={on_scrub.clone()}
-                            on_close_round={on_close_round.clone()}
-                            mode={mode.clone()} on_drill={on_drill.clone()} />
-                }) }
+            <div class="compare-body">
+                <div class="columns" style={format!("--columns: {}", props.result.variants.len())}>
+                    { for props.result.variants.iter().enumerate().map(|(i, run)| html! {
+                        <Column key={format!("{i}-{}", run.label)} result={props.result.clone()} index={i} rows={rows.clone()}
+                                t_ms={props.t_ms}
+                                selected={props.selected.filter(|s| s.variant == i).map(|s| s.round)}
+                                on_seek={on_seek.clone()} on_round={on_round.clone()} on_scrub={on_scrub.clone()}
+                                mode={mode.clone()} on_drill={on_drill.clone()}
+                                window={window} {end_ms} lane_heights={lane_heights.clone()}
+                                on_view={on_view.clone()} followed={props.followed.clone()} on_follow={on_follow.clone()} />
+                    }) }
+                </div>
+                <SidePanel result={props.result.clone()} t_ms={props.t_ms} selected={props.selected}
+                           steps_taken={props.steps_taken} on_seek={on_seek.clone()} on_round={on_round.clone()}
+                           on_close={on_close_round} />
             </div>
         </section>
     }

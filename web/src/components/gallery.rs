@@ -1,10 +1,12 @@
 //! The preset gallery: the landing view. Each card is a real `#p=<id>`
 //! link (it can be opened in a new tab or copied); a plain click opens the
-//! preset in place.
+//! preset in place. Two buttons open a blank scenario of each family.
 
 use engine::presets::{self, Preset};
-use engine::scenario::{Family, Scenario};
+use engine::scenario::{Family, FamilyKind, Scenario};
 use yew::prelude::*;
+
+use crate::state::numbers::count;
 
 /// Props of [`Gallery`].
 #[derive(Properties, PartialEq)]
@@ -15,6 +17,8 @@ pub struct GalleryProps {
     pub current: Option<&'static str>,
     /// Back to the open scenario, when there is one.
     pub on_back: Option<Callback<()>>,
+    /// Open a blank scenario of a family.
+    pub on_blank: Callback<FamilyKind>,
 }
 
 /// The first sentence of a description: its one-line summary.
@@ -36,7 +40,6 @@ pub fn first_sentence(text: &str) -> &str {
 /// A one-line shape of a scenario:
 /// `3 workers · 2 connectors · 8 tasks · 1 event · eager vs cooperative`.
 pub fn shape(s: &Scenario) -> String {
-    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let labels = s.variant_labels();
     let cluster = match &s.family {
         Family::Streams(st) => {
@@ -44,10 +47,10 @@ pub fn shape(s: &Scenario) -> String {
             let stateful = st.app.subtopologies.iter().any(|t| t.stateful);
             format!(
                 "{} · {}{} · {}",
-                plural(u64::from(st.app.instances), "instance", "instances"),
-                plural(tasks, "task", "tasks"),
+                count(u64::from(st.app.instances), "instance"),
+                count(tasks, "task"),
                 if stateful { " (stateful)" } else { "" },
-                plural(st.events.len() as u64, "event", "events"),
+                count(st.events.len() as u64, "event"),
             )
         }
         Family::Connect(c) => {
@@ -63,10 +66,10 @@ pub fn shape(s: &Scenario) -> String {
                 .sum();
             format!(
                 "{} · {} · {} · {}",
-                plural(u64::from(c.cluster.workers), "worker", "workers"),
-                plural(connectors, "connector", "connectors"),
-                plural(tasks, "task", "tasks"),
-                plural(c.events.len() as u64, "event", "events"),
+                count(u64::from(c.cluster.workers), "worker"),
+                count(connectors, "connector"),
+                count(tasks, "task"),
+                count(c.events.len() as u64, "event"),
             )
         }
     };
@@ -109,6 +112,10 @@ pub fn Gallery(props: &GalleryProps) -> Html {
                 if let Some(back) = &props.on_back {
                     <button class="back" onclick={back.reform(|_: MouseEvent| ())}>{"← Back to the scenario"}</button>
                 }
+                <div class="blank-buttons">
+                    <button id="new-connect" onclick={props.on_blank.reform(|_: MouseEvent| FamilyKind::Connect)}>{"New Connect scenario"}</button>
+                    <button id="new-streams" onclick={props.on_blank.reform(|_: MouseEvent| FamilyKind::Streams)}>{"New Streams scenario"}</button>
+                </div>
             </div>
             <ul class="presets">
                 { for presets::all().iter().map(|p| card(p, props.current == Some(p.id), &props.on_open)) }
@@ -120,6 +127,7 @@ pub fn Gallery(props: &GalleryProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::numbers::thousands;
 
     #[test]
     fn first_sentences() {
@@ -169,13 +177,16 @@ mod tests {
                 let expanded = c.initial_connectors();
                 let tasks: u32 = expanded.iter().map(|(_, t)| t).sum();
                 assert!(
-                    shape(&s).contains(&format!(" {} task", tasks)),
+                    shape(&s).contains(&format!(" {} task", thousands(u64::from(tasks)))),
                     "{}: {}",
                     p.id,
                     shape(&s)
                 );
                 assert!(
-                    shape(&s).contains(&format!(" · {} connector", expanded.len())),
+                    shape(&s).contains(&format!(
+                        " · {} connector",
+                        thousands(expanded.len() as u64)
+                    )),
                     "{}",
                     p.id
                 );

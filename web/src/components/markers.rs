@@ -2,10 +2,23 @@
 //! time axis, scenario events (labelled) and rebalance rounds (hover or tap
 //! for details).
 
-use engine::layout::{axis_label, TimelineLayout};
+use engine::layout::{axis_label, LayoutOptions, TimeAxis};
 use engine::trace::Trace;
 use engine::wording::duration as format_duration;
 use yew::prelude::*;
+
+use crate::state::numbers::{thousands, with_separators};
+
+/// A coordinate with one decimal, for SVG attributes (one shared function
+/// instead of a `format!` at every attribute keeps the WebAssembly small).
+pub fn f1(v: f64) -> String {
+    format!("{v:.1}")
+}
+
+/// A whole coordinate, for SVG attributes.
+pub fn f0(v: f64) -> String {
+    format!("{v:.0}")
+}
 
 /// Event labels on two rows above the lanes, each placed where it does not
 /// overlap the previous label on its row; a label that fits nowhere is left
@@ -29,19 +42,20 @@ pub fn place_labels(xs: &[(f64, usize)], width: f64) -> Vec<Option<(f64, usize, 
         .collect()
 }
 
-/// Axis ticks, event markers and round markers of `trace`, positioned by
-/// `lay` (whose x axis they share), from the layout's top down to `bottom`.
+/// Axis ticks, event markers and round markers of `trace` that fall in
+/// `axis`'s window, from the layout's top down to `bottom`.
 pub fn markers(
     trace: &Trace,
-    lay: &TimelineLayout,
+    axis: &TimeAxis,
+    o: LayoutOptions,
     bottom: f64,
     on_round: &Callback<(usize, bool)>,
 ) -> Html {
-    let o = lay.options;
+    let lay = axis;
     let right = lay.x(trace.end_ms);
     let ticks = lay.ticks().into_iter().map(|ms| {
         let x = lay.x(ms);
-        let anchor = if ms == 0 {
+        let anchor = if x < lay.left + 20.0 {
             "start"
         } else if x > o.width - 30.0 {
             "end"
@@ -50,13 +64,13 @@ pub fn markers(
         };
         html! {
             <g class="tick">
-                <line x1={format!("{x:.1}")} x2={format!("{x:.1}")} y1={format!("{:.0}", o.top)} y2={format!("{bottom:.0}")} />
-                <text x={format!("{x:.1}")} y={format!("{:.0}", bottom + 14.0)} text-anchor={anchor}>{ axis_label(ms) }</text>
+                <line x1={f1(x)} x2={f1(x)} y1={f0(o.top)} y2={f0(bottom)} />
+                <text x={f1(x)} y={f0(bottom + 14.0)} text-anchor={anchor}>{ axis_label(ms) }</text>
             </g>
         }
     });
 
-    let rounds = trace.rounds.iter().enumerate().map(|(i, round)| {
+    let rounds = trace.rounds.iter().enumerate().filter(|(_, r)| lay.shows(r.started_ms)).map(|(i, round)| {
         let x = lay.x(round.started_ms);
         // Hovering selects, but not while a button is held (a scrub passing by).
         let hover = {
@@ -72,36 +86,36 @@ pub fn markers(
             <g class={classes!("round", (!round.delivered).then_some("undelivered"))}
                data-round={i.to_string()} data-generation={round.generation.to_string()}
                data-at={round.started_ms.to_string()}>
-                <line class="round-marker" x1={format!("{x:.1}")} x2={format!("{x:.1}")}
-                      y1={format!("{:.0}", o.top)} y2={format!("{bottom:.0}")} />
+                <line class="round-marker" x1={f1(x)} x2={f1(x)}
+                      y1={f0(o.top)} y2={f0(bottom)} />
                 <path class="round-tick" d={format!("M{x:.1} {bottom:.0}l-4 6h8z")} />
                 // A wide, invisible target: the marker itself is one pixel.
-                <rect class="round-hit" x={format!("{:.1}", x - 5.0)} y={format!("{:.0}", o.top)}
-                      width="10" height={format!("{:.0}", bottom - o.top + 6.0)}
+                <rect class="round-hit" x={f1(x - 5.0)} y={f0(o.top)}
+                      width="10" height={f0(bottom - o.top + 6.0)}
                       onmouseenter={hover} onclick={tap}>
-                    <title>{ format!("generation {} at {}: {}", round.generation, format_duration(round.started_ms), round.explanation) }</title>
+                    <title>{ format!("generation {} at {}: {}", thousands(round.generation.max(0) as u64), format_duration(round.started_ms), with_separators(&round.explanation)) }</title>
                 </rect>
             </g>
         }
     });
 
-    let event_xs: Vec<(f64, usize)> = trace
-        .events
+    let shown: Vec<_> = trace.events.iter().filter(|e| lay.shows(e.at_ms)).collect();
+    let event_xs: Vec<(f64, usize)> = shown
         .iter()
         .map(|e| (lay.x(e.at_ms), e.label.chars().count()))
         .collect();
     let placed = place_labels(&event_xs, o.width);
-    let events = trace.events.iter().zip(placed).map(|(ev, place)| {
+    let events = shown.into_iter().zip(placed).map(|(ev, place)| {
         let x = lay.x(ev.at_ms);
         html! {
             <g class={classes!("event-marker", (!ev.applied).then_some("skipped"))} data-at={ev.at_ms.to_string()}>
-                <line class="event-line" x1={format!("{x:.1}")} x2={format!("{x:.1}")}
-                      y1={format!("{:.0}", o.top)} y2={format!("{bottom:.0}")} />
+                <line class="event-line" x1={f1(x)} x2={f1(x)}
+                      y1={f0(o.top)} y2={f0(bottom)} />
                 <path d={format!("M{x:.1} {:.0}l-4.5 -8h9z", o.top - 1.0)}>
                     <title>{ format!("{} at {}{}", ev.label, format_duration(ev.at_ms), if ev.applied { "" } else { " (could not apply)" }) }</title>
                 </path>
                 if let Some((lx, row, end)) = place {
-                    <text class="event-label" x={format!("{lx:.1}")} y={format!("{:.0}", 12.0 + 12.0 * row as f64)}
+                    <text class="event-label" x={f1(lx)} y={f0(12.0 + 12.0 * row as f64)}
                           text-anchor={if end { "end" } else { "start" }}>{ &ev.label }</text>
                 }
             </g>
@@ -111,7 +125,9 @@ pub fn markers(
     html! {
         <>
             <g class="ticks">{ for ticks }</g>
-            <rect class="axis-end" x={format!("{right:.1}")} y={format!("{:.0}", o.top)} width="1" height={format!("{:.0}", (bottom - o.top).max(0.0))} />
+            if lay.shows(trace.end_ms) {
+                <rect class="axis-end" x={f1(right)} y={f0(o.top)} width="1" height={f0((bottom - o.top).max(0.0))} />
+            }
             <g class="events">{ for events }</g>
             <g class="rounds">{ for rounds }</g>
         </>

@@ -9,6 +9,7 @@ use engine::wording::duration as format_duration;
 use yew::prelude::*;
 
 use crate::shared::Shared;
+use crate::state::numbers::{thousands, with_separators};
 
 /// Props of [`RoundDetails`].
 #[derive(Properties, PartialEq)]
@@ -21,6 +22,9 @@ pub struct RoundDetailsProps {
     pub round: usize,
     /// Close the panel.
     pub on_close: Callback<()>,
+    /// The section's node (the panel focuses it after a step).
+    #[prop_or_default]
+    pub node: NodeRef,
 }
 
 /// How many item labels a cell lists before "+N more".
@@ -41,8 +45,8 @@ fn items_cell(trace: &Trace, list: ItemList, empty: &str) -> Html {
     let more = items.len().saturating_sub(SHOWN_ITEMS);
     html! {
         <td data-count={items.len().to_string()}>
-            <b>{ items.len() }</b>{": "}{ names.join(", ") }
-            if more > 0 { <span class="more">{ format!(" +{more} more") }</span> }
+            <b>{ thousands(items.len() as u64) }</b>{": "}{ names.join(", ") }
+            if more > 0 { <span class="more">{ format!(" +{} more", thousands(more as u64)) }</span> }
         </td>
     }
 }
@@ -69,19 +73,20 @@ pub fn RoundDetails(props: &RoundDetailsProps) -> Html {
         format!(
             "{} ({} ms): work held back before reassigning (scheduled.rebalance.max.delay.ms)",
             format_duration(round.delay_ms as u64),
-            round.delay_ms
+            thousands(round.delay_ms.max(0) as u64)
         )
     } else {
         "0 ms".to_string()
     };
     html! {
-        <section class="round-details" data-variant={props.index.to_string()} data-round={props.round.to_string()}
-                 data-generation={round.generation.to_string()} aria-live="polite">
+        <section class="round-details" ref={props.node.clone()} tabindex="-1" id="round-details"
+                 data-variant={props.index.to_string()} data-round={props.round.to_string()}
+                 data-generation={round.generation.to_string()} aria-live="polite" aria-labelledby="round-details-title">
             <header>
-                <h3>{ format!("{}: generation {}", run.label, round.generation) }</h3>
+                <h3 id="round-details-title">{ format!("{}: generation {}", run.label, thousands(round.generation.max(0) as u64)) }</h3>
                 <button class="icon" onclick={close} aria-label="Close round details" title="Close (Esc)">{"×"}</button>
             </header>
-            <p class="explanation">{ &round.explanation }</p>
+            <p class="explanation">{ with_separators(&round.explanation) }</p>
             <dl class="round-facts">
                 <div><dt>{"JoinGroup from"}</dt><dd>{ format_duration(round.started_ms) }</dd></div>
                 <div><dt>{"joined"}</dt><dd>{ format!("+{}", format_duration(round.joined_ms.saturating_sub(round.started_ms))) }</dd></div>
@@ -118,7 +123,7 @@ pub fn RoundDetails(props: &RoundDetailsProps) -> Html {
                         }) }
                         if round.members.len() > SHOWN_MEMBERS {
                             <tr class="more-members"><td colspan="4">
-                                { format!("… and {} more members", round.members.len() - SHOWN_MEMBERS) }
+                                { format!("… and {} more members", thousands((round.members.len() - SHOWN_MEMBERS) as u64)) }
                             </td></tr>
                         }
                     </tbody>

@@ -1,15 +1,23 @@
-//! Running tasks over time, one line per compared protocol, on the shared
-//! time axis: the "how much work stopped" picture at a glance.
+//! Running tasks over time, one line per compared protocol, over the whole
+//! run: the "how much work stopped" picture at a glance, and the overview
+//! of the zoom. The window the columns show is framed; dragging across the
+//! chart (a brush) shows that stretch, a click moves the playhead.
 
+use std::cell::Cell;
 use std::fmt::Write as _;
+use std::rc::Rc;
 
-use engine::layout::axis_label;
+use engine::layout::{axis_label, TimeAxis};
 use engine::run::RunResult;
 use yew::prelude::*;
 
+use crate::components::markers::{f0, f1};
+
 use crate::browser::hooks::use_element_width;
 use crate::shared::Shared;
+use crate::state::numbers::thousands;
 use crate::state::series::{configured_tasks, running_tasks, Steps};
+use crate::state::viewport::Window;
 
 /// Props of [`RunningChart`].
 #[derive(Properties, PartialEq)]
@@ -20,6 +28,10 @@ pub struct RunningChartProps {
     pub t_ms: u64,
     /// Click to move the playhead.
     pub on_seek: Callback<u64>,
+    /// The window the columns show.
+    pub window: Window,
+    /// Brush: show this window.
+    pub on_view: Callback<Option<Window>>,
 }
 
 const HEIGHT: f64 = 118.0;
@@ -36,26 +48,11 @@ struct ChartData {
     y_max: u32,
 }
 
-/// Horizontal geometry: the same margins as the timelines.
-#[derive(Clone, Copy)]
-struct Axis {
-    width: f64,
-    left: f64,
-    end_ms: u64,
-}
-
-impl Axis {
-    fn x(self, ms: u64) -> f64 {
-        self.left
-            + (ms.min(self.end_ms) as f64 / self.end_ms as f64) * (self.width - self.left - RIGHT)
-    }
-}
-
 fn y_of(v: u32, y_max: u32) -> f64 {
     TOP + (1.0 - f64::from(v) / f64::from(y_max.max(1))) * (HEIGHT - TOP - BOTTOM)
 }
 
-fn step_path(steps: &Steps, axis: Axis, y_max: u32) -> String {
+fn step_path(steps: &Steps, axis: TimeAxis, y_max: u32) -> String {
     let mut d = String::new();
     for (i, &(t, v)) in steps.points.iter().enumerate() {
         if i == 0 {
@@ -64,7 +61,7 @@ fn step_path(steps: &Steps, axis: Axis, y_max: u32) -> String {
             let _ = write!(d, "H{:.1}V{:.1}", axis.x(t), y_of(v, y_max));
         }
     }
-    let _ = write!(d, "H{:.1}", axis.x(axis.end_ms));
+    let _ = write!(d, "H{:.1}", axis.x(axis.to_ms));
     d
 }
 
@@ -79,10 +76,12 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
         .first()
         .map_or(1, |v| v.trace.end_ms.max(1));
     let left = if width < 520.0 { 70.0 } else { 86.0 };
-    let axis = Axis {
-        width,
+    // Horizontal geometry: the same margins as the timelines, the whole run.
+    let axis = TimeAxis {
         left,
-        end_ms,
+        right: width - RIGHT,
+        from_ms: 0,
+        to_ms: end_ms,
     };
     let data = use_memo((props.result.clone(), width as u64), move |(result, _)| {
         let running: Vec<Steps> = result
@@ -114,35 +113,76 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
     let y = |v: u32| y_of(v, y_max);
     let x = |ms: u64| axis.x(ms);
     let x_now = x(props.t_ms);
-    let ticks: Vec<u64> = {
-        const STEPS: [u64; 12] = [
-            1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000,
-            1_800_000, 3_600_000,
-        ];
-        let step = STEPS
-            .iter()
-            .copied()
-            .find(|s| end_ms / s <= 8)
-            .unwrap_or(7_200_000);
-        (0..=end_ms / step).map(|i| i * step).collect()
-    };
+    let ticks = axis.ticks();
     let svg_ref = use_node_ref();
-    let on_click = {
-        let (on_seek, svg_ref) = (props.on_seek.clone(), svg_ref.clone());
-        Callback::from(move |e: MouseEvent| {
+    // The brush: where the press started (SVG x), and where it is now.
+    let press: Rc<Cell<Option<f64>>> = use_memo((), |_| Cell::new(None));
+    let brush = use_state_eq(|| None::<(f64, f64)>);
+    let svg_x = {
+        let svg_ref = svg_ref.clone();
+        move |e: &MouseEvent| -> Option<f64> {
             // Yew delegates events from its root: measure the SVG itself.
-            let Some(el) = svg_ref.cast::<web_sys::Element>() else {
-                return;
-            };
+            let el = svg_ref.cast::<web_sys::Element>()?;
             let rect = el.get_bounding_client_rect();
-            if rect.width() <= 0.0 {
+            (rect.width() > 0.0)
+                .then(|| (f64::from(e.client_x()) - rect.left()) * width / rect.width())
+        }
+    };
+    let svg_x = Rc::new(svg_x);
+    let on_down = {
+        let (press, svg_x, svg_ref) = (press.clone(), svg_x.clone(), svg_ref.clone());
+        Callback::from(move |e: PointerEvent| {
+            if e.button() != 0 {
                 return;
             }
-            let px = (f64::from(e.client_x()) - rect.left()) * width / rect.width();
-            let f = ((px - left) / (width - left - RIGHT)).clamp(0.0, 1.0);
-            on_seek.emit((f * end_ms as f64).round() as u64);
+            press.set(svg_x(&e));
+            if let Some(el) = svg_ref.cast::<web_sys::Element>() {
+                let _ = el.set_pointer_capture(e.pointer_id());
+            }
         })
     };
+    let on_move = {
+        let (press, svg_x, brush) = (press.clone(), svg_x.clone(), brush.clone());
+        Callback::from(move |e: PointerEvent| {
+            if let (Some(x0), Some(x)) = (press.get(), svg_x(&e)) {
+                if (x - x0).abs() >= 4.0 {
+                    brush.set(Some((x0.min(x), x0.max(x))));
+                }
+            }
+        })
+    };
+    let on_up = {
+        let (press, svg_x, brush, on_seek, on_view) = (
+            press.clone(),
+            svg_x.clone(),
+            brush.clone(),
+            props.on_seek.clone(),
+            props.on_view.clone(),
+        );
+        Callback::from(move |e: PointerEvent| {
+            let Some(x0) = press.take() else { return };
+            let Some(x) = svg_x(&e) else { return };
+            brush.set(None);
+            if (x - x0).abs() >= 4.0 {
+                let (a, b) = (axis.time_at(x0.min(x)), axis.time_at(x0.max(x)));
+                on_view.emit(Some(Window {
+                    from_ms: a,
+                    to_ms: b.max(a + 1),
+                }));
+            } else {
+                on_seek.emit(axis.time_at(x));
+            }
+        })
+    };
+    let on_cancel = {
+        let (press, brush) = (press.clone(), brush.clone());
+        Callback::from(move |_: PointerEvent| {
+            press.set(None);
+            brush.set(None);
+        })
+    };
+    let (wx0, wx1) = (x(props.window.from_ms), x(props.window.to_ms));
+    let whole = props.window.from_ms == 0 && props.window.to_ms >= end_ms;
 
     html! {
         <figure class="running-chart" ref={node}>
@@ -152,34 +192,45 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
                     <span class={classes!("series-key", format!("v{}", i % 4))}>
                         <svg width="22" height="8" aria-hidden="true"><line x1="0" y1="4" x2="22" y2="4" /></svg>
                         { &v.label }{": "}
-                        <b class="now-value" data-variant={i.to_string()}>{ data.running.get(i).map_or(0, |s| s.at(props.t_ms)) }</b>
+                        <b class="now-value" data-variant={i.to_string()}>{ thousands(u64::from(data.running.get(i).map_or(0, |s| s.at(props.t_ms)))) }</b>
                     </span>
                 }) }
                 <span class="series-key configured">
                     <svg width="22" height="8" aria-hidden="true"><line x1="0" y1="4" x2="22" y2="4" /></svg>
-                    {"configured: "}<b>{ data.configured.at(props.t_ms) }</b>
+                    {"configured: "}<b>{ thousands(u64::from(data.configured.at(props.t_ms))) }</b>
                 </span>
             </figcaption>
-            <svg ref={svg_ref} class="chart" width={format!("{width:.0}")} height={format!("{HEIGHT:.0}")}
-                 viewBox={format!("0 0 {width:.0} {HEIGHT:.0}")} onclick={on_click}
-                 role="img" aria-label="Running tasks over time, one line per compared protocol">
-                <line class="grid" x1={format!("{left:.0}")} x2={format!("{:.0}", width - RIGHT)} y1={format!("{:.1}", y(0))} y2={format!("{:.1}", y(0))} />
-                <line class="grid" x1={format!("{left:.0}")} x2={format!("{:.0}", width - RIGHT)} y1={format!("{:.1}", y(y_max))} y2={format!("{:.1}", y(y_max))} />
-                <text class="y-label" x={format!("{:.0}", left - 6.0)} y={format!("{:.1}", y(y_max) + 4.0)} text-anchor="end">{ y_max }</text>
-                <text class="y-label" x={format!("{:.0}", left - 6.0)} y={format!("{:.1}", y(0) + 4.0)} text-anchor="end">{"0"}</text>
+            <svg ref={svg_ref} class="chart" width={f0(width)} height={format!("{HEIGHT:.0}")}
+                 viewBox={format!("0 0 {width:.0} {HEIGHT:.0}")}
+                 onpointerdown={on_down} onpointermove={on_move} onpointerup={on_up} onpointercancel={on_cancel}
+                 data-left={f0(left)} data-right={f0(width - RIGHT)}
+                 role="img" aria-label="Running tasks over the whole run, one line per compared protocol; drag across it to zoom the timelines to that stretch">
+                <line class="grid" x1={f0(left)} x2={f0(width - RIGHT)} y1={f1(y(0))} y2={f1(y(0))} />
+                <line class="grid" x1={f0(left)} x2={f0(width - RIGHT)} y1={f1(y(y_max))} y2={f1(y(y_max))} />
+                <text class="y-label" x={f0(left - 6.0)} y={f1(y(y_max) + 4.0)} text-anchor="end">{ thousands(u64::from(y_max)) }</text>
+                <text class="y-label" x={f0(left - 6.0)} y={f1(y(0) + 4.0)} text-anchor="end">{"0"}</text>
                 { for ticks.iter().map(|&ms| {
                     let tx = x(ms);
-                    let anchor = if ms == 0 { "start" } else if tx > width - 30.0 { "end" } else { "middle" };
+                    let anchor = if tx < left + 20.0 { "start" } else if tx > width - 30.0 { "end" } else { "middle" };
                     html! {
-                        <text class="x-label" x={format!("{tx:.1}")} y={format!("{:.0}", HEIGHT - 6.0)} text-anchor={anchor}>{ axis_label(ms) }</text>
+                        <text class="x-label" x={f1(tx)} y={f0(HEIGHT - 6.0)} text-anchor={anchor}>{ axis_label(ms) }</text>
                     }
                 }) }
                 <path class="series configured" d={data.configured_path.clone()} />
                 { for data.running_paths.iter().enumerate().map(|(i, d)| html! {
                     <path class={classes!("series", format!("v{}", i % 4))} data-variant={i.to_string()} d={d.clone()} />
                 }) }
-                <line class="playhead-line" x1={format!("{x_now:.1}")} x2={format!("{x_now:.1}")}
-                      y1={format!("{TOP:.0}")} y2={format!("{:.0}", HEIGHT - BOTTOM)} />
+                if !whole {
+                    // The window the columns show.
+                    <rect class="window-frame" x={f1(wx0)} y={format!("{TOP:.0}")}
+                          width={f1((wx1 - wx0).max(1.0))} height={f0(HEIGHT - TOP - BOTTOM)} />
+                }
+                if let Some((a, b)) = *brush {
+                    <rect class="brush" x={f1(a)} y={format!("{TOP:.0}")}
+                          width={f1(b - a)} height={f0(HEIGHT - TOP - BOTTOM)} />
+                }
+                <line class="playhead-line" x1={f1(x_now)} x2={f1(x_now)}
+                      y1={format!("{TOP:.0}")} y2={f0(HEIGHT - BOTTOM)} />
             </svg>
         </figure>
     }

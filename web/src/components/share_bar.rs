@@ -1,16 +1,21 @@
 //! The share tools: copy the permalink (its length shown), download the
 //! scenario as a file (offered instead of the link above 8,000 characters),
-//! open a scenario file, and the iframe snippet.
+//! open a scenario file, export the comparison as SVG or PNG, and the
+//! iframe snippet.
 
 use std::rc::Rc;
 
+use engine::run::RunResult;
 use engine::scenario::Scenario;
 use gloo::timers::callback::Timeout;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use crate::browser::export;
 use crate::browser::location;
 use crate::browser::share::{self, MAX_SHARE_LINK};
+use crate::shared::Shared;
+use crate::state::numbers::thousands;
 
 /// Props of [`ShareBar`].
 #[derive(Properties, PartialEq)]
@@ -23,6 +28,14 @@ pub struct ShareBarProps {
     pub on_open_file: Callback<Result<Box<Scenario>, String>>,
     /// Show the embed snippet.
     pub on_embed: Callback<()>,
+    /// The result shown (what the exports draw), once there is one.
+    pub result: Option<Shared<RunResult>>,
+}
+
+/// The export's file name: the scenario file's name with another extension.
+fn export_name(s: &Scenario, extension: &str) -> String {
+    let name = share::file_name(s);
+    format!("{}.{extension}", name.trim_end_matches(".json"))
 }
 
 /// The share bar.
@@ -76,6 +89,40 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
         })
     };
     let embed = props.on_embed.reform(|_: MouseEvent| ());
+    // The engine's SVG (the CLI's `rebalance svg`) of the result on screen.
+    let svg = {
+        let (scenario, result) = (props.scenario.clone(), props.result.clone());
+        move || {
+            result
+                .as_ref()
+                .map(|r| engine::svg_export::render(&scenario, r))
+        }
+    };
+    let export_svg = {
+        let (svg, scenario, show) = (svg.clone(), props.scenario.clone(), show.clone());
+        Callback::from(move |_: MouseEvent| {
+            let done = svg().is_some_and(|svg| {
+                export::download_svg(&export_name(&scenario, "svg"), &svg).is_ok()
+            });
+            if !done {
+                show("Could not export the SVG");
+            }
+        })
+    };
+    let export_png = {
+        let (scenario, show) = (props.scenario.clone(), show.clone());
+        Callback::from(move |_: MouseEvent| match svg() {
+            Some(svg) => {
+                let show = show.clone();
+                export::download_png(&export_name(&scenario, "png"), &svg, move |ok| {
+                    if !ok {
+                        show("Could not export the PNG");
+                    }
+                });
+            }
+            None => show("Nothing to export yet"),
+        })
+    };
 
     html! {
         <div class="share" role="group" aria-label="Share">
@@ -85,9 +132,9 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
             </button>
             <span id="link-length" class={classes!("link-length", too_long.then_some("too-long"))} data-length={length.to_string()}>
                 { if too_long {
-                    format!("link: {length} characters, too long to share")
+                    format!("link: {} characters, too long to share", thousands(length as u64))
                 } else {
-                    format!("link: {length} characters")
+                    format!("link: {} characters", thousands(length as u64))
                 } }
             </span>
             <button id="download" class={classes!(too_long.then_some("primary"))} onclick={download}
@@ -96,6 +143,10 @@ pub fn ShareBar(props: &ShareBarProps) -> Html {
                 {"Open .json…"}
                 <input id="open-file" type="file" accept=".json,application/json" onchange={pick} />
             </label>
+            <button id="export-svg" onclick={export_svg} disabled={props.result.is_none()}
+                    title="Save the timelines as an SVG image (what `rebalance svg` writes)">{"SVG"}</button>
+            <button id="export-png" onclick={export_png} disabled={props.result.is_none()}
+                    title="Save the timelines as a PNG image">{"PNG"}</button>
             <button id="embed-button" onclick={embed} title="Get an iframe snippet for docs pages">{"Embed"}</button>
             <span class="share-status" aria-live="polite">{ status.unwrap_or("") }</span>
         </div>

@@ -4,12 +4,15 @@
 
 use std::fmt::Write as _;
 
-use engine::layout::{state_name, TimelineLayout, LEGEND};
+use engine::layout::{state_name, TimeAxis, TimelineLayout, LEGEND};
 use engine::run::RunResult;
 use yew::prelude::*;
 
+use crate::components::markers::f1;
+
 use crate::components::markers::markers;
 use crate::shared::Shared;
+use crate::state::numbers::thousands;
 use crate::state::summary::{Group, STATES};
 
 /// Height of one group lane, and the gap below it.
@@ -35,8 +38,10 @@ pub struct SummaryBodyProps {
     pub index: usize,
     /// The groups.
     pub groups: Shared<Vec<Group>>,
-    /// The time axis.
-    pub axis: Shared<TimelineLayout>,
+    /// The frame: sizes and the whole run's axis.
+    pub frame: Shared<TimelineLayout>,
+    /// The window of the time axis shown.
+    pub axis: TimeAxis,
     /// A round was hovered or tapped.
     pub on_round: Callback<(usize, bool)>,
     /// A group was clicked.
@@ -60,7 +65,7 @@ fn short_label(label: &str) -> String {
 }
 
 /// One stacked area per state of one group, as paths (`d`) in legend order.
-fn stacked_paths(g: &Group, axis: &TimelineLayout, y0: f64) -> Vec<(usize, String)> {
+fn stacked_paths(g: &Group, axis: &TimeAxis, y0: f64) -> Vec<(usize, String)> {
     let scale = (GROUP_LANE - 3.0) / f64::from(g.peak.max(1));
     let bottom = y0 + GROUP_LANE;
     let n = g.times.len();
@@ -110,8 +115,8 @@ fn stacked_paths(g: &Group, axis: &TimelineLayout, y0: f64) -> Vec<(usize, Strin
 #[component]
 pub fn SummaryBody(props: &SummaryBodyProps) -> Html {
     let run = &props.result.variants[props.index];
-    let axis = &*props.axis;
-    let o = axis.options;
+    let axis = &props.axis;
+    let o = props.frame.options;
     let bottom = lanes_bottom(o.top, props.groups.len());
     let lanes = props.groups.iter().enumerate().map(|(i, g)| {
         let y0 = lane_y(o.top, i);
@@ -124,12 +129,12 @@ pub fn SummaryBody(props: &SummaryBodyProps) -> Html {
         };
         html! {
             <g class="group" key={g.label.clone()} data-group={i.to_string()} data-lane={g.label.clone()} {onclick}>
-                <title>{ format!("{}: up to {} tasks. Click to see these workers one by one.", g.label, g.peak) }</title>
-                <rect class={classes!("lane-bg", (i % 2 == 1).then_some("odd"))} x="0" y={format!("{y0:.1}")}
-                      width={format!("{:.1}", o.width)} height={format!("{GROUP_LANE:.0}")} />
-                <text class="lane-label" x="4" y={format!("{:.1}", y0 + 12.0)}>{ first.to_string() }</text>
+                <title>{ format!("{}: up to {} tasks. Click to see these workers one by one.", g.label, thousands(u64::from(g.peak))) }</title>
+                <rect class={classes!("lane-bg", (i % 2 == 1).then_some("odd"))} x="0" y={f1(y0)}
+                      width={f1(o.width)} height={format!("{GROUP_LANE:.0}")} />
+                <text class="lane-label" x="4" y={f1(y0 + 12.0)}>{ first.to_string() }</text>
                 if let Some(last) = last {
-                    <text class="lane-more" x="4" y={format!("{:.1}", y0 + 24.0)}>{ format!("… {last}") }</text>
+                    <text class="lane-more" x="4" y={f1(y0 + 24.0)}>{ format!("… {last}") }</text>
                 }
                 { for paths.into_iter().map(|(s, d)| {
                     let state = state_name(LEGEND[s].0);
@@ -141,7 +146,7 @@ pub fn SummaryBody(props: &SummaryBodyProps) -> Html {
     html! {
         <g class="timeline-body summary">
             { for lanes }
-            { markers(&run.trace, axis, bottom, &props.on_round) }
+            { markers(&run.trace, axis, o, bottom, &props.on_round) }
         </g>
     }
 }

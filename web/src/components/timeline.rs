@@ -1,27 +1,39 @@
 //! One column's timeline: the static drawing under a live overlay
-//! (playhead, the not-yet-played part veiled, the selected round).
-//! Dragging anywhere on it scrubs the shared playhead.
+//! (playhead, the not-yet-played part veiled, the selected round, the
+//! followed task). Every column shows the same window of the time axis.
+//!
+//! Pointer scheme (listed in the help overlay): on the lanes, drag pans,
+//! the wheel zooms around the pointer (Shift or a sideways wheel pans),
+//! double-click shows the whole run, hover names the task under the
+//! pointer and a click follows it (a click on empty space stops); on the
+//! time axis (the strip of event labels above the lanes and the tick labels
+//! below) a click or drag moves the playhead.
 //!
 //! Three ways to draw the lanes, chosen by [`LaneMode`]: every worker with a
 //! row per connector and task (geometry from the engine's `TimelineLayout`,
 //! shared with the CLI's SVG export), groups of workers summarised as tasks
 //! by state over time, or one group drilled into.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use engine::layout::{LayoutOptions, TimelineLayout};
 use engine::run::RunResult;
 use engine::trace::Trace;
-use web_sys::Element;
 use yew::prelude::*;
 
-use crate::browser::hooks::{use_element_width, use_visible_window};
+use crate::components::markers::{f0, f1};
+
+use crate::browser::hooks::{use_element_width, use_visible_window, use_wheel};
 use crate::browser::profile;
+use crate::components::follow::{follow_overlay, tooltip};
 use crate::components::summary_body::{lanes_bottom, SummaryBody};
 use crate::components::timeline_body::TimelineBody;
+use crate::components::timeline_pointer::{Hover, Pointer, Press};
 use crate::shared::Shared;
+use crate::state::story::describe;
 use crate::state::summary::{sub_trace, summarize, Group, Members};
+use crate::state::viewport::Window;
 
 /// How a column draws its lanes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,6 +75,18 @@ pub struct TimelineProps {
     pub on_scrub: Callback<bool>,
     /// A summary group was clicked.
     pub on_drill: Callback<usize>,
+    /// The window of the time axis shown.
+    pub window: Window,
+    /// End of the shared axis (the longest run).
+    pub end_ms: u64,
+    /// Lane heights shared by every column (lane for lane alignment).
+    pub lane_heights: Shared<Vec<f64>>,
+    /// Show another window (`None`: the default focus).
+    pub on_view: Callback<Option<Window>>,
+    /// The connector or task followed across columns.
+    pub followed: Option<Rc<str>>,
+    /// Follow an item (by label), or stop.
+    pub on_follow: Callback<Option<Rc<str>>>,
 }
 
 /// Lane drawings taller than this (px) draw only the lanes near the screen.
@@ -90,7 +114,7 @@ pub fn group_members(workers: usize, size: usize, group: usize) -> Members {
 }
 
 /// What the static part draws, computed once per result, width and mode.
-enum Drawing {
+pub(super) enum Drawing {
     Lanes {
         layout: Shared<TimelineLayout>,
         lanes: Option<Shared<Trace>>,
@@ -102,8 +126,16 @@ enum Drawing {
 }
 
 impl Drawing {
+    /// The lanes drawn and their trace, for hit-testing.
+    pub(super) fn lanes<'a>(&'a self, whole: &'a Trace) -> Option<(&'a TimelineLayout, &'a Trace)> {
+        match self {
+            Drawing::Lanes { layout, lanes } => Some((layout, lanes.as_deref().unwrap_or(whole))),
+            Drawing::Groups { .. } => None,
+        }
+    }
+
     /// The layout whose x axis and top the overlay uses, and the lanes' bottom.
-    fn frame(&self) -> (&TimelineLayout, f64, f64) {
+    pub(super) fn frame(&self) -> (&TimelineLayout, f64, f64) {
         match self {
             Drawing::Lanes { layout, .. } => (layout, layout.lanes_bottom(), layout.height),
             Drawing::Groups { axis, groups } => {
@@ -114,12 +146,12 @@ impl Drawing {
     }
 }
 
-fn draw(trace: &Trace, mode: &LaneMode, width: f64) -> Drawing {
+fn draw(trace: &Trace, mode: &LaneMode, width: f64, lane_heights: &[f64]) -> Drawing {
     let options = options_for(width);
     match mode {
         LaneMode::Detail => Drawing::Lanes {
             layout: Shared::new(profile::timed("layout", || {
-                TimelineLayout::new(trace, options)
+                TimelineLayout::with_lane_heights(trace, options, lane_heights)
             })),
             lanes: None,
         },
@@ -157,11 +189,19 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // 0 until measured: nothing is laid out at a guessed width.
     let width = use_element_width(node.clone(), 0.0).round();
     let drawing = {
-        let (result, index, mode) = (props.result.clone(), props.index, props.mode.clone());
+        let (result, index, mode, heights) = (
+            props.result.clone(),
+            props.index,
+            props.mode.clone(),
+            props.lane_heights.clone(),
+        );
         use_memo(
-            (result, index, width as u64, mode),
-            move |(result, index, _, mode)| {
-                (width > 0.0).then(|| draw(&result.variants[*index].trace, mode, width))
+            (result, index, width as u64, mode, heights),
+            move |(result, index, _, mode, heights)| {
+                (width > 0.0).then(|| {
+                    let run = &result.variants[*index];
+                    (draw(&run.trace, mode, width, heights), describe(run))
+                })
             },
         )
     };
@@ -171,148 +211,186 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let tall = drawing
         .as_ref()
         .as_ref()
-        .is_some_and(|d| matches!(d, Drawing::Lanes { .. }) && d.frame().2 > VIRTUALIZE_ABOVE);
+        .is_some_and(|(d, _)| matches!(d, Drawing::Lanes { .. }) && d.frame().2 > VIRTUALIZE_ABOVE);
     let visible_window = use_visible_window(svg_ref.clone(), tall);
     let dragging = use_mut_ref(|| Cell::new(false));
-    // Where the pointer went down, while it is down.
-    let press_x: Rc<Cell<Option<f64>>> = use_memo((), |_| Cell::new(None));
+    // Where the pointer went down and what the press does, while it is down.
+    let press: Rc<Cell<Option<(f64, Press)>>> = use_memo((), |_| Cell::new(None));
+    let hover = use_state_eq(|| None::<Hover>);
     let drawing_rc = drawing.clone();
-    let Some(drawing) = drawing.as_ref() else {
+    let axis = drawing.as_ref().as_ref().map(|(d, _)| {
+        d.frame()
+            .0
+            .axis_over(props.window.from_ms, props.window.to_ms)
+    });
+    // The wheel zooms around the pointer; Shift or a sideways wheel pans.
+    // (Registered once; it reads the latest render's pointer context.)
+    let latest: Rc<RefCell<Option<Rc<Pointer>>>> = use_memo((), |_| RefCell::new(None));
+    {
+        let latest = latest.clone();
+        use_wheel(
+            svg_ref.clone(),
+            axis.is_some(),
+            Callback::from(move |e: web_sys::WheelEvent| {
+                if let Some(p) = latest.borrow().as_ref() {
+                    p.wheel(&e);
+                }
+            }),
+        );
+    }
+    // The followed item's outline, redrawn only when it, the drawing or the
+    // window changes (not on every playback frame).
+    let follow = {
+        let trace_rc = props.result.clone();
+        let index = props.index;
+        use_memo(
+            (Shared::from(drawing.clone()), props.followed.clone(), axis),
+            move |(drawing, followed, axis)| {
+                let (label, axis) = (followed.as_ref()?, axis.as_ref()?);
+                let (lay, lanes) = drawing
+                    .as_ref()
+                    .as_ref()?
+                    .0
+                    .lanes(&trace_rc.variants[index].trace)?;
+                follow_overlay(lanes, lay, axis, label)
+            },
+        )
+    };
+    let Some((drawing, description)) = drawing.as_ref() else {
         return html! { <div class="timeline-wrap pending" ref={node}></div> };
     };
     let (lay, bottom, height) = drawing.frame();
+    let axis = axis.unwrap_or_else(|| lay.axis());
     let window = visible_window;
     let o = lay.options;
     let trace = &props.result.variants[props.index].trace;
-    let x_now = lay.x(props.t_ms);
-    let x_end = lay.x(trace.end_ms);
+    let x_now = axis.x(props.t_ms);
+    let x_end = axis.x(trace.end_ms);
 
-    // Scrubbing. (Yew delegates events from its root, so `current_target`
-    // is not the SVG; measure through a node ref instead.)
-    let time_at = {
-        let (memo, svg_ref) = (drawing_rc.clone(), svg_ref.clone());
-        move |e: &PointerEvent| -> Option<u64> {
-            let el: Element = svg_ref.cast()?;
-            let rect = el.get_bounding_client_rect();
-            let (lay, _, _) = memo.as_ref().as_ref()?.frame();
-            if rect.width() <= 0.0 {
-                return None;
-            }
-            let x = (f64::from(e.client_x()) - rect.left()) * lay.options.width / rect.width();
-            Some(lay.time_at(x))
-        }
+    let pointer = Rc::new(Pointer {
+        svg_ref: svg_ref.clone(),
+        drawing: drawing_rc.clone(),
+        result: props.result.clone(),
+        index: props.index,
+        axis: Some(axis),
+        window: props.window,
+        end_ms: props.end_ms,
+        width: o.width,
+        axis_band: (o.top - 2.0, bottom),
+        followed: props.followed.clone(),
+        press: press.clone(),
+        dragging: dragging.clone(),
+        hover: hover.setter(),
+        on_seek: props.on_seek.clone(),
+        on_scrub: props.on_scrub.clone(),
+        on_view: props.on_view.clone(),
+        on_follow: props.on_follow.clone(),
+    });
+    *latest.borrow_mut() = Some(pointer.clone());
+    let handler = |f: fn(&Pointer, &PointerEvent)| {
+        let p = pointer.clone();
+        Callback::from(move |e: PointerEvent| f(&p, &e))
     };
-    let time_at = Rc::new(time_at);
-    // A press starts a drag only once the pointer moves a few pixels, so a
-    // plain click stays a click (a round marker, a summary group) and
-    // also moves the playhead.
-    let on_down = {
-        let (dragging, press_x) = (dragging.clone(), press_x.clone());
-        Callback::from(move |e: PointerEvent| {
-            if e.button() != 0 {
-                return;
-            }
-            press_x.set(Some(f64::from(e.client_x())));
-            dragging.borrow().set(false);
-        })
-    };
-    let on_move = {
-        let (time_at, dragging, press_x, on_seek, on_scrub, svg_ref) = (
-            time_at.clone(),
-            dragging.clone(),
-            press_x.clone(),
-            props.on_seek.clone(),
-            props.on_scrub.clone(),
-            svg_ref.clone(),
-        );
-        Callback::from(move |e: PointerEvent| {
-            let Some(x0) = press_x.get() else { return };
-            if !dragging.borrow().get() {
-                if (f64::from(e.client_x()) - x0).abs() < 3.0 {
-                    return;
-                }
-                // Capture keeps the drag going outside the element.
-                if let Some(el) = svg_ref.cast::<Element>() {
-                    let _ = el.set_pointer_capture(e.pointer_id());
-                }
-                dragging.borrow().set(true);
-                on_scrub.emit(true);
-            }
-            if let Some(t) = time_at(&e) {
-                on_seek.emit(t);
-            }
-        })
-    };
-    let on_up = {
-        let (time_at, dragging, press_x, on_seek, on_scrub) = (
-            time_at.clone(),
-            dragging.clone(),
-            press_x.clone(),
-            props.on_seek.clone(),
-            props.on_scrub.clone(),
-        );
-        Callback::from(move |e: PointerEvent| {
-            let Some(_) = press_x.take() else { return };
-            if dragging.borrow().replace(false) {
-                on_scrub.emit(false);
-            } else if let Some(t) = time_at(&e) {
-                // A click: move the playhead there.
-                on_seek.emit(t);
-            }
-        })
-    };
-    let on_cancel = {
-        let (dragging, press_x, on_scrub) =
-            (dragging.clone(), press_x.clone(), props.on_scrub.clone());
-        Callback::from(move |_: PointerEvent| {
-            press_x.set(None);
-            if dragging.borrow().replace(false) {
-                on_scrub.emit(false);
-            }
-        })
+    let (on_down, on_move, on_up, on_cancel, on_leave) = (
+        handler(Pointer::down),
+        handler(Pointer::moved),
+        handler(Pointer::up),
+        handler(Pointer::cancel),
+        handler(Pointer::leave),
+    );
+    let on_dblclick = {
+        let end_ms = props.end_ms;
+        props
+            .on_view
+            .reform(move |_: MouseEvent| Some(Window::whole(end_ms)))
     };
 
     let selected = props
         .selected
-        .and_then(|i| trace.rounds.get(i).map(|r| (i, r)));
+        .and_then(|i| trace.rounds.get(i).map(|r| (i, r)))
+        .filter(|(_, r)| r.completed_ms >= axis.from_ms && r.started_ms <= axis.to_ms);
     let body = match drawing {
         Drawing::Lanes { layout, lanes } => html! {
             <TimelineBody result={props.result.clone()} index={props.index} lanes={lanes.clone()}
-                          layout={layout.clone()} on_round={props.on_round.clone()} {window} />
+                          layout={layout.clone()} {axis} on_round={props.on_round.clone()} {window} />
         },
-        Drawing::Groups { axis, groups } => html! {
+        Drawing::Groups {
+            axis: frame,
+            groups,
+        } => html! {
             <SummaryBody result={props.result.clone()} index={props.index} groups={groups.clone()}
-                         axis={axis.clone()} on_round={props.on_round.clone()} on_drill={props.on_drill.clone()} />
+                         frame={frame.clone()} {axis} on_round={props.on_round.clone()} on_drill={props.on_drill.clone()} />
         },
     };
+    let settles_later = props.result.variants[props.index]
+        .metrics
+        .settled_ms
+        .filter(|&s| s > axis.to_ms && axis.to_ms < trace.end_ms)
+        .and_then(|s| {
+            // Right-aligned in the ruler, where an event's marker may sit: the
+            // long wording, else the time alone, else nothing (a narrow column).
+            let markers: Vec<f64> = trace
+                .events
+                .iter()
+                .filter(|e| axis.shows(e.at_ms))
+                .map(|e| axis.x(e.at_ms))
+                .collect();
+            let at = engine::wording::duration(s);
+            [format!("settles at {at} ›"), format!("{at} ›")]
+                .into_iter()
+                .find(|text| {
+                    let x0 = axis.right - 2.0 - text.chars().count() as f64 * 5.6;
+                    markers.iter().all(|&x| x < x0 - 6.0)
+                })
+        });
+    let label = format!("Timeline of {}. {}", trace.label, description);
 
     html! {
         <div class="timeline-wrap" ref={node}>
-            <svg ref={svg_ref} class="timeline" xmlns="http://www.w3.org/2000/svg"
-                 width={format!("{:.0}", o.width)} height={format!("{height:.0}")}
+            <svg ref={svg_ref} class={classes!("timeline", props.followed.is_some().then_some("following"))}
+                 xmlns="http://www.w3.org/2000/svg"
+                 width={f0(o.width)} height={f0(height)}
                  viewBox={format!("0 0 {:.0} {height:.0}", o.width)}
-                 role="img" aria-label={format!("Timeline of {}: a lane per worker, bars per connector and task", trace.label)}
-                 onpointerdown={on_down} onpointermove={on_move}
-                 onpointerup={on_up} onpointercancel={on_cancel}>
+                 data-from={axis.from_ms.to_string()} data-to={axis.to_ms.to_string()}
+                 data-left={f1(axis.left)} data-right={f1(axis.right)}
+                 role="img" aria-label={label}
+                 onpointerdown={on_down} onpointermove={on_move} onpointerleave={on_leave}
+                 onpointerup={on_up} onpointercancel={on_cancel} ondblclick={on_dblclick}>
+                <desc>{ description.clone() }</desc>
+                <rect class="time-ruler" x="0" y="0" width={f0(o.width)} height={f0(o.top - 2.0)} />
                 { body }
                 <g class="overlay">
                     if x_now < x_end - 0.5 {
-                        <rect class="veil" x={format!("{x_now:.1}")} y={format!("{:.0}", o.top)}
-                              width={format!("{:.1}", x_end - x_now)} height={format!("{:.0}", bottom - o.top)} />
+                        <rect class="veil" x={f1(x_now)} y={f0(o.top)}
+                              width={f1(x_end - x_now)} height={f0(bottom - o.top)} />
                     }
                     if let Some((i, r)) = selected {
                         <g class="selected-round" data-round={i.to_string()}>
-                            <rect class="selected-band" x={format!("{:.1}", lay.x(r.started_ms) - 1.5)} y={format!("{:.0}", o.top)}
-                                  width={format!("{:.1}", (lay.x(r.completed_ms) - lay.x(r.started_ms)).max(0.0) + 3.0)}
-                                  height={format!("{:.0}", bottom - o.top)} />
+                            <rect class="selected-band" x={f1(axis.x(r.started_ms) - 1.5)} y={f0(o.top)}
+                                  width={f1((axis.x(r.completed_ms) - axis.x(r.started_ms)).max(0.0) + 3.0)}
+                                  height={f0(bottom - o.top)} />
                         </g>
                     }
-                    <g class="playhead" data-t={props.t_ms.to_string()}>
-                        <line x1={format!("{x_now:.1}")} x2={format!("{x_now:.1}")} y1={format!("{:.0}", o.top - 2.0)} y2={format!("{bottom:.0}")} />
-                        <circle cx={format!("{x_now:.1}")} cy={format!("{:.0}", o.top - 2.0)} r="4" />
+                    { (*follow).clone().unwrap_or_default() }
+                    if let Some(text) = settles_later {
+                        <text class="settles-later" x={f1(axis.right - 2.0)} y={f0(o.top - 5.0)} text-anchor="end">
+                            { text }
+                        </text>
+                    }
+                    <g class={classes!("playhead", (!axis.shows(props.t_ms)).then_some("outside"))} data-t={props.t_ms.to_string()}>
+                        <line x1={f1(x_now)} x2={f1(x_now)} y1={f0(o.top - 2.0)} y2={f0(bottom)} />
+                        <circle cx={f1(x_now)} cy={f0(o.top - 2.0)} r="4" />
                     </g>
                 </g>
             </svg>
+            if let Some(h) = *hover {
+                { tooltip(lanes_trace(drawing, trace), &h.bar, h.x, h.y, h.x * 2.0 > f64::from(width as u32)) }
+            }
         </div>
     }
+}
+
+/// The trace whose items the drawn lanes show.
+fn lanes_trace<'a>(drawing: &'a Drawing, whole: &'a Trace) -> &'a Trace {
+    drawing.lanes(whole).map_or(whole, |(_, t)| t)
 }

@@ -1,8 +1,8 @@
 //! The static part of a detailed timeline: a lane per worker (and one for
 //! unassigned work), a row per connector and task, bars coloured by state,
 //! then the markers. It only changes with the result, the width or the
-//! drill-down, so the playhead can move sixty times a second without
-//! redrawing thousands of shapes.
+//! drill-down and the window shown, so the playhead can move sixty times a
+//! second without redrawing thousands of shapes.
 //!
 //! Bars of one state on one lane are one `<path>`: the browser keeps a few
 //! nodes per lane however many connectors and tasks a worker runs.
@@ -10,14 +10,17 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-use engine::layout::{state_name, TimelineLayout, LEGEND};
+use engine::layout::{state_name, TimeAxis, TimelineLayout, LEGEND};
 use engine::run::RunResult;
 use engine::trace::{ItemState, Trace, WorkerState};
 use yew::prelude::*;
 
+use crate::components::markers::f1;
+
 use crate::browser::profile;
 use crate::components::markers::markers;
 use crate::shared::Shared;
+use crate::state::numbers::thousands;
 
 /// Props of [`TimelineBody`].
 #[derive(Properties, PartialEq)]
@@ -30,6 +33,8 @@ pub struct TimelineBodyProps {
     pub lanes: Option<Shared<Trace>>,
     /// Geometry of the lanes drawn.
     pub layout: Shared<TimelineLayout>,
+    /// The window of the time axis shown.
+    pub axis: TimeAxis,
     /// A round was hovered (`false`) or tapped/clicked (`true`).
     pub on_round: Callback<(usize, bool)>,
     /// Draw only lanes overlapping this vertical range (a tall timeline
@@ -67,12 +72,18 @@ fn process_gaps(trace: &Trace, worker: u32) -> (Ranges, Ranges) {
     (down, frozen)
 }
 
+/// True when some of `[a, b)` is on the axis.
+fn shows(axis: &TimeAxis, (a, b): (u64, u64)) -> bool {
+    b >= axis.from_ms && a <= axis.to_ms
+}
+
 /// Lanes, bars, axis, round and event markers of one run.
 #[component]
 pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
     let run = &props.result.variants[props.index];
     let trace: &Trace = props.lanes.as_deref().unwrap_or(&run.trace);
     let lay = &*props.layout;
+    let axis = props.axis;
     let o = lay.options;
 
     let visible = |y: f64, h: f64| props.window.is_none_or(|(lo, hi)| y + h >= lo && y <= hi);
@@ -86,7 +97,10 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
     // One path per (lane, state).
     let paths = profile::timed("bar paths", || {
         let mut paths: HashMap<(Option<u32>, ItemState), String> = HashMap::new();
-        for bar in lay.bars(trace).filter(|b| shown.contains(&b.worker)) {
+        for bar in lay
+            .bars_on(trace, axis)
+            .filter(|b| shown.contains(&b.worker))
+        {
             let d = paths.entry((bar.worker, bar.state)).or_default();
             let _ = write!(
                 d,
@@ -103,28 +117,28 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
             None => (Vec::new(), Vec::new()),
         };
         let gap = |class: &'static str, (a, b): (u64, u64)| {
-            let x = lay.x(a);
+            let x = axis.x(a);
             html! {
-                <rect class={class} x={format!("{x:.1}")} y={format!("{:.1}", lane.y)}
-                      width={format!("{:.1}", (lay.x(b) - x).max(0.0))} height={format!("{:.1}", lane.height)} />
+                <rect class={class} x={f1(x)} y={f1(lane.y)}
+                      width={f1((axis.x(b) - x).max(0.0))} height={f1(lane.height)} />
             }
         };
         let label_title = match lane.worker {
-            Some(_) => format!("{}: {} connectors and tasks ran here", lane.label, lane.rows.len() + lane.hidden),
-            None => format!("{} connectors and tasks waited unassigned", lane.rows.len() + lane.hidden),
+            Some(_) => format!("{}: {} connectors and tasks ran here", lane.label, thousands((lane.rows.len() + lane.hidden) as u64)),
+            None => format!("{} connectors and tasks waited unassigned", thousands((lane.rows.len() + lane.hidden) as u64)),
         };
         html! {
             <g class="lane" key={lane.label.clone()} data-lane={lane.label.clone()}>
                 <rect class={classes!("lane-bg", (i % 2 == 1).then_some("odd"))}
-                      x="0" y={format!("{:.1}", lane.y)} width={format!("{:.1}", o.width)} height={format!("{:.1}", lane.height)} />
-                { for down.into_iter().map(|g| gap("lane-down", g)) }
-                { for frozen.into_iter().map(|g| gap("lane-frozen", g)) }
-                <text class="lane-label" x="4" y={format!("{:.1}", lane.y + 13.0)}>
+                      x="0" y={f1(lane.y)} width={f1(o.width)} height={f1(lane.height)} />
+                { for down.into_iter().filter(|g| shows(&axis, *g)).map(|g| gap("lane-down", g)) }
+                { for frozen.into_iter().filter(|g| shows(&axis, *g)).map(|g| gap("lane-frozen", g)) }
+                <text class="lane-label" x="4" y={f1(lane.y + 13.0)}>
                     { &lane.label }<title>{ label_title }</title>
                 </text>
                 if lane.hidden > 0 {
-                    <text class="lane-more" x="4" y={format!("{:.1}", lane.y + lane.height - 4.0)}>
-                        { format!("+{} more", lane.hidden) }
+                    <text class="lane-more" x="4" y={f1(lane.y + lane.height - 4.0)}>
+                        { format!("+{} more", thousands(lane.hidden as u64)) }
                     </text>
                 }
                 { for LEGEND.iter().filter_map(|(state, _)| {
@@ -139,7 +153,7 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
     html! {
         <g class="timeline-body" data-lanes={lay.lanes.len().to_string()}>
             { for lanes }
-            { markers(&run.trace, lay, lay.lanes_bottom(), &props.on_round) }
+            { markers(&run.trace, &axis, o, lay.lanes_bottom(), &props.on_round) }
         </g>
     }
 }

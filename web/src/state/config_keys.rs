@@ -1,10 +1,13 @@
-//! Reading and writing Connect configuration by Kafka property name.
+//! Reading and writing Connect and Streams configuration by Kafka property
+//! name.
 //!
-//! The editor lists every key of `ConnectConfig::defaults()`, so a key the
-//! engine adds shows up without a page change. Values go through serde under
-//! their Kafka names (the engine's own mapping), never through field names.
+//! The editor lists every key of `ConnectConfig::defaults()` (and of the
+//! resolved Streams config), so a key the engine adds shows up without a
+//! page change. Values go through serde under their Kafka names (the
+//! engine's own mapping), never through field names.
 
-use engine::scenario::ConnectConfig;
+use engine::scenario::{ConnectConfig, KafkaVersion, StreamsConfig};
+use serde::{de::DeserializeOwned, Serialize};
 use serde_json::{Map, Value};
 
 /// How a key's value is entered.
@@ -38,6 +41,19 @@ fn protocols() -> [engine::connect::protocol::ConnectProtocol; 3] {
 
 const PROTOCOL_NAMES: &[&str] = &["eager", "compatible", "sessioned"];
 
+/// `processing.guarantee` values (`exactly_once` is read as `exactly_once_v2`).
+const GUARANTEES: &[&str] = &["at_least_once", "exactly_once_v2"];
+
+/// `internal.task.assignor.class` values, as short class names.
+const ASSIGNORS: &[&str] = &["HighAvailabilityTaskAssignor", "StickyTaskAssignor"];
+
+/// `acceptable.recovery.lag` at `Long.MAX_VALUE`: every client counts as
+/// caught up, so `HighAvailabilityTaskAssignor` assigns no warmups (KIP-441).
+pub const WARMUPS_OFF_KEY: &str = "acceptable.recovery.lag";
+
+/// The value of [`WARMUPS_OFF_KEY`] that turns warmups off (`Long.MAX_VALUE`).
+pub const WARMUPS_OFF_VALUE: &str = "9223372036854775807";
+
 /// One editable key: its Kafka name, Kafka's default as text, and its kind.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Key {
@@ -70,7 +86,60 @@ pub fn keys() -> Vec<Key> {
         .collect()
 }
 
-fn as_map(config: &ConnectConfig) -> Map<String, Value> {
+/// The Kafka name of a Streams key, as a `'static` name (made once per key).
+fn streams_name(dotted: &str) -> Option<&'static str> {
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<Vec<&'static str>>> = OnceLock::new();
+    if !StreamsConfig::is_known_key(dotted) {
+        return None;
+    }
+    let mut names = NAMES.get_or_init(|| Mutex::new(Vec::new())).lock().ok()?;
+    if let Some(n) = names.iter().find(|n| **n == dotted) {
+        return Some(n);
+    }
+    let name: &'static str = Box::leak(dotted.to_string().into_boxed_str());
+    names.push(name);
+    Some(name)
+}
+
+/// Every Streams key, with Kafka's default for `version` (some defaults
+/// changed between versions: `session.timeout.ms`, the task assignor).
+pub fn streams_keys(version: KafkaVersion) -> Vec<Key> {
+    let resolved = StreamsConfig::default().resolve(version);
+    let Ok(Value::Object(fields)) = serde_json::to_value(&resolved) else {
+        return Vec::new();
+    };
+    fields
+        .into_iter()
+        .filter_map(|(field, default)| {
+            // The resolved config names its fields in Rust; the Kafka name is
+            // the same words with dots, except for the assignor's class.
+            let dotted = match field.as_str() {
+                "task_assignor" => "internal.task.assignor.class".to_string(),
+                f => f.replace('_', "."),
+            };
+            let name = streams_name(&dotted)?;
+            let kind = match name {
+                "processing.guarantee" => Kind::Choice(GUARANTEES),
+                "internal.task.assignor.class" => Kind::Choice(ASSIGNORS),
+                _ if default.is_number() => Kind::Number,
+                _ => Kind::Text,
+            };
+            let default = match default {
+                Value::Null => String::new(),
+                Value::String(s) => s,
+                other => other.to_string(),
+            };
+            Some(Key {
+                name,
+                default,
+                kind,
+            })
+        })
+        .collect()
+}
+
+fn as_map<T: Serialize>(config: &T) -> Map<String, Value> {
     match serde_json::to_value(config) {
         Ok(Value::Object(map)) => map,
         _ => Map::new(),
@@ -78,7 +147,7 @@ fn as_map(config: &ConnectConfig) -> Map<String, Value> {
 }
 
 /// The value `config` sets for `key`, as text; `None` when it leaves it unset.
-pub fn get(config: &ConnectConfig, key: &str) -> Option<String> {
+pub fn get<T: Serialize>(config: &T, key: &str) -> Option<String> {
     as_map(config).get(key).map(|v| match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),
@@ -87,7 +156,11 @@ pub fn get(config: &ConnectConfig, key: &str) -> Option<String> {
 
 /// `config` with `key` set from `text` (empty text unsets it), or a message
 /// saying why the text is not a value for that key.
-pub fn set(config: &ConnectConfig, key: &Key, text: &str) -> Result<ConnectConfig, String> {
+pub fn set<T: Serialize + DeserializeOwned>(
+    config: &T,
+    key: &Key,
+    text: &str,
+) -> Result<T, String> {
     let mut map = as_map(config);
     let text = text.trim();
     if text.is_empty() {
@@ -112,7 +185,9 @@ pub fn set(config: &ConnectConfig, key: &Key, text: &str) -> Result<ConnectConfi
         };
         map.insert(key.name.to_string(), value);
     }
-    serde_json::from_value(Value::Object(map)).map_err(|e| format!("{}: {e}", key.name))
+    // Through JSON text, not `from_value`: the page already parses configs
+    // from link text, so this adds no second deserializer to its module.
+    serde_json::from_str(&Value::Object(map).to_string()).map_err(|e| format!("{}: {e}", key.name))
 }
 
 #[cfg(test)]
@@ -153,5 +228,55 @@ mod tests {
         let protocol = keys.iter().find(|k| k.name == "connect.protocol").unwrap();
         assert!(set(&c, protocol, "eager").is_ok());
         assert!(set(&c, protocol, "greedy").is_err());
+    }
+
+    #[test]
+    fn streams_keys_carry_kafka_names_and_version_defaults() {
+        let latest = streams_keys(KafkaVersion::DEFAULT);
+        let names: Vec<&str> = latest.iter().map(|k| k.name).collect();
+        for name in [
+            "num.standby.replicas",
+            "acceptable.recovery.lag",
+            "session.timeout.ms",
+            "internal.task.assignor.class",
+            "upgrade.from",
+            "group.instance.id",
+        ] {
+            assert!(names.contains(&name), "{name} missing from {names:?}");
+        }
+        assert!(names.iter().all(|n| StreamsConfig::is_known_key(n)));
+        let default = |keys: &[Key], name: &str| {
+            keys.iter()
+                .find(|k| k.name == name)
+                .unwrap()
+                .default
+                .clone()
+        };
+        assert_eq!(default(&latest, "session.timeout.ms"), "45000");
+        assert_eq!(default(&latest, "acceptable.recovery.lag"), "10000");
+        let old = streams_keys(KafkaVersion::parse("2.8").unwrap());
+        assert_eq!(default(&old, "session.timeout.ms"), "10000");
+        let upgrade = latest.iter().find(|k| k.name == "upgrade.from").unwrap();
+        assert_eq!((upgrade.default.as_str(), upgrade.kind), ("", Kind::Text));
+    }
+
+    #[test]
+    fn streams_values_by_kafka_name_and_the_warmups_switch() {
+        let keys = streams_keys(KafkaVersion::DEFAULT);
+        let key = |n: &str| keys.iter().find(|k| k.name == n).unwrap().clone();
+        let c = set(&StreamsConfig::default(), &key("num.standby.replicas"), "1").unwrap();
+        assert_eq!(c.num_standby_replicas, Some(1));
+        let lag = key(WARMUPS_OFF_KEY);
+        let off = set(&c, &lag, WARMUPS_OFF_VALUE).unwrap();
+        assert_eq!(off.acceptable_recovery_lag, Some(i64::MAX as u64));
+        assert_eq!(
+            get(&off, WARMUPS_OFF_KEY).as_deref(),
+            Some(WARMUPS_OFF_VALUE)
+        );
+        let c = set(&off, &key("upgrade.from"), "2.3").unwrap();
+        assert_eq!(get(&c, "upgrade.from").as_deref(), Some("2.3"));
+        assert!(set(&c, &key("upgrade.from"), "soon").is_err());
+        assert!(set(&c, &key("processing.guarantee"), "exactly_once_v2").is_ok());
+        assert!(set(&c, &key("processing.guarantee"), "twice").is_err());
     }
 }

@@ -4,7 +4,7 @@
 //! scenario a link could not carry.
 
 use engine::scenario::{
-    ConnectConfig, ConnectScenario, ConnectVariant, ConnectorSpec, Family, Scenario,
+    ConnectConfig, ConnectScenario, ConnectVariant, ConnectorSpec, Family, FamilyKind, Scenario,
     StreamsScenario, TimedEvent, Timings,
 };
 
@@ -13,6 +13,8 @@ use engine::scenario::{
 pub enum Edit {
     /// The title.
     Title(String),
+    /// The description.
+    Description(String),
     /// Workers at time 0.
     Workers(u32),
     /// The connectors at time 0.
@@ -40,6 +42,7 @@ impl Edit {
         let mut s = scenario.clone();
         match self {
             Edit::Title(t) => s.title = t,
+            Edit::Description(d) => s.description = d,
             Edit::Workers(n) => on_connect(&mut s, |c| c.cluster.workers = n),
             Edit::Connectors(v) => on_connect(&mut s, |c| c.cluster.connectors = v),
             Edit::ClusterConfig(v) => on_connect(&mut s, |c| c.cluster.config = v),
@@ -52,6 +55,44 @@ impl Edit {
         }
         s
     }
+
+    /// True for an edit of the words about the scenario (title,
+    /// description) rather than of what it simulates.
+    pub fn is_text(&self) -> bool {
+        matches!(self, Edit::Title(_) | Edit::Description(_))
+    }
+}
+
+/// A blank scenario of a family: a small cluster with Kafka's defaults, the
+/// family's default comparison (eager vs cooperative) and no events.
+pub fn blank(kind: FamilyKind) -> Scenario {
+    let json = match kind {
+        FamilyKind::Connect => {
+            r#"{"version": 1, "title": "New Connect scenario",
+                "description": "Three workers run one connector with six tasks. Add events (a worker joins, leaves or restarts) to see how each protocol rebalances.",
+                "seed": 1, "connect": {"workers": 3, "connectors": [{"name": "connector-1", "tasks": 6}]},
+                "events": [], "end_ms": 60000}"#
+        }
+        FamilyKind::Streams => {
+            r#"{"version": 1, "title": "New Streams scenario",
+                "description": "Three instances run one stateless subtopology with six partitions. Add events (an instance joins, stops or restarts) to see how each protocol rebalances.",
+                "seed": 1, "streams": {"instances": 3, "subtopologies": [{"partitions": 6}]},
+                "events": [], "end_ms": 60000}"#
+        }
+    };
+    Scenario::from_json(json).expect("the blank scenarios are valid")
+}
+
+/// True when `now` simulates something other than `basis` (the scenario as
+/// it was when its title and description were last written): the words may
+/// no longer describe it.
+pub fn text_is_stale(basis: &Scenario, now: &Scenario) -> bool {
+    let strip = |s: &Scenario| Scenario {
+        title: String::new(),
+        description: String::new(),
+        ..s.clone()
+    };
+    strip(basis) != strip(now)
 }
 
 /// Applies `f` to the Connect part of `s`, if it is a Connect scenario.
@@ -75,5 +116,30 @@ mod tests {
         assert_eq!(after.cluster.workers, 7);
         assert_eq!(after.events, before.events);
         assert!(Edit::Workers(100_000).apply(&s).validate().is_err());
+    }
+
+    #[test]
+    fn blank_scenarios_are_small_and_have_no_events() {
+        for kind in [FamilyKind::Connect, FamilyKind::Streams] {
+            let s = blank(kind);
+            assert_eq!(s.family_kind(), kind);
+            assert_eq!(s.variant_labels().len(), 2, "eager vs cooperative");
+            match &s.family {
+                Family::Connect(c) => assert!(c.events.is_empty() && c.cluster.workers == 3),
+                Family::Streams(st) => assert!(st.events.is_empty() && st.app.instances == 3),
+            }
+            assert!(s.title.starts_with("New "));
+        }
+    }
+
+    #[test]
+    fn words_go_stale_when_the_simulation_changes() {
+        let s = engine::presets::default_preset().scenario();
+        let retitled = Edit::Title("Mine".into()).apply(&s);
+        let described = Edit::Description("Mine".into()).apply(&retitled);
+        assert!(!text_is_stale(&s, &described), "words alone never go stale");
+        assert!(text_is_stale(&s, &Edit::Workers(9).apply(&s)));
+        assert!(text_is_stale(&s, &Edit::Seed(99).apply(&s)));
+        assert!(Edit::Title(String::new()).is_text() && !Edit::Seed(1).is_text());
     }
 }

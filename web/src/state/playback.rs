@@ -1,11 +1,14 @@
-//! The playhead shared by every column: where it is, whether it plays, and
-//! which rebalance round is selected. A reducer of its own, so that sixty
+//! The playhead shared by every column: where it is, whether it plays,
+//! which rebalance round is selected, which window of the time axis is
+//! shown and which task is followed. A reducer of its own, so that sixty
 //! playhead moves a second do not touch the scenario state.
 
 use std::rc::Rc;
 
 use engine::run::RunResult;
 use yew::Reducible;
+
+use crate::state::viewport::Window;
 
 /// At speed 1 a whole run plays in this many ms of wall time, whatever
 /// its simulated length (a minute or an hour).
@@ -63,6 +66,17 @@ pub struct Playback {
     pub rounds: Rc<Vec<RoundRef>>,
     /// The round whose details are shown.
     pub selected: Option<RoundRef>,
+    /// The window the user zoomed or panned to; `None` shows [`Playback::focus`].
+    pub zoom: Option<Window>,
+    /// The default window of the current result (where things happen).
+    pub focus: Window,
+    /// The connector or task followed across columns (its label).
+    pub followed: Option<Rc<str>>,
+    /// Counts keyboard and button steps, so the details panel takes focus
+    /// for a step and not for a hover.
+    pub steps_taken: u64,
+    /// Playhead and window from the link, applied to the first result.
+    restore: Option<(Option<u64>, Option<Window>)>,
     /// Wall time of the last animation frame, while playing.
     last_frame: Option<f64>,
     /// Sub-millisecond remainder carried between frames, so slow speeds advance.
@@ -78,6 +92,11 @@ impl Default for Playback {
             end_ms: 0,
             rounds: Rc::new(Vec::new()),
             selected: None,
+            zoom: None,
+            focus: Window::whole(0),
+            followed: None,
+            steps_taken: 0,
+            restore: None,
             last_frame: None,
             carry: 0.0,
         }
@@ -96,7 +115,14 @@ pub enum PlayAction {
         rounds: Rc<Vec<RoundRef>>,
         /// Back to the start, paused, nothing selected.
         restart: bool,
+        /// Where this result's story is (the default window).
+        focus: Window,
     },
+    /// Show this window of the time axis (a zoom, a pan, a brush);
+    /// `None` goes back to the default focus.
+    View(Option<Window>),
+    /// Follow a connector or task (by label) across columns, or stop.
+    Follow(Option<Rc<str>>),
     /// Move the playhead (scrubbing).
     Seek(u64),
     /// Play or pause.
@@ -120,6 +146,20 @@ pub enum PlayAction {
 }
 
 impl Playback {
+    /// A playhead that restores a link's `t` and `view` once the first
+    /// result arrives.
+    pub fn restoring(t_ms: Option<u64>, view: Option<Window>) -> Self {
+        Self {
+            restore: (t_ms.is_some() || view.is_some()).then_some((t_ms, view)),
+            ..Self::default()
+        }
+    }
+
+    /// The window every column shows.
+    pub fn window(&self) -> Window {
+        self.zoom.unwrap_or(self.focus)
+    }
+
     /// The round "next" (`dir > 0`) or "previous" would go to, if any (the
     /// transport enables its buttons by this).
     pub fn step(&self, dir: i32) -> Option<RoundRef> {
@@ -152,14 +192,20 @@ impl Reducible for Playback {
                 end_ms,
                 rounds,
                 restart,
+                focus,
             } => {
                 next.end_ms = end_ms;
                 next.rounds = rounds;
+                next.focus = focus;
                 if restart {
-                    next.t_ms = 0;
+                    let (t, zoom) = next.restore.take().unwrap_or((None, None));
+                    next.t_ms = t.unwrap_or(0).min(end_ms);
+                    next.zoom = zoom.map(|w| w.clamp(end_ms));
                     next.playing = false;
                     next.selected = None;
+                    next.followed = None;
                 } else {
+                    next.zoom = next.zoom.map(|w| w.clamp(end_ms));
                     next.t_ms = next.t_ms.min(end_ms);
                     // A selection survives an edit only if that round still exists.
                     next.selected = next
@@ -200,10 +246,23 @@ impl Reducible for Playback {
                 if let Some(r) = self.step(dir) {
                     next.t_ms = r.at_ms.min(next.end_ms);
                     next.selected = Some(r);
+                    next.steps_taken += 1;
+                    // Keep the round on screen: pan a zoom that hides it.
+                    let w = next.window();
+                    if r.at_ms < w.from_ms || r.at_ms > w.to_ms {
+                        let half = (w.span() / 2) as i64;
+                        next.zoom =
+                            Some(w.pan(r.at_ms as i64 - w.from_ms as i64 - half, next.end_ms));
+                    }
                 }
                 next.playing = false;
             }
             PlayAction::Select(r) => next.selected = r,
+            PlayAction::View(w) => {
+                // The default window is spelled `None`, so the link stays clean.
+                next.zoom = w.map(|w| w.clamp(next.end_ms)).filter(|w| *w != next.focus);
+            }
+            PlayAction::Follow(item) => next.followed = item,
             PlayAction::Nudge(share) => {
                 let delta = (share.abs() * next.end_ms as f64).round().max(1.0) as u64;
                 next.t_ms = if share < 0.0 {
@@ -240,7 +299,50 @@ mod tests {
             end_ms,
             rounds: Rc::new(round_stops(&result)),
             restart: true,
+            focus: crate::state::viewport::focus_window(&result),
         })
+    }
+
+    #[test]
+    fn a_link_restores_playhead_and_window_once() {
+        let result = engine::run::run(&engine::presets::default_preset().scenario());
+        let end_ms = result.variants[0].trace.end_ms;
+        let load = |restart| PlayAction::Load {
+            end_ms,
+            rounds: Rc::new(round_stops(&result)),
+            restart,
+            focus: Window::whole(end_ms),
+        };
+        let w = Window {
+            from_ms: 1_000,
+            to_ms: 9_000,
+        };
+        let p = Rc::new(Playback::restoring(Some(4_000), Some(w))).reduce(load(true));
+        assert_eq!((p.t_ms, p.window()), (4_000, w));
+        // A second opened scenario starts from scratch.
+        let p = p.reduce(load(true));
+        assert_eq!((p.t_ms, p.zoom), (0, None));
+    }
+
+    #[test]
+    fn the_default_window_is_no_zoom_and_stepping_keeps_the_round_in_view() {
+        let mut p = loaded();
+        let focus = p.focus;
+        p = p.reduce(PlayAction::View(Some(focus)));
+        assert_eq!(p.zoom, None, "the focus window is the default, not a zoom");
+        // Zoom far from the rounds, then step: the window pans to the round.
+        let end = p.end_ms;
+        p = p.reduce(PlayAction::View(Some(Window {
+            from_ms: end - 2_000,
+            to_ms: end,
+        })));
+        p = p.reduce(PlayAction::Jump(false));
+        p = p.reduce(PlayAction::Step(1));
+        let r = p.selected.expect("a round");
+        let w = p.window();
+        assert!(w.from_ms <= r.at_ms && r.at_ms <= w.to_ms, "{w:?} {r:?}");
+        assert_eq!(w.span(), 2_000);
+        assert_eq!(p.steps_taken, 1);
     }
 
     #[test]

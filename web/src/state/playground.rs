@@ -8,11 +8,12 @@ use std::rc::Rc;
 use engine::link::{self, LinkTarget};
 use engine::presets;
 use engine::run::RunResult;
-use engine::scenario::Scenario;
+use engine::scenario::{FamilyKind, Scenario};
 use yew::Reducible;
 
 use crate::shared::Shared;
-use crate::state::edit::Edit;
+use crate::state::edit::{self, text_is_stale, Edit};
+use crate::state::error_names::page_error;
 use crate::worker::sim_client::SimOutcome;
 
 /// What fills the page below the header.
@@ -30,9 +31,8 @@ pub enum History {
     /// Leave the address bar alone (it already says this, or it holds a bad
     /// link the user should be able to see and fix).
     Keep,
-    /// Rewrite the current entry (edits).
-    Replace,
-    /// Add an entry (opening a preset or a file), so Back returns.
+    /// Add an entry (an edit, opening a preset or a file), so Back undoes
+    /// it and Forward redoes it.
     Push,
 }
 
@@ -76,6 +76,9 @@ pub struct PlaygroundState {
     pub opened: u64,
     /// Embedded in another page (`?embed=1`): no gallery, no editor.
     pub embed: bool,
+    /// The scenario as it was when its title and description were last
+    /// written (by a preset's author or in the editor); see [`Self::text_stale`].
+    pub text_basis: Rc<Scenario>,
 }
 
 /// Everything the user, the address bar or the simulator can do to the state.
@@ -87,6 +90,8 @@ pub enum Action {
     OpenPreset(&'static str),
     /// Open a scenario read from a file, or say why the file is not one.
     OpenFile(Result<Box<Scenario>, String>),
+    /// Open a blank scenario of a family.
+    OpenBlank(FamilyKind),
     /// Change the scenario.
     Edit(Edit),
     /// Show the gallery.
@@ -102,9 +107,10 @@ pub enum Action {
 impl PlaygroundState {
     /// The state for a fresh page at `fragment`.
     pub fn load(fragment: &str, embed: bool) -> Self {
+        let default = Rc::new(presets::default_preset().scenario());
         let blank = Self {
             view: View::Gallery,
-            scenario: Rc::new(presets::default_preset().scenario()),
+            scenario: default.clone(),
             preset: Some(presets::default_preset().id),
             invalid: None,
             notice: None,
@@ -115,8 +121,31 @@ impl PlaygroundState {
             history: History::Keep,
             opened: 0,
             embed,
+            text_basis: default,
         };
         blank.navigate(fragment)
+    }
+
+    /// True when the scenario simulates something else than it did when its
+    /// title and description were written: they may not describe it any more.
+    pub fn text_stale(&self) -> bool {
+        text_is_stale(&self.text_basis, &self.scenario)
+    }
+
+    /// What the title and description of `scenario`, arriving from a link,
+    /// were written for: the preset they come from, the scenario they were
+    /// last written for in this page (Back and Forward), or else itself.
+    fn basis_for(&self, scenario: &Scenario) -> Rc<Scenario> {
+        let same_words =
+            |b: &Scenario| b.title == scenario.title && b.description == scenario.description;
+        if same_words(&self.text_basis) {
+            return self.text_basis.clone();
+        }
+        presets::all()
+            .iter()
+            .map(|p| p.scenario())
+            .find(|p| same_words(p))
+            .map_or_else(|| Rc::new(scenario.clone()), Rc::new)
     }
 
     /// True while the newest valid scenario has no result yet.
@@ -133,8 +162,10 @@ impl PlaygroundState {
             Some(id) => link::preset_fragment(id),
             None => link::encode(&scenario),
         };
+        let text_basis = self.basis_for(&scenario);
         Self {
             view: View::Compare,
+            text_basis,
             scenario: Rc::new(scenario),
             preset,
             invalid: None,
@@ -149,39 +180,63 @@ impl PlaygroundState {
     }
 
     /// The gallery with a message; an embed has no gallery, so it shows the
-    /// default preset under the message instead.
+    /// default preset under the message instead (and the message says so,
+    /// without the advice to pick from a gallery).
     fn refuse(&self, message: String) -> Self {
-        let mut next = if self.embed {
-            self.open(
+        if self.embed {
+            let mut next = self.open(
                 presets::default_preset().scenario(),
                 Some(presets::default_preset().id),
                 History::Keep,
-            )
+            );
+            let reason = message
+                .replace(" Pick a scenario from the gallery instead.", "")
+                .replace(" Pick one from the gallery.", "");
+            next.notice = Some(format!(
+                "{reason} Showing “{}” instead.",
+                next.scenario.title
+            ));
+            next
         } else {
             Self {
                 view: View::Gallery,
                 history: History::Keep,
+                notice: Some(message),
                 ..self.clone()
             }
-        };
-        next.notice = Some(message);
-        next
+        }
     }
 
-    /// Opens what an address-bar fragment names.
+    /// Opens what an address-bar fragment names. Back and Forward between
+    /// edits of one scenario (the same family, the comparison on screen)
+    /// undo and redo like edits: the playhead stays where it is.
     fn navigate(&self, fragment: &str) -> Self {
         if !fragment.is_empty() && fragment == self.fragment && self.view == View::Compare {
             return self.clone();
         }
+        let continues = |next: Self| {
+            if self.view == View::Compare
+                && self.request > 0
+                && next.view == View::Compare
+                && next.scenario.family_kind() == self.scenario.family_kind()
+            {
+                Self {
+                    opened: self.opened,
+                    ..next
+                }
+            } else {
+                next
+            }
+        };
         match link::decode(fragment) {
             Ok(LinkTarget::Scenario(s)) => {
                 let mut next = self.open(*s, None, History::Keep);
                 // Keep the link as the user has it; it names this scenario.
                 next.fragment = fragment.to_string();
-                next
+                continues(next)
             }
             Ok(LinkTarget::Preset(id)) => match presets::resolve(&id) {
-                Ok(p) => self.open(p.scenario(), Some(p.id), History::Keep),
+                Ok(p) => continues(self.open(p.scenario(), Some(p.id), History::Keep)),
                 Err(message) => self.refuse(message),
             },
             Ok(LinkTarget::Empty) if self.embed => self.open(
@@ -202,26 +257,34 @@ impl PlaygroundState {
     /// Applies an edit. An invalid result is kept for the editor (with the
     /// reason) but not simulated; the last good result stays on screen.
     fn edited(&self, edit: Edit) -> Self {
-        let scenario = edit.apply(&self.scenario);
-        if scenario == *self.scenario {
+        let words = edit.is_text();
+        let scenario = Rc::new(edit.apply(&self.scenario));
+        if scenario == self.scenario {
             return self.clone();
         }
+        let text_basis = if words {
+            scenario.clone()
+        } else {
+            self.text_basis.clone()
+        };
         match scenario.validate() {
             Ok(()) => Self {
-                scenario: Rc::new(scenario.clone()),
+                fragment: link::encode(&scenario),
+                scenario,
                 preset: None,
                 invalid: None,
                 request: self.request + 1,
                 failure: None,
-                fragment: link::encode(&scenario),
-                history: History::Replace,
+                history: History::Push,
+                text_basis,
                 ..self.clone()
             },
             Err(e) => Self {
-                scenario: Rc::new(scenario),
+                invalid: Some(page_error(&e, &scenario)),
+                scenario,
                 preset: None,
-                invalid: Some(e.to_string()),
                 history: History::Keep,
+                text_basis,
                 ..self.clone()
             },
         }
@@ -264,6 +327,7 @@ impl Reducible for PlaygroundState {
                 Err(message) => self.refuse(message),
             },
             Action::OpenFile(Ok(scenario)) => self.open(*scenario, None, History::Push),
+            Action::OpenBlank(kind) => self.open(edit::blank(kind), None, History::Push),
             Action::OpenFile(Err(message)) => Self {
                 notice: Some(message),
                 history: History::Keep,
@@ -338,7 +402,7 @@ mod tests {
         let first = s.request;
         let s = s.reduce(Action::Edit(Edit::Workers(5)));
         assert_eq!(s.request, first + 1);
-        assert_eq!(s.history, History::Replace);
+        assert_eq!(s.history, History::Push);
         assert!(s.fragment.starts_with("s=1."));
         let result = Rc::new(engine::run::run(&s.scenario));
         let s = s.reduce(Action::Simulated(outcome(first, result.clone())));
@@ -362,5 +426,92 @@ mod tests {
         let s = s.reduce(Action::Edit(Edit::Workers(4)));
         assert!(s.invalid.is_none());
         assert_eq!(s.request, before + 1);
+    }
+
+    #[test]
+    fn each_edit_is_a_history_entry_and_back_undoes_it() {
+        let s = Rc::new(PlaygroundState::load("p=connect/worker-joins", false));
+        let opened = s.opened;
+        let before = s.fragment.clone();
+        let s = s.reduce(Action::Edit(Edit::Workers(5)));
+        assert_eq!(s.history, History::Push, "an edit adds an entry");
+        let edited = s.fragment.clone();
+        // Back: the address bar says the old fragment again.
+        let s = s.reduce(Action::Navigate(before.clone()));
+        assert_eq!(s.fragment, before);
+        assert_eq!(s.history, History::Keep, "history moved by itself");
+        assert!(
+            matches!(&s.scenario.family, engine::scenario::Family::Connect(c) if c.cluster.workers == 3)
+        );
+        assert_eq!(s.opened, opened, "undo keeps the playhead");
+        assert!(s.simulating(), "the undone scenario is simulated again");
+        // Forward: the edit again.
+        let s = s.reduce(Action::Navigate(edited.clone()));
+        assert!(
+            matches!(&s.scenario.family, engine::scenario::Family::Connect(c) if c.cluster.workers == 5)
+        );
+        assert_eq!(s.fragment, edited);
+        // Another family is a new story: playback restarts.
+        let s = s.reduce(Action::Navigate("p=streams/stateless-restart".into()));
+        assert_eq!(s.opened, opened + 1);
+    }
+
+    #[test]
+    fn words_are_marked_stale_until_rewritten_and_the_mark_survives_back() {
+        let s = Rc::new(PlaygroundState::load("p=connect/worker-joins", false));
+        assert!(!s.text_stale());
+        let s = s.reduce(Action::Edit(Edit::Workers(7)));
+        assert!(s.text_stale(), "the preset's description no longer fits");
+        let edited = s.fragment.clone();
+        // Opened from the link alone, the words are still the preset's.
+        assert!(PlaygroundState::load(&edited, false).text_stale());
+        let s = s.reduce(Action::Edit(Edit::Description("Seven workers.".into())));
+        assert!(!s.text_stale());
+        let described = s.fragment.clone();
+        let s = s.reduce(Action::Edit(Edit::Seed(42)));
+        assert!(s.text_stale());
+        let s = s.reduce(Action::Navigate(described));
+        assert!(!s.text_stale(), "back to when the words were written");
+        let s = s.reduce(Action::Navigate(edited));
+        assert!(s.text_stale());
+    }
+
+    #[test]
+    fn blank_scenarios_open_and_simulate() {
+        for kind in [FamilyKind::Connect, FamilyKind::Streams] {
+            let s = Rc::new(PlaygroundState::load("", false)).reduce(Action::OpenBlank(kind));
+            assert_eq!(s.view, View::Compare);
+            assert_eq!(s.history, History::Push);
+            assert!(s.simulating() && s.preset.is_none());
+            assert!(!s.text_stale());
+        }
+    }
+
+    #[test]
+    fn invalid_edits_say_what_the_page_calls_things() {
+        let s = Rc::new(PlaygroundState::load("p=connect/worker-joins", false));
+        let engine::scenario::Family::Connect(c) = &s.scenario.family else {
+            panic!("a Connect preset")
+        };
+        let mut variants = c.compare.clone();
+        variants[0].config.session_timeout_ms = Some(0);
+        let s = s.reduce(Action::Edit(Edit::Variants(variants)));
+        let text = s.invalid.clone().expect("invalid");
+        assert!(
+            text.starts_with("column 1 (eager): session.timeout.ms"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_bad_link_in_an_embed_does_not_mention_a_gallery() {
+        for bad in ["s=1.z.%%%", "s=9.z.AAAA", "nonsense", "p=no/such"] {
+            let e = PlaygroundState::load(bad, true);
+            let notice = e.notice.unwrap_or_default();
+            assert!(
+                !notice.to_lowercase().contains("gallery"),
+                "{bad}: {notice}"
+            );
+        }
     }
 }

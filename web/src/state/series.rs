@@ -91,7 +91,8 @@ pub fn configured_tasks(trace: &Trace) -> Steps {
     Steps::from_deltas(deltas)
 }
 
-/// The generation in force at `t`: the newest delivered round completed by then.
+/// The generation in force at `t`: the newest delivered round completed by
+/// then, else the one the group formed in before t = 0 (the trace says which).
 pub fn generation_at(trace: &Trace, t: u64) -> Option<i32> {
     trace
         .rounds
@@ -99,6 +100,7 @@ pub fn generation_at(trace: &Trace, t: u64) -> Option<i32> {
         .filter(|r| r.delivered && r.completed_ms <= t)
         .map(|r| r.generation)
         .next_back()
+        .or(trace.formed_generation)
 }
 
 #[cfg(test)]
@@ -124,6 +126,28 @@ mod tests {
             }
             assert!(configured_tasks(trace).max() >= steps.max());
         }
+    }
+
+    #[test]
+    fn a_formed_group_has_its_generation_from_t_0() {
+        let result = engine::run::run(&engine::presets::default_preset().scenario());
+        for run in &result.variants {
+            let trace = &run.trace;
+            let formed = trace.formed_generation;
+            assert!(formed.is_some(), "{}: the preset starts formed", run.label);
+            assert_eq!(generation_at(trace, 0), formed, "{}", run.label);
+            let first = trace.rounds.iter().find(|r| r.delivered).expect("a round");
+            assert_eq!(
+                generation_at(trace, first.completed_ms),
+                Some(first.generation),
+                "{}",
+                run.label
+            );
+        }
+        let mut empty = engine::presets::default_preset().scenario();
+        empty.start = engine::scenario::Start::Empty;
+        let result = engine::run::run(&empty);
+        assert_eq!(generation_at(&result.variants[0].trace, 0), None);
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! t = 0. The scenario's events are scheduled from there, and
 //! [`present_from`] drops what came before from the trace and shifts the
 //! rest, so generations, member ids and local state are those of a group
-//! that has been running. [`Start::Empty`] shows the formation itself.
+//! that has been running (`Trace::formed_generation` keeps the generation
+//! the group formed in). [`Start::Empty`] shows the formation itself.
 
 use super::driver::Simulation;
 use crate::scenario::Start;
@@ -93,7 +94,13 @@ pub(crate) fn present_from(trace: &mut Trace, origin: &Origin) {
     for m in &mut trace.members {
         m.joined_ms = shift(m.joined_ms);
     }
-    trace.rounds.drain(..origin.rounds.min(trace.rounds.len()));
+    let forming_rounds = origin.rounds.min(trace.rounds.len());
+    trace.formed_generation = trace.rounds[..forming_rounds]
+        .iter()
+        .rev()
+        .find(|r| r.delivered)
+        .map(|r| r.generation);
+    trace.rounds.drain(..forming_rounds);
     for r in &mut trace.rounds {
         r.started_ms = shift(r.started_ms);
         r.joined_ms = shift(r.joined_ms);
@@ -159,6 +166,7 @@ mod tests {
             started_ms: at,
             joined_ms: at,
             completed_ms: at + 5,
+            delivered: true,
             ..RebalanceRound::default()
         };
         let mut trace = Trace {
@@ -214,6 +222,7 @@ mod tests {
         );
         assert_eq!(trace.members[0].joined_ms, 0);
         assert_eq!(trace.rounds.len(), 1);
+        assert_eq!(trace.formed_generation, Some(1), "formed in generation 1");
         assert_eq!(
             (trace.rounds[0].generation, trace.rounds[0].started_ms),
             (2, 40)

@@ -162,6 +162,7 @@ impl TraceRecorder {
             steps: self.steps,
             events: self.markers,
             cut: None,
+            formed_generation: None,
         };
         if let Some(origin) = &self.origin {
             present_from(&mut trace, origin);

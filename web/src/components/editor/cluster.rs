@@ -1,4 +1,4 @@
-//! Cluster shape: title, workers at time 0, connectors with their task
+//! Cluster shape: title and description, workers at time 0, connectors with their task
 //! counts, the simulator's timings, run length and seed.
 
 use std::rc::Rc;
@@ -6,7 +6,7 @@ use std::rc::Rc;
 use engine::scenario::{ConnectCluster, ConnectorSpec, Family, Scenario, Timings};
 use yew::prelude::*;
 
-use super::fields::{ms_to_s, s_to_ms, NumberField, TextField};
+use super::fields::{ms_to_s, s_to_ms, textarea_field, NumberField, TextField};
 use crate::state::edit::Edit;
 
 /// Props of [`ClusterEditor`].
@@ -18,6 +18,8 @@ pub struct ClusterEditorProps {
     pub on_edit: Callback<Edit>,
     /// Text that is not a value for its field.
     pub on_error: Callback<String>,
+    /// The scenario changed since its title and description were written.
+    pub text_stale: bool,
 }
 
 /// Applies committed text to one connector, or says why it cannot.
@@ -90,6 +92,12 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
     };
     let t = &cluster.timings;
     let on_title = props.on_edit.reform(Edit::Title);
+    let on_description = props
+        .on_edit
+        .reform(|t: String| Edit::Description(t.trim().to_string()));
+    let stale_note = props
+        .text_stale
+        .then_some("edited — description may not match");
     let on_workers = {
         let (on_edit, on_error) = (props.on_edit.clone(), props.on_error.clone());
         Callback::from(move |text: String| match parse_u32("Workers", &text) {
@@ -122,13 +130,16 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
         <fieldset class="cluster">
             <legend>{"Scenario"}</legend>
             <div class="row">
-                <TextField label="Title" value={s.title.clone()} on_change={on_title} class="wide" />
+                <TextField label="Title" id="title" value={s.title.clone()} on_change={on_title} class="wide" />
                 if !streams {
                     <NumberField label="Workers at start" id="workers" value={cluster.workers.to_string()} on_change={on_workers} />
                 }
                 <NumberField label="Run length" value={s.end_ms.map(ms_to_s).unwrap_or_default()} unit="s"
                              placeholder="auto" step="any" on_change={on_end} />
                 <NumberField label="Seed" value={s.seed.to_string()} on_change={on_seed} />
+            </div>
+            <div class="row">
+                { textarea_field("Description", "description", &s.description, on_description, stale_note) }
             </div>
             if !streams {
             <table class="connectors">

@@ -1,18 +1,20 @@
-//! Protocol configuration under Kafka's property names: one row per key,
-//! with Kafka's default, the cluster-wide value and each compared variant's
-//! override. An empty cell inherits (its placeholder shows what from).
+//! Protocol configuration under Kafka's property names, for both families:
+//! the Connect worker configs (cluster column and one per compared
+//! protocol) and the Streams configs (application column and one per
+//! compared setting), both in the shared [`ConfigGrid`].
 
 use std::rc::Rc;
 
-use engine::scenario::{limits, ConnectConfig, ConnectVariant, Family, Scenario};
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use engine::scenario::{
+    limits, ConnectConfig, ConnectVariant, Family, Scenario, StreamsConfig, StreamsVariant,
+};
 use yew::prelude::*;
 
-use super::fields::TextField;
-use crate::state::config_keys::{self, Key, Kind};
+use super::config_grid::{config_grid, Column, Grid, GridColumn, Switch};
+use crate::state::config_keys::{self, Key, WARMUPS_OFF_KEY, WARMUPS_OFF_VALUE};
 use crate::state::edit::Edit;
 
-/// Props of [`ConfigMatrix`].
+/// Props of [`ConfigMatrix`] (and the arguments of [`streams_config_matrix`]).
 #[derive(Properties, PartialEq)]
 pub struct ConfigMatrixProps {
     /// The scenario.
@@ -23,161 +25,210 @@ pub struct ConfigMatrixProps {
     pub on_error: Callback<String>,
 }
 
-/// One cell: a select for a choice, a text/number input otherwise.
-fn cell(
-    key: &Key,
-    value: Option<String>,
-    inherited: String,
-    id: String,
-    on_change: Callback<String>,
-) -> Html {
-    match key.kind {
-        Kind::Choice(options) => {
-            let onchange = on_change.reform(|e: Event| {
-                let s: HtmlSelectElement = e.target_unchecked_into();
-                s.value()
-            });
-            html! {
-                <select {id} {onchange} aria-label={key.name}>
-                    <option value="" selected={value.is_none()}>{ format!("({inherited})") }</option>
-                    { for options.iter().map(|o| html! {
-                        <option value={*o} selected={value.as_deref() == Some(*o)}>{ *o }</option>
-                    }) }
-                </select>
-            }
-        }
-        Kind::Number | Kind::Text => {
-            let onchange = on_change.reform(|e: Event| {
-                let i: HtmlInputElement = e.target_unchecked_into();
-                i.value()
-            });
-            html! {
-                <input {id} type={if key.kind == Kind::Number { "number" } else { "text" }} min="0"
-                       value={value.unwrap_or_default()} placeholder={inherited} {onchange} aria-label={key.name} />
-            }
-        }
-    }
+/// Every key's value in `config`, in `keys`' order.
+fn values<T: serde::Serialize>(keys: &[Key], config: &T) -> Vec<Option<String>> {
+    keys.iter()
+        .map(|k| config_keys::get(config, k.name))
+        .collect()
 }
 
-/// The matrix.
+/// The Connect matrix.
 #[component]
 pub fn ConfigMatrix(props: &ConfigMatrixProps) -> Html {
-    let keys = use_memo((), |_| config_keys::keys());
+    let keys = use_memo((), |_| Rc::new(config_keys::keys()));
     let Family::Connect(connect) = &props.scenario.family else {
         return html! {};
     };
+    let keys: Rc<Vec<Key>> = (*keys).clone();
     let cluster = connect.cluster.config.clone();
     let variants = connect.compare.clone();
+    let columns: Vec<GridColumn> = variants
+        .iter()
+        .map(|v| GridColumn {
+            label: v.label.clone(),
+            values: values(&keys, &v.config),
+        })
+        .collect();
 
-    let set_cluster = |key: Key| {
-        let (on_edit, on_error, cluster) = (
-            props.on_edit.clone(),
-            props.on_error.clone(),
-            cluster.clone(),
-        );
-        Callback::from(
-            move |text: String| match config_keys::set(&cluster, &key, &text) {
-                Ok(c) => on_edit.emit(Edit::ClusterConfig(c)),
-                Err(e) => on_error.emit(e),
-            },
-        )
-    };
-    let set_variant = |i: usize, key: Key| {
-        let (on_edit, on_error, variants) = (
-            props.on_edit.clone(),
-            props.on_error.clone(),
-            variants.clone(),
-        );
-        Callback::from(move |text: String| {
-            let mut next = variants.clone();
-            let Some(v) = next.get_mut(i) else { return };
-            match config_keys::set(&v.config, &key, &text) {
-                Ok(c) => {
-                    v.config = c;
-                    on_edit.emit(Edit::Variants(next));
+    let on_cell = {
+        let (on_edit, on_error, keys) =
+            (props.on_edit.clone(), props.on_error.clone(), keys.clone());
+        let (cluster, variants) = (cluster.clone(), variants.clone());
+        Callback::from(move |(column, k, text): (Column, usize, String)| {
+            let Some(key) = keys.get(k) else { return };
+            match column {
+                None => match config_keys::set(&cluster, key, &text) {
+                    Ok(c) => on_edit.emit(Edit::ClusterConfig(c)),
+                    Err(e) => on_error.emit(e),
+                },
+                Some(i) => {
+                    let mut next = variants.clone();
+                    let Some(v) = next.get_mut(i) else { return };
+                    match config_keys::set(&v.config, key, &text) {
+                        Ok(c) => {
+                            v.config = c;
+                            on_edit.emit(Edit::Variants(next));
+                        }
+                        Err(e) => on_error.emit(e),
+                    }
                 }
-                Err(e) => on_error.emit(e),
             }
         })
     };
-    let set_label = |i: usize| {
+    let on_label = {
         let (on_edit, variants) = (props.on_edit.clone(), variants.clone());
-        Callback::from(move |text: String| {
+        Callback::from(move |(i, text): (usize, String)| {
             let mut next = variants.clone();
             if let Some(v) = next.get_mut(i) {
-                v.label = text.trim().to_string();
+                v.label = text;
                 on_edit.emit(Edit::Variants(next));
             }
         })
     };
-    let remove = |i: usize| {
+    let on_remove = {
         let (on_edit, variants) = (props.on_edit.clone(), variants.clone());
-        Callback::from(move |_: MouseEvent| {
+        Callback::from(move |i: usize| {
             let mut next = variants.clone();
-            next.remove(i);
-            on_edit.emit(Edit::Variants(next));
+            if i < next.len() && next.len() > 1 {
+                next.remove(i);
+                on_edit.emit(Edit::Variants(next));
+            }
         })
     };
-    let add = {
+    let on_add = {
         let (on_edit, variants) = (props.on_edit.clone(), variants.clone());
-        Callback::from(move |_: MouseEvent| {
+        Callback::from(move |()| {
             let mut next = variants.clone();
-            let mut variant = ConnectVariant::protocol(
-                &format!("variant {}", next.len() + 1),
-                engine::connect::protocol::ConnectProtocol::Sessioned,
-            );
             // Inherit every key, the protocol included, until the user sets one.
-            variant.config = ConnectConfig::default();
-            next.push(variant);
+            next.push(ConnectVariant {
+                label: format!("variant {}", next.len() + 1),
+                config: ConnectConfig::default(),
+            });
             on_edit.emit(Edit::Variants(next));
         })
     };
+    config_grid(&Grid {
+        legend: "Protocols (Kafka worker configs; empty cells inherit)".into(),
+        base_title: "cluster".into(),
+        base_id: "cfg-cluster".into(),
+        base: Rc::new(values(&keys, &cluster)),
+        keys,
+        columns: Rc::new(columns),
+        switches: &[],
+        can_add: variants.len() < limits::MAX_VARIANTS,
+        on_cell,
+        on_label,
+        on_add,
+        on_remove,
+    })
+}
 
-    html! {
-        <fieldset class="protocols">
-            <legend>{"Protocols (Kafka worker configs; empty cells inherit)"}</legend>
-            <div class="table-scroll">
-                <table class="config-matrix">
-                    <thead>
-                        <tr>
-                            <th scope="col">{"property"}</th>
-                            <th scope="col">{"Kafka default"}</th>
-                            <th scope="col">{"cluster"}</th>
-                            { for connect.compare.iter().enumerate().map(|(i, v)| html! {
-                                <th scope="col" class="variant-head">
-                                    <TextField label={format!("column {}", i + 1)} value={v.label.clone()} on_change={set_label(i)} class="bare" />
-                                    if connect.compare.len() > 1 {
-                                        <button type="button" class="icon remove" onclick={remove(i)}
-                                                aria-label={format!("Stop comparing {}", v.label)} title="Remove this column">{"×"}</button>
-                                    }
-                                </th>
-                            }) }
-                            if connect.compare.len() < limits::MAX_VARIANTS {
-                                <th><button type="button" class="add" onclick={add} title="Compare another protocol setting">{"+ column"}</button></th>
-                            }
-                        </tr>
-                    </thead>
-                    <tbody>
-                        { for keys.iter().map(|key| {
-                            let cluster_value = config_keys::get(&cluster, key.name);
-                            let inherited_by_variants = cluster_value.clone().unwrap_or_else(|| key.default.clone());
-                            let slug = key.name.replace('.', "-");
-                            html! {
-                                <tr key={key.name}>
-                                    <th scope="row"><code>{ key.name }</code></th>
-                                    <td class="default">{ &key.default }</td>
-                                    <td>{ cell(key, cluster_value, key.default.clone(), format!("cfg-cluster-{slug}"), set_cluster(key.clone())) }</td>
-                                    { for connect.compare.iter().enumerate().map(|(i, v)| html! {
-                                        <td>{ cell(key, config_keys::get(&v.config, key.name), inherited_by_variants.clone(),
-                                                   format!("cfg-{i}-{slug}"), set_variant(i, key.clone())) }</td>
-                                    }) }
-                                    if connect.compare.len() < limits::MAX_VARIANTS { <td></td> }
-                                </tr>
-                            }
-                        }) }
-                    </tbody>
-                </table>
-            </div>
-        </fieldset>
-    }
+/// The Streams switches: warmups off.
+const STREAMS_SWITCHES: &[Switch] = &[Switch {
+    label: "warmups off",
+    help: "acceptable.recovery.lag at Long.MAX_VALUE: every client counts as caught up, so HighAvailabilityTaskAssignor moves active tasks at once and assigns no warmup replicas (KIP-441)",
+    key: WARMUPS_OFF_KEY,
+    on_value: WARMUPS_OFF_VALUE,
+    shown_as: "Long.MAX_VALUE",
+}];
+
+/// The Streams matrix: Kafka Streams configs, with a switch for warmups
+/// (a function the Streams editor calls, not a component of its own).
+pub fn streams_config_matrix(props: &ConfigMatrixProps) -> Html {
+    let Family::Streams(st) = &props.scenario.family else {
+        return html! {};
+    };
+    let keys = Rc::new(config_keys::streams_keys(st.app.version()));
+    let st = Rc::new(st.clone());
+    let columns: Vec<GridColumn> = st
+        .compare
+        .iter()
+        .map(|v| GridColumn {
+            label: v.label.clone(),
+            values: values(&keys, &v.config),
+        })
+        .collect();
+    // Every change to the Streams part is one edit of the whole part.
+    let change = {
+        let (on_edit, st) = (props.on_edit.clone(), st.clone());
+        move |f: &dyn Fn(&mut engine::scenario::StreamsScenario) -> bool| {
+            let mut next = (*st).clone();
+            if f(&mut next) {
+                on_edit.emit(Edit::Streams(Box::new(next)));
+            }
+        }
+    };
+    let on_cell = {
+        let (change, on_error, keys) = (change.clone(), props.on_error.clone(), keys.clone());
+        Callback::from(move |(column, k, text): (Column, usize, String)| {
+            let Some(key) = keys.get(k) else { return };
+            change(&|s| {
+                let target: &mut StreamsConfig = match column {
+                    None => &mut s.app.config,
+                    Some(i) => match s.compare.get_mut(i) {
+                        Some(v) => &mut v.config,
+                        None => return false,
+                    },
+                };
+                match config_keys::set(target, key, &text) {
+                    Ok(c) => {
+                        *target = c;
+                        true
+                    }
+                    Err(e) => {
+                        on_error.emit(e);
+                        false
+                    }
+                }
+            })
+        })
+    };
+    let on_label = {
+        let change = change.clone();
+        Callback::from(move |(i, text): (usize, String)| {
+            change(&|s| match s.compare.get_mut(i) {
+                Some(v) => {
+                    v.label = text.clone();
+                    true
+                }
+                None => false,
+            })
+        })
+    };
+    let on_remove = {
+        let change = change.clone();
+        Callback::from(move |i: usize| {
+            change(&|s| {
+                let ok = i < s.compare.len() && s.compare.len() > 1;
+                if ok {
+                    s.compare.remove(i);
+                }
+                ok
+            })
+        })
+    };
+    let on_add = Callback::from(move |()| {
+        change(&|s| {
+            let label = format!("variant {}", s.compare.len() + 1);
+            s.compare.push(StreamsVariant {
+                label,
+                config: StreamsConfig::default(),
+            });
+            true
+        })
+    });
+    config_grid(&Grid {
+        legend: "Streams configs (Kafka property names; empty cells inherit)".into(),
+        base_title: "application".into(),
+        base_id: "cfg-app".into(),
+        base: Rc::new(values(&keys, &st.app.config)),
+        keys,
+        columns: Rc::new(columns),
+        switches: STREAMS_SWITCHES,
+        can_add: st.compare.len() < limits::MAX_VARIANTS,
+        on_cell,
+        on_label,
+        on_add,
+        on_remove,
+    })
 }

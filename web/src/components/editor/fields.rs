@@ -2,7 +2,7 @@
 //! blur, a spinner click), so one edit means one simulation, not one per
 //! keystroke.
 
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 /// Milliseconds as seconds for a field: `30`, `2.5`, `0.02`.
@@ -76,6 +76,9 @@ pub struct TextFieldProps {
     /// Suggestions (`<datalist>` id).
     #[prop_or_default]
     pub list: Option<AttrValue>,
+    /// Element id.
+    #[prop_or_default]
+    pub id: Option<AttrValue>,
     /// The committed text.
     pub on_change: Callback<String>,
     /// Extra class.
@@ -93,8 +96,33 @@ pub fn TextField(props: &TextFieldProps) -> Html {
     html! {
         <label class={classes!("field", props.class.clone())}>
             <span class="field-label">{ &props.label }</span>
-            <input type="text" value={props.value.clone()} placeholder={props.placeholder.clone()}
+            <input type="text" id={props.id.clone()} value={props.value.clone()} placeholder={props.placeholder.clone()}
                    list={props.list.clone()} spellcheck="false" {onchange} />
+        </label>
+    }
+}
+
+/// A labelled multi-line text input, committed on `change` (blur, not
+/// each keystroke); `note` follows the label (e.g. that the text may be
+/// stale). A function, not a component: one more component type would cost
+/// the page's module more than this field does.
+pub fn textarea_field(
+    label: &'static str,
+    id: &'static str,
+    value: &str,
+    on_change: Callback<String>,
+    note: Option<&'static str>,
+) -> Html {
+    let onchange = on_change.reform(|e: Event| {
+        let area: HtmlTextAreaElement = e.target_unchecked_into();
+        area.value()
+    });
+    html! {
+        <label class="field wide textarea">
+            <span class="field-label">{ label }
+                if let Some(note) = note { {" "}<span class="stale-note">{ note }</span> }
+            </span>
+            <textarea {id} rows="3" value={value.to_string()} {onchange} />
         </label>
     }
 }

@@ -3,6 +3,7 @@
 //! one [`Edit`]; the page re-simulates it off the main thread.
 
 mod cluster;
+mod config_grid;
 mod config_matrix;
 mod events;
 pub mod fields;
@@ -28,6 +29,8 @@ pub struct EditorProps {
     pub invalid: Option<AttrValue>,
     /// An edit.
     pub on_edit: Callback<Edit>,
+    /// The scenario changed since its title and description were written.
+    pub text_stale: bool,
 }
 
 /// The editor, folded by default so the comparison stays in view.
@@ -63,7 +66,8 @@ pub fn Editor(props: &EditorProps) -> Html {
                 </p>
             }
             <form class="editor-body" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                <ClusterEditor scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()} />
+                <ClusterEditor scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()}
+                               text_stale={props.text_stale} />
                 if matches!(s.family, Family::Streams(_)) {
                     <StreamsEditor scenario={props.scenario.clone()} {on_edit} {on_error} />
                 } else {

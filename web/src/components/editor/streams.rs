@@ -1,6 +1,7 @@
 //! The Kafka Streams part of a scenario: the application (instances,
-//! subtopologies and their state), its configuration per compared column
-//! (Kafka property names, as JSON objects for now), and the timed events.
+//! subtopologies and their state, the restore rate), its configuration per
+//! compared column (the shared config grid), and the timed events (whose
+//! config overrides are still JSON objects of Kafka properties).
 
 use std::rc::Rc;
 
@@ -10,6 +11,7 @@ use engine::scenario::{
 };
 use yew::prelude::*;
 
+use super::config_matrix::{streams_config_matrix, ConfigMatrixProps};
 use super::fields::{ms_to_s, s_to_ms, NumberField, SelectField, TextField};
 use crate::state::edit::Edit;
 
@@ -171,23 +173,6 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
         })
     };
     let app = &st.app;
-    let set_variant = |i: usize| {
-        change(Rc::new(move |s: &mut StreamsScenario, t: &str| {
-            let c = parse_config(t)?;
-            if let Some(v) = s.compare.get_mut(i) {
-                v.config = c;
-            }
-            Ok(())
-        }))
-    };
-    let set_label = |i: usize| {
-        change(Rc::new(move |s: &mut StreamsScenario, t: &str| {
-            if let Some(v) = s.compare.get_mut(i) {
-                v.label = t.trim().to_string();
-            }
-            Ok(())
-        }))
-    };
     let kinds: Vec<(AttrValue, AttrValue)> = KINDS
         .iter()
         .map(|(k, l)| (AttrValue::Static(k), AttrValue::Static(l)))
@@ -335,6 +320,8 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
                                    };
                                    Ok(())
                                }))} />
+                    <NumberField label="Restore rate" id="restore-rate" unit="records/s per task" value={app.timings.restore_records_per_sec.to_string()}
+                                 on_change={change(Rc::new(|s: &mut StreamsScenario, t: &str| { s.app.timings.restore_records_per_sec = u32_of("Restore rate", t)?; Ok(()) }))} />
                     <SelectField label="State at start" value={if app.cold_start { "cold" } else { "warm" }}
                                  options={vec![(AttrValue::Static("warm"), AttrValue::Static("warm (steady layout)")), (AttrValue::Static("cold"), AttrValue::Static("cold (restore first)"))]}
                                  on_change={change(Rc::new(|s: &mut StreamsScenario, t: &str| { s.app.cold_start = t == "cold"; Ok(()) }))} />
@@ -372,20 +359,11 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
                     partitions: 4, stateful: false, changelog_records: 0, changelog_records_per_sec: 0, count: None,
                 })))}>{"+ subtopology"}</button>
             </fieldset>
-            <fieldset class="protocols">
-                <legend>{"Streams configs (Kafka property names, as JSON; empty inherits)"}</legend>
-                <div class="row">
-                    <TextField label="application" value={config_text(&app.config)} placeholder="{} (Kafka defaults)" class="wide"
-                               on_change={change(Rc::new(|s: &mut StreamsScenario, t: &str| { s.app.config = parse_config(t)?; Ok(()) }))} />
-                </div>
-                { for st.compare.iter().enumerate().map(|(i, v)| html! {
-                    <div class="row">
-                        <TextField label={format!("column {}", i + 1)} value={v.label.clone()} on_change={set_label(i)} />
-                        <TextField label="overrides" value={config_text(&v.config)} placeholder="{} (application config)" class="wide"
-                                   on_change={set_variant(i)} />
-                    </div>
-                }) }
-            </fieldset>
+            { streams_config_matrix(&ConfigMatrixProps {
+                scenario: props.scenario.clone(),
+                on_edit: props.on_edit.clone(),
+                on_error: props.on_error.clone(),
+            }) }
             <fieldset class="events">
                 <legend>{"Events"}</legend>
                 <ol class="event-list">

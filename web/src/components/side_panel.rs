@@ -1,0 +1,91 @@
+//! Next to the timelines: the selected round's details and the story of
+//! one column. Beside the columns on a wide screen (sticky, so it stays in
+//! view), a sheet along the bottom of a narrow one. Stepping to a round
+//! (→, ←, the buttons) moves the keyboard focus to its details.
+
+use engine::run::RunResult;
+use web_sys::HtmlElement;
+use yew::prelude::*;
+
+use crate::browser::hooks::scroll_into_view_nearest;
+use crate::components::round_details::RoundDetails;
+use crate::components::story_list::{keep_current_in_view, story_list, StoryView};
+use crate::shared::Shared;
+use crate::state::playback::RoundRef;
+use crate::state::story::{current, story};
+
+/// Props of [`SidePanel`].
+#[derive(Properties, PartialEq)]
+pub struct SidePanelProps {
+    /// The whole result.
+    pub result: Shared<RunResult>,
+    /// The playhead.
+    pub t_ms: u64,
+    /// The selected round.
+    pub selected: Option<RoundRef>,
+    /// Counts round steps; each moves the focus to the details.
+    pub steps_taken: u64,
+    /// Move the playhead.
+    pub on_seek: Callback<u64>,
+    /// A round was chosen: (column, round, tapped).
+    pub on_round: Callback<(usize, usize, bool)>,
+    /// Close the round details.
+    pub on_close: Callback<()>,
+}
+
+/// The side panel.
+#[component]
+pub fn SidePanel(props: &SidePanelProps) -> Html {
+    let details_ref = use_node_ref();
+    // The story is the column picked, unless a round of another column was
+    // selected since (kept with the pick, so no effect is needed).
+    let column = use_state_eq(|| (0usize, None::<RoundRef>));
+    let (picked, picked_with) = *column;
+    let column_n = match props.selected {
+        Some(s) if Some(s) != picked_with => s.variant,
+        _ => picked,
+    }
+    .min(props.result.variants.len().saturating_sub(1));
+    let items = use_memo((props.result.clone(), column_n), |(r, c)| {
+        r.variants
+            .get(*c)
+            .map(|v| story(&v.trace))
+            .unwrap_or_default()
+    });
+    let now = current(&items, props.t_ms);
+    let list_ref = use_node_ref();
+    // One effect (each costs the WebAssembly): the story keeps its current
+    // line in view; after a step (not a hover) the focus moves into the
+    // details, scrolled into view.
+    let focused_step = use_mut_ref(|| 0u64);
+    {
+        let (list_ref, details_ref) = (list_ref.clone(), details_ref.clone());
+        use_effect_with((now, column_n, props.steps_taken), move |(_, _, steps)| {
+            keep_current_in_view(&list_ref);
+            if *steps > std::mem::replace(&mut *focused_step.borrow_mut(), *steps) {
+                if let Some(el) = details_ref.cast::<HtmlElement>() {
+                    let options = web_sys::FocusOptions::new();
+                    options.set_prevent_scroll(true);
+                    let _ = el.focus_with_options(&options);
+                    scroll_into_view_nearest(&el);
+                }
+            }
+        });
+    }
+    let on_column = {
+        let (column, selected) = (column.clone(), props.selected);
+        Callback::from(move |c: usize| column.set((c, selected)))
+    };
+    html! {
+        <aside class={classes!("side-panel", props.selected.is_some().then_some("has-details"))} aria-label="Round details and story">
+            if let Some(s) = props.selected {
+                <RoundDetails result={props.result.clone()} index={s.variant} round={s.round}
+                              on_close={props.on_close.clone()} node={details_ref} />
+            }
+            { story_list(
+                StoryView { result: &props.result, items: &items, column: column_n, now, list_ref },
+                &on_column, &props.on_seek, &props.on_round,
+            ) }
+        </aside>
+    }
+}

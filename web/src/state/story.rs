@@ -1,0 +1,216 @@
+//! What happened, in words: a column's story as a list of lines (scenario
+//! events, JoinGroup/SyncGroup rounds, other protocol steps, each with the
+//! engine's explanation) and a short text alternative for each timeline,
+//! numbers with thousands separators ([`super::numbers`]).
+
+use engine::run::VariantRun;
+use engine::trace::Trace;
+use engine::wording::duration as format_duration;
+
+use super::numbers::{count, thousands, with_separators};
+
+/// What one story line is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoryKind {
+    /// A scenario event (a crash, a join …).
+    Event,
+    /// A rebalance round: index into [`Trace::rounds`].
+    Round(usize),
+    /// Another protocol or lifecycle step.
+    Step,
+}
+
+/// One line of a column's story.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoryItem {
+    /// When.
+    pub at_ms: u64,
+    /// What it is about.
+    pub kind: StoryKind,
+    /// A few words: `worker-3 crashes`, `generation 3 (sessioned)`, `leave_group`.
+    pub title: String,
+    /// The engine's explanation.
+    pub text: String,
+}
+
+/// Every event, round and step of a trace in time order (events first at
+/// equal times: the cause before its effects).
+pub fn story(trace: &Trace) -> Vec<StoryItem> {
+    let worker = |w: Option<u32>| {
+        w.and_then(|w| trace.workers.get(w as usize))
+            .map(|n| format!("{n}: "))
+            .unwrap_or_default()
+    };
+    let events = trace.events.iter().map(|e| StoryItem {
+        at_ms: e.at_ms,
+        kind: StoryKind::Event,
+        title: e.label.clone(),
+        text: if e.applied {
+            "scenario event".to_string()
+        } else {
+            "scenario event (could not apply)".to_string()
+        },
+    });
+    let rounds = trace.rounds.iter().enumerate().map(|(i, r)| StoryItem {
+        at_ms: r.started_ms,
+        kind: StoryKind::Round(i),
+        title: format!(
+            "JoinGroup/SyncGroup: generation {}{}",
+            thousands(r.generation.max(0) as u64),
+            if r.delivered { "" } else { " (never answered)" }
+        ),
+        text: with_separators(&r.explanation),
+    });
+    let steps = trace.steps.iter().map(|s| StoryItem {
+        at_ms: s.at_ms,
+        kind: StoryKind::Step,
+        title: format!("{}{}", worker(s.worker), s.kind.as_str().replace('_', " ")),
+        text: with_separators(&s.explanation),
+    });
+    // Each list is in time order already: merge them (a sort would add
+    // kilobytes to the page's WebAssembly). At equal times, events first.
+    let mut lists = [
+        events.collect::<Vec<_>>().into_iter().peekable(),
+        rounds.collect::<Vec<_>>().into_iter().peekable(),
+        steps.collect::<Vec<_>>().into_iter().peekable(),
+    ];
+    let mut out = Vec::new();
+    loop {
+        let mut best: Option<(u64, usize)> = None;
+        for (i, list) in lists.iter_mut().enumerate() {
+            if let Some(it) = list.peek() {
+                if best.is_none_or(|(t, _)| it.at_ms < t) {
+                    best = Some((it.at_ms, i));
+                }
+            }
+        }
+        match best.and_then(|(_, i)| lists[i].next()) {
+            Some(it) => out.push(it),
+            None => return out,
+        }
+    }
+}
+
+/// The line the playhead is at: the last one at or before `t_ms`.
+pub fn current(items: &[StoryItem], t_ms: u64) -> Option<usize> {
+    items.partition_point(|it| it.at_ms <= t_ms).checked_sub(1)
+}
+
+/// A short account of one column for people who cannot see the timeline:
+/// what happened, what it cost, when it settled.
+pub fn describe(run: &VariantRun) -> String {
+    let t = &run.trace;
+    let m = &run.metrics;
+    let tasks = t
+        .items
+        .iter()
+        .filter(|i| i.kind == engine::trace::ItemKind::Task)
+        .count();
+    let events = match t.events.len() {
+        0 => "no scenario events".to_string(),
+        1 => format!(
+            "{} at {}",
+            t.events[0].label,
+            format_duration(t.events[0].at_ms)
+        ),
+        n => format!(
+            "{} scenario events from {} at {}",
+            thousands(n as u64),
+            t.events[0].label,
+            format_duration(t.events[0].at_ms)
+        ),
+    };
+    let outage = m.longest_task_outage.as_ref().map_or_else(
+        || "no task was ever down".to_string(),
+        |o| {
+            format!(
+                "the longest outage was {} ({})",
+                format_duration(o.duration_ms),
+                o.task
+            )
+        },
+    );
+    let settled = m.settled_ms.map_or_else(
+        || "it had not settled when the run ended".to_string(),
+        |s| format!("it settled at {}", format_duration(s)),
+    );
+    let twice = if m.duplicate_task_ms > 0 {
+        format!(
+            "; tasks ran twice for {} task-seconds",
+            thousands(m.duplicate_task_ms / 1000)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{}: {}, {}, {events}. {}; tasks stopped {}; task downtime {}; {outage}{twice}; {settled}.",
+        run.label,
+        count(t.workers.len() as u64, "worker"),
+        count(tasks as u64, "task"),
+        count(u64::from(m.rebalance_rounds), "rebalance round"),
+        count(m.tasks_stopped, "time"),
+        with_separators(&format_duration(m.task_ms_not_running)),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn preset(id: &str) -> engine::run::RunResult {
+        let p = engine::presets::all()
+            .iter()
+            .find(|p| p.id == id)
+            .expect("preset");
+        engine::run::run(&p.scenario())
+    }
+
+    #[test]
+    fn the_story_lists_events_rounds_and_steps_in_time_order() {
+        let result = preset("connect/worker-dies");
+        let trace = &result.variants[0].trace;
+        let items = story(trace);
+        assert_eq!(
+            items.len(),
+            trace.events.len() + trace.rounds.len() + trace.steps.len()
+        );
+        assert!(items.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+        let rounds: Vec<usize> = items
+            .iter()
+            .filter_map(|it| match it.kind {
+                StoryKind::Round(i) => Some(i),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(rounds, (0..trace.rounds.len()).collect::<Vec<_>>());
+        let crash = items
+            .iter()
+            .position(|i| i.kind == StoryKind::Event)
+            .unwrap();
+        assert_eq!(items[crash].title, "worker-3 crashes");
+        assert!(items.iter().all(|i| !i.text.is_empty()));
+        // The playhead at the crash is on the crash or what it caused at once.
+        let now = current(&items, 30_000).expect("a line");
+        assert!(now >= crash && items[now].at_ms == 30_000);
+        assert_eq!(current(&items, 29_999).map(|i| i < crash), Some(true));
+        assert_eq!(current(&items, u64::MAX), Some(items.len() - 1));
+    }
+
+    #[test]
+    fn the_description_says_what_happened_and_what_it_cost() {
+        let result = preset("connect/worker-dies");
+        let eager = describe(&result.variants[0]);
+        assert!(eager.starts_with("eager: "), "{eager}");
+        for part in [
+            "worker-3 crashes at 30 s",
+            "4 workers, 12 tasks",
+            "1 rebalance round;",
+            "tasks stopped 12 times",
+            "settled at 42.540 s",
+        ] {
+            assert!(eager.contains(part), "{part}: {eager}");
+        }
+        let delayed = describe(&result.variants[1]);
+        assert!(delayed.contains("settled at 5 min 42.080 s"), "{delayed}");
+    }
+}

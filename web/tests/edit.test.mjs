@@ -1,0 +1,229 @@
+// Editing (issue #11): each edit is a history entry (Back undoes it, Forward
+// redoes it), blank scenarios of each family, title and description fields
+// with a stale mark, the Streams config grid (Kafka names, defaults, a
+// warmups switch, add/remove columns, restore rate), errors that name
+// "column N", the page title, and SVG/PNG export.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openEditor } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => { server = await serveStatic(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const request = async (page) => +(await page.locator('main').getAttribute('data-request'));
+const decoded = (page) => page.evaluate(() => window.wasmBindings.decodeLink(location.hash));
+/** Commits `value` into the field `selector` and waits for the re-simulation. */
+async function commit(page, selector, value) {
+  const r = await request(page);
+  await page.fill(selector, value);
+  await page.press(selector, 'Enter');
+  await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
+  await simulationShown(page);
+}
+
+test('each edit is a history entry: Back undoes it, Forward redoes it', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=connect/worker-joins');
+  await timelineReady(page);
+  await simulationShown(page);
+  assert.equal(await page.title(), 'A worker joins — Rebalance Playground');
+  await openEditor(page);
+  await commit(page, '#workers', '5');
+  const fiveWorkers = new URL(page.url()).hash;
+  assert.match(fiveWorkers, /^#s=1\./);
+  await commit(page, '#workers', '6');
+  assert.equal((await decoded(page)).connect.workers, 6);
+  await simulationShown(page);
+  await page.waitForSelector('g.lane[data-lane="worker-7"]');
+  // Back: five workers again, simulated.
+  await page.goBack();
+  await page.waitForFunction((h) => location.hash === h, fiveWorkers);
+  await simulationShown(page);
+  assert.equal(await page.locator('#workers').inputValue(), '5');
+  // The view is undone too, not just the form: five workers and the one
+  // that joins, no worker-7 any more.
+  await page.waitForSelector('g.lane[data-lane="worker-6"]');
+  assert.equal(await page.locator('g.lane[data-lane="worker-7"]').count(), 0);
+  await page.goBack();
+  await page.waitForFunction(() => location.hash === '#p=connect/worker-joins');
+  await simulationShown(page);
+  assert.equal(await page.locator('#workers').inputValue(), '3');
+  assert.equal(await page.locator('.column').count(), 2);
+  // Forward twice: the edits again.
+  await page.goForward();
+  await page.waitForFunction((h) => location.hash === h, fiveWorkers);
+  await simulationShown(page);
+  assert.equal(await page.locator('#workers').inputValue(), '5');
+  await page.goForward();
+  await page.waitForFunction(() => document.querySelector('#workers')?.value === '6');
+  // A title edit renames the tab.
+  await commit(page, '#title', 'Six workers');
+  assert.equal(await page.title(), 'Six workers — Rebalance Playground');
+  assert.deepEqual(page.errors, []);
+});
+
+test('blank scenarios of each family open from the gallery and simulate', async () => {
+  const page = await newPage(browser);
+  for (const [button, title, lanes] of [['#new-connect', 'New Connect scenario', 'worker-3'], ['#new-streams', 'New Streams scenario', 'instance-3']]) {
+    await page.goto(server.url);
+    await page.waitForSelector(button);
+    await page.click(button);
+    await timelineReady(page);
+    await simulationShown(page);
+    assert.equal(await page.locator('#scenario-title').textContent(), title);
+    assert.ok(await page.locator(`svg.timeline [data-lane="${lanes}"]`).count() >= 1, lanes);
+    const s = await decoded(page);
+    assert.equal(s.events?.length ?? 0, 0, 'no events');
+    assert.equal(await page.locator('.column').count(), 2);
+    // Back returns to the gallery.
+    await page.goBack();
+    await page.waitForSelector('.gallery li.preset');
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test('title and description are edited in the editor and marked stale when the scenario changes', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=connect/worker-joins');
+  await timelineReady(page);
+  await simulationShown(page);
+  await openEditor(page);
+  assert.equal(await page.locator('#description-stale').count(), 0);
+  await commit(page, '#workers', '1000');
+  // The preset's "Three workers run…" no longer fits.
+  await page.waitForSelector('#description-stale');
+  assert.match(await page.locator('.editor .stale-note').textContent(), /edited — description may not match/);
+  // The mark travels with the link (the words are still the preset's).
+  const other = await newPage(browser);
+  await other.goto(server.url + new URL(page.url()).hash);
+  await timelineReady(other);
+  await other.waitForSelector('#description-stale');
+  // Rewriting the description clears it; the link carries the words.
+  const r = await request(page);
+  await page.fill('#description', 'A thousand workers run two connectors.');
+  await page.locator('#description').blur();
+  await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
+  await page.waitForFunction(() => !document.querySelector('#description-stale'));
+  assert.equal((await decoded(page)).description, 'A thousand workers run two connectors.');
+  assert.match(await page.locator('.description').textContent(), /A thousand workers/);
+  assert.deepEqual([...page.errors, ...other.errors], []);
+});
+
+test('the Streams editor has the config grid: Kafka names, defaults, warmups switch, columns, restore rate', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=streams/stateful-scale-out');
+  await timelineReady(page);
+  await simulationShown(page);
+  await openEditor(page);
+  const grid = page.locator('.editor table.config-matrix');
+  // Kafka property names with their defaults for the app's version (shown
+  // with the page's thousands separators; the inputs take plain digits).
+  assert.match(await grid.textContent(), /session\.timeout\.ms\s*45,000/);
+  assert.match(await grid.textContent(), /num\.standby\.replicas\s*0/);
+  // The third column's fingerprint changes when one of its keys does.
+  const third = page.locator('.column[data-variant="2"]');
+  const before = await third.getAttribute('data-fingerprint');
+  await commit(page, '#cfg-2-num-standby-replicas', '1');
+  assert.equal((await decoded(page)).compare[2].config['num.standby.replicas'], 1);
+  await page.waitForFunction((f) => document.querySelector('.column[data-variant="2"]').dataset.fingerprint !== f, before);
+  // Warmups off is a switch; the preset's first two columns have it on, via Long.MAX_VALUE.
+  assert.equal(await page.locator('#cfg-0-warmups-off').isChecked(), true);
+  assert.equal(await page.locator('#cfg-2-warmups-off').isChecked(), false);
+  assert.equal(await page.locator('#cfg-0-acceptable-recovery-lag').getAttribute('placeholder'), 'Long.MAX_VALUE');
+  let r = await request(page);
+  await page.locator('#cfg-2-warmups-off').check();
+  await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
+  await simulationShown(page);
+  const lag = await page.evaluate(() => String(window.wasmBindings.decodeLink(location.hash).compare[2].config['acceptable.recovery.lag']));
+  assert.equal(lag, '9223372036854775807');
+  r = await request(page);
+  await page.locator('#cfg-2-warmups-off').uncheck();
+  await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
+  assert.equal((await decoded(page)).compare[2].config?.['acceptable.recovery.lag'], undefined);
+  // Add a column, then remove it.
+  r = await request(page);
+  await page.click('.editor .add-column');
+  await page.waitForFunction(() => document.querySelectorAll('.column').length === 4);
+  await simulationShown(page);
+  assert.equal((await decoded(page)).compare.length, 4);
+  await page.click('.editor .variant-head >> nth=3 >> button.remove');
+  await page.waitForFunction(() => document.querySelectorAll('.column').length === 3);
+  // The restore rate.
+  await commit(page, '#restore-rate', '40000');
+  assert.equal((await decoded(page)).streams.timings.restore_records_per_sec, 40000);
+  // Each column's inputs have their own labels.
+  const labels = await grid.locator('tbody input, tbody select').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+  assert.ok(labels.every(Boolean), 'every cell is labelled');
+  assert.equal(new Set(labels).size, labels.length, 'labels are distinct');
+  assert.ok(labels.includes('session.timeout.ms, column 2 (cooperative)'), labels.slice(0, 8).join(' | '));
+  assert.deepEqual(page.errors, []);
+});
+
+test('errors name the column as the page does', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=streams/stateful-scale-out');
+  await timelineReady(page);
+  await simulationShown(page);
+  await openEditor(page);
+  let r = await request(page);
+  await page.fill('#cfg-0-heartbeat-interval-ms', '999999');
+  await page.press('#cfg-0-heartbeat-interval-ms', 'Enter');
+  await page.waitForSelector('#edit-error');
+  const text = await page.locator('#edit-error').textContent();
+  // The engine words the range (crates/engine/src/scenario/ranges.rs); the
+  // page names the column and the key as it shows them, and the value typed.
+  assert.match(text, /column 1 \(eager\): heartbeat\.interval\.ms /);
+  assert.match(text, /\b999,999 ms\b/, 'the value, with the page\'s thousands separators');
+  assert.doesNotMatch(text, /compare\[|streams\.compare|config\./);
+  assert.equal(await request(page), r, 'not simulated');
+  const connect = await newPage(browser);
+  await connect.goto(server.url + '#p=connect/worker-joins');
+  await timelineReady(connect);
+  await openEditor(connect);
+  await connect.fill('#cfg-1-session-timeout-ms', '0');
+  await connect.press('#cfg-1-session-timeout-ms', 'Enter');
+  await connect.waitForSelector('#edit-error');
+  const connectText = await connect.locator('#edit-error').textContent();
+  assert.match(connectText, /column 2 \(cooperative\): session\.timeout\.ms /);
+  assert.doesNotMatch(connectText, /compare\[|config\./);
+  assert.deepEqual([...page.errors, ...connect.errors], []);
+});
+
+test('export: the view as a valid SVG and as a PNG', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=connect/worker-dies');
+  await timelineReady(page);
+  await simulationShown(page);
+  const [svgDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  assert.equal(svgDownload.suggestedFilename(), 'a-worker-dies.svg');
+  const svg = await readFile(await svgDownload.path(), 'utf8');
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return {
+      error: doc.getElementsByTagName('parsererror').length,
+      root: doc.documentElement.localName,
+      ns: doc.documentElement.namespaceURI,
+      rects: doc.getElementsByTagName('rect').length,
+      title: doc.querySelector('title')?.textContent,
+      width: +doc.documentElement.getAttribute('width'),
+    };
+  }, svg);
+  assert.equal(parsed.error, 0, 'the SVG parses');
+  assert.equal(parsed.root, 'svg');
+  assert.equal(parsed.ns, 'http://www.w3.org/2000/svg');
+  assert.equal(parsed.title, 'A worker dies');
+  assert.ok(parsed.rects > 20, `${parsed.rects} rects`);
+  const [pngDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
+  assert.equal(pngDownload.suggestedFilename(), 'a-worker-dies.png');
+  const png = await readFile(await pngDownload.path());
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+  const width = png.readUInt32BE(16);
+  const height = png.readUInt32BE(20);
+  assert.equal(width, parsed.width * 2, 'drawn at 2× the SVG');
+  assert.ok(height > 200, `${width}×${height}`);
+  assert.ok(png.length > 10_000, `${png.length} bytes: not blank`);
+  assert.deepEqual(page.errors, []);
+});
