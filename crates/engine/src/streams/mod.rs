@@ -39,6 +39,7 @@
 
 mod assignment;
 mod client_state;
+mod group_assignment;
 mod high_availability;
 mod ids;
 mod java;
@@ -46,6 +47,7 @@ mod model;
 pub mod partition_assignor;
 mod priority_set;
 mod sticky;
+pub mod thread_assignment;
 pub mod versions;
 
 use std::collections::BTreeSet;

@@ -128,6 +128,15 @@ pub struct StreamsConfig {
         skip_serializing_if = "Option::is_none"
     )]
     pub group_initial_rebalance_delay_ms: Option<u64>,
+    /// `__state.updater.enabled__` (internal, 3.4–4.2): restoration on a
+    /// state updater thread per stream thread. Default false up to 3.7,
+    /// true from 3.8 (KAFKA-10199); 4.3 removed the flag (always on).
+    #[serde(
+        rename = "__state.updater.enabled__",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub state_updater_enabled: Option<bool>,
 }
 
 /// The task assignor a leader runs.
@@ -188,6 +197,8 @@ pub struct ResolvedStreamsConfig {
     pub state_cleanup_delay_ms: u64,
     /// `group.initial.rebalance.delay.ms`.
     pub group_initial_rebalance_delay_ms: u64,
+    /// `__state.updater.enabled__` as set (`None`: the release's default).
+    pub state_updater_enabled: Option<bool>,
 }
 
 impl StreamsConfig {
@@ -210,7 +221,8 @@ impl StreamsConfig {
             upgrade_from,
             internal_task_assignor_class,
             state_cleanup_delay_ms,
-            group_initial_rebalance_delay_ms
+            group_initial_rebalance_delay_ms,
+            state_updater_enabled
         )
     }
 
@@ -240,6 +252,7 @@ impl StreamsConfig {
             group_initial_rebalance_delay_ms: self
                 .group_initial_rebalance_delay_ms
                 .unwrap_or(3_000),
+            state_updater_enabled: self.state_updater_enabled,
         }
     }
 }
