@@ -191,11 +191,17 @@ pub fn assign_group<K: Clone + PartialEq>(
         let (stateful_active, stateless_active): (BTreeSet<_>, BTreeSet<_>) = active
             .iter()
             .partition(|t| input.stateful_tasks.contains(t));
-        let owned_elsewhere: BTreeSet<StreamsTaskId> = owner
-            .iter()
-            .filter(|(_, &m)| !members.contains(&m))
-            .map(|(&t, _)| t)
-            .collect();
+        // Only 2.4–2.5's sticky attempt asks which tasks another client owns.
+        let owned_elsewhere: BTreeSet<StreamsTaskId> =
+            if release.thread_distribution == ThreadDistribution::StickyWithinClient {
+                owner
+                    .iter()
+                    .filter(|(_, m)| !members.contains(m))
+                    .map(|(&t, _)| t)
+                    .collect()
+            } else {
+                BTreeSet::new()
+            };
         let previous: Vec<BTreeSet<StreamsTaskId>> = members
             .iter()
             .map(|&m| {

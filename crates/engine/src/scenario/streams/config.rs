@@ -27,7 +27,8 @@ pub enum ProcessingGuarantee {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StreamsConfig {
-    /// `num.stream.threads` (1): the client's capacity.
+    /// `num.stream.threads` (1): stream threads, each its own group member;
+    /// the client's capacity.
     #[serde(
         rename = "num.stream.threads",
         default,
@@ -90,16 +91,19 @@ pub struct StreamsConfig {
         skip_serializing_if = "Option::is_none"
     )]
     pub max_poll_interval_ms: Option<u64>,
-    /// `group.instance.id`: set, the instances are static members named
-    /// `<value>-<n>` (Kafka appends `-<thread>` per StreamThread).
+    /// `group.instance.id`: set, the instances' threads are static members
+    /// named `<value>-<n>-<thread>` (instance `n`; Kafka appends `-<thread>`
+    /// per StreamThread).
     #[serde(
         rename = "group.instance.id",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub group_instance_id: Option<String>,
-    /// `upgrade.from`: `0100` … `2.3` force the EAGER protocol; later values
-    /// have no effect on the protocol (`AssignorConfiguration.rebalanceProtocol`).
+    /// `upgrade.from`: `0100` … `2.3` force the EAGER protocol up to 3.9;
+    /// later values have no effect on the protocol
+    /// (`AssignorConfiguration.rebalanceProtocol`). 4.0 refuses 0.10.0 … 2.3
+    /// (KAFKA-18839), 4.2 no longer has them (KAFKA-19703).
     #[serde(
         rename = "upgrade.from",
         default,
@@ -279,7 +283,7 @@ impl StreamsConfig {
 
 impl ResolvedStreamsConfig {
     /// The rebalance protocol this member runs (`StreamsPartitionAssignor.supportedProtocols`): EAGER when
-    /// its code predates 2.4 or `upgrade.from` names 2.3 or older.
+    /// its code predates 2.4 or, up to 3.9, `upgrade.from` names 2.3 or older.
     pub fn cooperative(&self, version: KafkaVersion) -> bool {
         runs_cooperative(version, self.upgrade_from)
     }

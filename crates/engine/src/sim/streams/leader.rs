@@ -116,8 +116,12 @@ impl StreamsSimulation {
         let probing_at = self.driver.now() + leader_cfg.probing_rebalance_interval_ms;
         let (assignments, round_members) =
             self.round_assignments(&decision, probing_at, &done.members);
+        // Newly placed actives, per stream thread (a move between two threads
+        // of one instance counts too).
+        let placed: usize = round_members.iter().map(|m| m.assigned.len as usize).sum();
         let explanation = self.round_explanation(
             &decision,
+            placed,
             leader_lane,
             leader_version,
             leader_cfg.probing_rebalance_interval_ms,
