@@ -20,7 +20,7 @@
 //!
 //! The heap and queue orders are Kafka's: a `PriorityQueue` built from a
 //! `HashSet` is heapified in hash order, and the last loop walks the heap's
-//! array ([`JavaPriorityQueue`]).
+//! array (`streams::java`).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 

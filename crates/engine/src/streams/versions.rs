@@ -110,7 +110,7 @@ use ThreadDistribution::{
 
 /// Every range, oldest first: (since, `SubscriptionInfo` version, thread
 /// distribution, state updater). The rules derived from the version alone
-/// are in [`release`].
+/// are derived from the version in one place (`release`).
 pub const RELEASES: &[StreamsRelease] = &[
     release(0, 0, 2, Interleaved, Absent),
     release(2, 0, 3, Interleaved, Absent),
