@@ -244,3 +244,45 @@ fn settled_means_balanced_by_thread_capacity() {
     assert!(v.metrics.settled_ms.is_some(), "balanced by capacity");
     assert!(v.metrics.peak_imbalance >= 4);
 }
+
+#[test]
+fn an_eager_rebalance_hands_each_thread_back_the_tasks_it_had() {
+    // Eager (3.9 with upgrade.from=2.3): onJoinPrepare suspends every
+    // active; each thread reports its own (suspended, or locked when it
+    // rejoins), so the leader hands them back to the same thread
+    // (assignTasksToThreads is sticky per thread) when instance-2's tasks
+    // join them.
+    let json = r#"{"version":1,"title":"eager threads","seed":5,"start":"empty",
+      "streams":{"instances":2,"kafka_version":"3.9","subtopologies":[{"partitions":8,"stateful":true,"changelog_records":1000}],
+        "config":{"num.stream.threads":2,"upgrade.from":"2.3"}},
+      "compare":[{"label":"eager"}],
+      "events":[{"at_ms":60000,"type":"instance_stop","instance":"instance-2"}]}"#;
+    let r = run(&scenario(json));
+    let t = &r.variants[0].trace;
+    let assigned = |round: &engine::trace::RebalanceRound, thread: &str| -> Vec<u32> {
+        round
+            .members
+            .iter()
+            .filter(|m| t.members[m.member as usize].member_id.contains(thread))
+            .flat_map(|m| t.list(m.assigned).to_vec())
+            .collect()
+    };
+    let last = t.rounds.last().expect("the round after instance-2 left");
+    let first = t
+        .rounds
+        .iter()
+        .rev()
+        .find(|r| r.delivered && r.members.len() == 4)
+        .expect("a round with all four threads");
+    assert_eq!(last.protocol, "eager");
+    for thread in ["instance-1-StreamThread-1-", "instance-1-StreamThread-2-"] {
+        let before = assigned(first, thread);
+        let after = assigned(last, thread);
+        assert_eq!(before.len(), 2, "{thread}");
+        assert_eq!(after.len(), 4, "{thread}");
+        assert!(
+            before.iter().all(|t| after.contains(t)),
+            "{thread}: {before:?} then {after:?}"
+        );
+    }
+}

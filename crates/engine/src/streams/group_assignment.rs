@@ -43,7 +43,9 @@ pub struct MemberSubscription<K> {
     pub latest_supported_version: u32,
     /// Tasks whose partitions it reports owning (`ownedPartitions`).
     pub owned: BTreeSet<StreamsTaskId>,
-    /// `taskOffsetSums` (stateless tasks are ignored, as Kafka omits them).
+    /// `taskOffsetSums`. Kafka omits stateless tasks, except that a pre-v7
+    /// subscription's previous actives come as LATEST_OFFSET, stateless or
+    /// not (the leader reads its task sets so).
     pub offset_sums: BTreeMap<StreamsTaskId, i64>,
 }
 
@@ -340,8 +342,10 @@ fn clients_of<K>(
         });
         client.capacity += m.capacity;
         client.owned.extend(m.owned.iter().copied());
+        // Stateless tasks have no offset sums; a pre-v7 subscription's
+        // previous actives (LATEST_OFFSET) still name them.
         for (&t, &sum) in &m.offset_sums {
-            if stateful_tasks.contains(&t) {
+            if stateful_tasks.contains(&t) || sum == super::LATEST_OFFSET {
                 client.offset_sums.insert(t, sum);
             }
         }

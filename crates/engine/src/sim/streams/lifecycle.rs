@@ -344,6 +344,7 @@ impl StreamsSimulation {
         x.out_of_group = false;
         x.member = None;
         x.phase = Phase::Starting;
+        x.suspended.clear();
         x.revoking = 0;
         x.rejoin_after_revoke = false;
         for &t in &active {

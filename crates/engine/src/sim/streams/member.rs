@@ -84,6 +84,10 @@ pub(super) struct StreamThread {
     /// Unowned task directories it locked for the rebalance, so reports in
     /// its subscription (`TaskManager.tryToLockAllNonEmptyTaskDirectories`).
     pub(super) locked: BTreeSet<u32>,
+    /// Actives an EAGER `onJoinPrepare` suspended: still this thread's
+    /// (`TaskManager.handleRevocation` suspends, the next assignment resumes
+    /// or closes them), so it reports them as its previous actives.
+    pub(super) suspended: BTreeSet<u32>,
     /// Blocked in a record handler: no poll, no processing.
     pub(super) blocked_until: Option<u64>,
     /// Removed from the group without knowing yet (session expired, poll
@@ -106,6 +110,7 @@ impl StreamThread {
             standby: BTreeMap::new(),
             waiting: BTreeMap::new(),
             locked: BTreeSet::new(),
+            suspended: BTreeSet::new(),
             blocked_until: None,
             out_of_group: false,
             rejoin_when_free: false,
@@ -241,6 +246,7 @@ impl StreamsSimulation {
                     .keys()
                     .chain(t.standby.keys())
                     .chain(&t.locked)
+                    .chain(&t.suspended)
                     .copied()
                     .collect()
             })
@@ -265,23 +271,22 @@ impl StreamsSimulation {
             .collect();
         let latest = streams_release(l.version).latest_subscription_version;
         let used = l.used_metadata.unwrap_or(latest).min(latest);
-        // Before v7 a subscription carried task sets, which the leader maps to
-        // LATEST_OFFSET (previous actives) and UNKNOWN_OFFSET_SUM (`SubscriptionInfo`, KIP-441).
+        // Before v7 a subscription carried task sets (`SubscriptionInfo`,
+        // KIP-441): its previous actives, stateless ones included (the
+        // leader reads them as LATEST_OFFSET), and the other tasks it has
+        // state for (UNKNOWN_OFFSET_SUM).
         let offset_sums = if used < 7 {
-            offset_sums
+            let previous_active: BTreeSet<u32> = thread
+                .map(|th| th.active.keys().chain(&th.suspended).copied().collect())
+                .unwrap_or_default();
+            let mut sums: Vec<(u32, i64)> = offset_sums
                 .into_iter()
-                .map(|(t, _sum)| {
-                    let active = thread.is_some_and(|th| th.active.contains_key(&t));
-                    (
-                        t,
-                        if active {
-                            LATEST_OFFSET
-                        } else {
-                            UNKNOWN_OFFSET_SUM
-                        },
-                    )
-                })
-                .collect()
+                .filter(|(t, _)| !previous_active.contains(t))
+                .map(|(t, _)| (t, UNKNOWN_OFFSET_SUM))
+                .collect();
+            sums.extend(previous_active.iter().map(|&t| (t, LATEST_OFFSET)));
+            sums.sort_unstable();
+            sums
         } else {
             offset_sums
         };
@@ -321,6 +326,7 @@ impl StreamsSimulation {
                     .chain(t.standby.keys())
                     .chain(t.waiting.keys())
                     .chain(&t.locked)
+                    .chain(&t.suspended)
                     .copied()
             })
             .collect();

@@ -224,6 +224,11 @@ impl StreamsSimulation {
             }
         }
         let phase = x.phase;
+        if phase == Phase::Revoking {
+            // EAGER `onJoinPrepare`: suspended, still this thread's until the
+            // next assignment.
+            x.suspended.extend(done.iter().copied());
+        }
         // A revoked task assigned to this thread as standby is recycled, not
         // closed (`TaskManager.handleAssignment`).
         let recycle: Vec<(u32, bool)> = done
@@ -311,8 +316,10 @@ impl StreamsSimulation {
         let x = self.thread_mut(th).expect("checked above");
         x.phase = Phase::Stable;
         x.generation = generation;
-        // The rebalance is over: unowned directories are unlocked again.
+        // The rebalance is over: unowned directories are unlocked again, and
+        // suspended tasks are resumed (assigned again) or closed.
         x.locked.clear();
+        let suspended = std::mem::take(&mut x.suspended);
         let current: BTreeSet<u32> = x.active.keys().copied().collect();
         let revoked: Vec<u32> = current.difference(&a.active).copied().collect();
         let added: Vec<u32> = a.active.difference(&current).copied().collect();
@@ -349,6 +356,7 @@ impl StreamsSimulation {
                 x.standby.insert(t, warm);
             }
         }
+        closed.extend(suspended.iter().filter(|t| !a.active.contains(t)));
         for &t in &closed {
             self.wake_waiting(th.lane, th.inc, t);
         }
