@@ -286,3 +286,27 @@ fn an_eager_rebalance_hands_each_thread_back_the_tasks_it_had() {
         );
     }
 }
+
+#[test]
+fn the_join_phase_waits_for_every_stream_thread() {
+    // instance-1's StreamThread-2 is blocked in a handler from 10 s to 40 s
+    // (within max.poll.interval.ms): it only rejoins from poll(), so the
+    // rebalance a new instance starts at 12 s completes when it is back,
+    // while the instance's other thread rejoined at once.
+    let json = r#"{"version":1,"title":"join waits","seed":8,
+      "streams":{"instances":2,"subtopologies":[{"partitions":8,"stateful":true,"changelog_records":1000}],
+        "config":{"num.stream.threads":2}},
+      "compare":[{"label":"cooperative"}],
+      "events":[{"at_ms":10000,"type":"slow_processing","instance":"instance-1","thread":2,"duration_ms":30000},
+                {"at_ms":12000,"type":"instance_join","config":{"num.stream.threads":2}}]}"#;
+    let r = run(&scenario(json));
+    let t = &variant(&r, "cooperative").trace;
+    let round = t.rounds.first().expect("the new instance's round");
+    assert!(round.started_ms < 20_000, "{}", round.started_ms);
+    assert!(round.joined_ms >= 40_000, "{}", round.joined_ms);
+    assert_eq!(
+        round.members.len(),
+        6,
+        "every thread of the three instances"
+    );
+}
