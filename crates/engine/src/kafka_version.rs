@@ -15,7 +15,7 @@ pub struct KafkaVersion {
 
 impl KafkaVersion {
     /// The version the playground assumes when a scenario names none.
-    pub const DEFAULT: KafkaVersion = KafkaVersion::new(3, 8);
+    pub const DEFAULT: KafkaVersion = KafkaVersion::new(4, 3);
 
     /// `major.minor`.
     pub const fn new(major: u16, minor: u16) -> Self {

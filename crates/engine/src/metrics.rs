@@ -2,9 +2,15 @@
 //!
 //! Definitions (all times in simulated ms):
 //! * **Healthy**: every configured connector and task runs (state `running`)
-//!   on a live worker, no zombie copy runs, and the live workers' task counts
-//!   differ by at most one, as do their connector counts (the balance Kafka's
-//!   `IncrementalCooperativeAssignor.performLoadBalancingRevocations` aims for). "Live" means a process that is up and not frozen.
+//!   on a live worker, no zombie copy runs, and the live workers' running
+//!   tasks are balanced by capacity: no task could move from one worker to
+//!   another and lower the skew of tasks per thread, (n₁ − 1)/c₁ < (n₂ + 1)/c₂
+//!   for every pair, as `HighAvailabilityTaskAssignor.balanceTasksOverThreads`
+//!   leaves them (a Connect worker, and a Streams instance with one thread,
+//!   has capacity 1: task counts differ by at most one, the balance
+//!   `IncrementalCooperativeAssignor.performLoadBalancingRevocations` aims
+//!   for). Connector counts differ by at most one. "Live" means a process
+//!   that is up and not frozen.
 //! * **Measurement window**: from the first scenario event, or from the
 //!   first healthy moment if that comes earlier, to the end of the run — the
 //!   cluster's initial start-up is not charged to the protocol.
@@ -336,7 +342,77 @@ enum Change {
     Live {
         lane: u32,
         up: bool,
+        /// Its capacity: Streams threads, 1 for a Connect worker.
+        capacity: u32,
     },
+}
+
+/// `count / capacity` as an exact fraction, ordered by value.
+#[derive(Clone, Copy, Debug)]
+struct Load {
+    count: i64,
+    capacity: u32,
+}
+
+impl PartialEq for Load {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+
+impl Eq for Load {}
+
+impl PartialOrd for Load {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Load {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (i128::from(self.count) * i128::from(other.capacity))
+            .cmp(&(i128::from(other.count) * i128::from(self.capacity)))
+    }
+}
+
+/// The live workers' running tasks are balanced by capacity, as
+/// `HighAvailabilityTaskAssignor.balanceTasksOverThreads` leaves them: no
+/// task could move from one worker to another and lower the skew, that is
+/// for every pair (n₁ − 1)/c₁ < (n₂ + 1)/c₂. With one thread per worker
+/// this is "counts differ by at most one".
+#[derive(Default)]
+struct CapacityBalance {
+    /// (n − 1)/c per live worker.
+    less_one: BTreeMap<Load, u32>,
+    /// (n + 1)/c per live worker.
+    plus_one: BTreeMap<Load, u32>,
+}
+
+impl CapacityBalance {
+    fn change(&mut self, count: i64, capacity: u32, by: i32) {
+        let capacity = capacity.max(1);
+        for (map, d) in [(&mut self.less_one, -1), (&mut self.plus_one, 1)] {
+            let key = Load {
+                count: count + d,
+                capacity,
+            };
+            let n = map.entry(key).or_default();
+            *n = n.saturating_add_signed(by);
+            if *n == 0 {
+                map.remove(&key);
+            }
+        }
+    }
+
+    fn balanced(&self) -> bool {
+        match (
+            self.less_one.keys().next_back(),
+            self.plus_one.keys().next(),
+        ) {
+            (Some(hi), Some(lo)) => hi < lo,
+            _ => true,
+        }
+    }
 }
 
 /// A multiset of per-worker counts, for max − min.
@@ -386,7 +462,11 @@ fn health_timeline(trace: &Trace, is_task: &[bool]) -> Health {
             connectors: -connectors,
         },
         Change::Zombie(n) => Change::Zombie(-n),
-        Change::Live { lane, up } => Change::Live { lane, up: !up },
+        Change::Live { lane, up, capacity } => Change::Live {
+            lane,
+            up: !up,
+            capacity,
+        },
     };
     let mut push = |start: u64, end: u64, c: Change| {
         changes.push((start, c, c));
@@ -427,6 +507,7 @@ fn health_timeline(trace: &Trace, is_task: &[bool]) -> Health {
                 Change::Live {
                     lane: w.worker,
                     up: true,
+                    capacity: w.threads.max(1),
                 },
             );
         }
@@ -448,7 +529,9 @@ fn health_timeline(trace: &Trace, is_task: &[bool]) -> Health {
     let mut tasks_on = vec![0i64; lanes];
     let mut conns_on = vec![0i64; lanes];
     let mut live = vec![false; lanes];
+    let mut capacity = vec![1u32; lanes];
     let (mut task_counts, mut conn_counts) = (Counts::default(), Counts::default());
+    let mut by_capacity = CapacityBalance::default();
     let (mut cfg_t, mut cfg_c, mut run_t, mut run_c, mut zombies, mut live_n) =
         (0i64, 0i64, 0i64, 0i64, 0i64, 0i64);
     let mut healthy: Vec<(u64, u64)> = Vec::new();
@@ -472,29 +555,38 @@ fn health_timeline(trace: &Trace, is_task: &[bool]) -> Health {
                     if live[l] {
                         task_counts.remove(tasks_on[l]);
                         conn_counts.remove(conns_on[l]);
+                        by_capacity.change(tasks_on[l], capacity[l], -1);
                     }
                     tasks_on[l] += tasks;
                     conns_on[l] += connectors;
                     if live[l] {
                         task_counts.add(tasks_on[l]);
                         conn_counts.add(conns_on[l]);
+                        by_capacity.change(tasks_on[l], capacity[l], 1);
                     }
                     run_t += tasks;
                     run_c += connectors;
                 }
                 Change::Zombie(n) => zombies += n,
-                Change::Live { lane, up } => {
+                Change::Live {
+                    lane,
+                    up,
+                    capacity: threads,
+                } => {
                     let l = lane as usize;
                     if up && !live[l] {
                         live[l] = true;
                         live_n += 1;
+                        capacity[l] = threads;
                         task_counts.add(tasks_on[l]);
                         conn_counts.add(conns_on[l]);
+                        by_capacity.change(tasks_on[l], capacity[l], 1);
                     } else if !up && live[l] {
                         live[l] = false;
                         live_n -= 1;
                         task_counts.remove(tasks_on[l]);
                         conn_counts.remove(conns_on[l]);
+                        by_capacity.change(tasks_on[l], capacity[l], -1);
                     }
                 }
             }
@@ -504,7 +596,7 @@ fn health_timeline(trace: &Trace, is_task: &[bool]) -> Health {
             break;
         }
         let spread = task_counts.spread();
-        let balanced = spread <= 1 && conn_counts.spread() <= 1;
+        let balanced = by_capacity.balanced() && conn_counts.spread() <= 1;
         let ok = run_t == cfg_t
             && run_c == cfg_c
             && zombies == 0
@@ -772,6 +864,7 @@ mod streams_tests {
                     state: WorkerState::Up,
                     start_ms: 0,
                     end_ms: 100_000,
+                    threads: 0,
                 })
                 .collect(),
             rounds: vec![RebalanceRound {

@@ -93,7 +93,9 @@ pub enum ItemState {
     /// running by the cooperative→eager downgrade (`WorkerCoordinator.onJoinPrepare`
     /// follows the previous generation's protocol): a copy Kafka no longer tracks.
     Zombie,
-    /// Held by a worker whose process is paused (a long GC): nothing runs.
+    /// Held by a worker whose process is paused (a long GC), or (Kafka
+    /// Streams) by a stream thread that is not processing: blocked in a
+    /// handler, or, before the state updater (3.8), restoring another task.
     Frozen,
     /// Kafka Streams: an active task replaying its changelog before it can
     /// process (`StoreChangelogReader`). Not processing.
@@ -198,6 +200,15 @@ pub struct WorkerSpan {
     pub start_ms: u64,
     /// End, exclusive.
     pub end_ms: u64,
+    /// Kafka Streams: the process's stream threads (`num.stream.threads`),
+    /// each its own group member and a unit of the assignor's capacity.
+    /// 0 for a Connect worker (one member).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub threads: u32,
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }
 
 /// One group membership of one worker process.
@@ -389,6 +400,10 @@ impl Trace {
             h.u32(w.state as u32);
             h.u64(w.start_ms);
             h.u64(w.end_ms);
+            // Hashed only when set, so Connect traces keep their fingerprints.
+            if w.threads != 0 {
+                h.u32(w.threads);
+            }
         }
         h.len(self.rounds.len());
         for r in &self.rounds {

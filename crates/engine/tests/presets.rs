@@ -564,8 +564,8 @@ fn streams_scale_from_zero_the_first_instance_takes_everything() {
             .filter(|s| {
                 s.worker == Some(first)
                     && s.state == ItemState::Running
-                    && s.end_ms >= 60_000
-                    && s.start_ms < 60_000
+                    && s.end_ms >= 180_000
+                    && s.start_ms < 180_000
             })
             .map(|s| s.items.len)
             .sum::<u32>();

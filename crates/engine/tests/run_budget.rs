@@ -119,7 +119,7 @@ fn streams_with_a_1_s_max_poll_interval_and_one_join_is_cut_with_a_verdict() {
         r#"{"version": 1, "title": "storm",
             "streams": {"instances": 3, "subtopologies": [{"partitions": 6}],
                         "config": {"max.poll.interval.ms": 1000}},
-            "compare": [{"label": "eager", "config": {"upgrade.from": "2.3"}},
+            "compare": [{"label": "eager", "kafka_version": "3.9", "config": {"upgrade.from": "2.3"}},
                         {"label": "cooperative"}, {"label": "again"}],
             "events": [{"at_ms": 30000, "type": "instance_join"}]}"#,
     ));

@@ -176,7 +176,7 @@ fn streams_scenario() -> impl Strategy<Value = (String, bool)> {
             let json = format!(
                 r#"{{"version":1,"title":"fuzz","streams":{{"instances":{instances},"subtopologies":[{}],
                 "config":{{"max.poll.interval.ms":{poll},"heartbeat.interval.ms":{heartbeat},"session.timeout.ms":{session}}}}},
-                "compare":[{{"label":"eager","config":{{"upgrade.from":"2.3"}}}},{{"label":"cooperative"}}],
+                "compare":[{{"label":"eager","kafka_version":"3.9","config":{{"upgrade.from":"2.3"}}}},{{"label":"cooperative"}}],
                 "events":[{}]{end}}}"#,
                 subs.join(","),
                 events.join(",")

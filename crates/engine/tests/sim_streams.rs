@@ -66,7 +66,7 @@ fn runs_throughout(pieces: &[(u64, u64, u32)], lane: u32, from: u64, to: u64) ->
 
 const ROLLING: &str = r#"{"version":1,"title":"rolling","seed":1,
   "streams":{"instances":4,"subtopologies":[{"partitions":12,"stateful":true,"changelog_records":100000,"changelog_records_per_sec":50}]},
-  "compare":[{"label":"eager","config":{"upgrade.from":"2.3"}},{"label":"cooperative + warmups"}],
+  "compare":[{"label":"eager","kafka_version":"3.9","config":{"upgrade.from":"2.3"}},{"label":"cooperative + warmups"}],
   "events":[{"at_ms":30000,"type":"rolling_restart","downtime_ms":20000,"interval_ms":120000}]}"#;
 
 /// For each restart of instance X: the tasks on the other instances that are
@@ -403,6 +403,20 @@ fn random_scenarios_keep_kafkas_guarantees() {
         for v in &r.variants {
             let at = format!("seed {seed} / {}", v.label);
             check_single_active(&v.trace, &at);
+            // Kafka's own livelock is a possible result, cut with a verdict:
+            // one client's thread keeps the task whose directory it just
+            // closed (least lag), so the task it owns goes to its idle
+            // sibling, held back, every round.
+            if let Some(cut) = v.trace.cut {
+                assert_eq!(cut.reason, engine::budget::BudgetKind::Rounds, "{at}");
+                assert!(
+                    v.trace.rounds.iter().rev().take(100).all(|round| round
+                        .explanation
+                        .contains("held back until their owners revoke them")),
+                    "{at}: only held-back follow-ups at the cut\n{json}"
+                );
+                continue;
+            }
             // After convergence every task runs, once, on a caught-up instance.
             let t = &v.trace;
             let end = copies(

@@ -78,9 +78,11 @@ fn streams_with_static_membership_is_refused_before_4_4() {
     }
 }
 
+// 4.4 is not released yet (December 2026): the scenario model refuses it as
+// a release, before `group.protocol` is looked at.
 #[test]
 fn streams_is_refused_until_the_simulator_models_it() {
-    for version in ["4.1", "4.3", "4.4"] {
+    for version in ["4.1", "4.2", "4.3"] {
         let e = error(&scenario(version, r#""group.protocol": "streams""#));
         assert!(e.contains("not simulated yet"), "{version}: {e}");
     }

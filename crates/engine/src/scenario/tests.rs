@@ -98,7 +98,7 @@ fn connectors_added_again_and_again_cannot_blow_up_the_trace() {
 }
 
 fn streams_json() -> &'static str {
-    r#"{"version":1,"title":"s","streams":{"instances":3,"subtopologies":[{"partitions":4,"stateful":true,"changelog_records":1000},{"partitions":4}],
+    r#"{"version":1,"title":"s","streams":{"instances":3,"kafka_version":"3.9","subtopologies":[{"partitions":4,"stateful":true,"changelog_records":1000},{"partitions":4}],
         "config":{"num.stream.threads":2}},
         "compare":[{"label":"eager","config":{"upgrade.from":"2.3"}},{"label":"cooperative"}],
         "events":[{"at_ms":30000,"type":"instance_restart","instance":"instance-2","downtime_ms":5000,"remove_config":["upgrade.from"]}]}"#
@@ -114,7 +114,7 @@ fn streams_scenarios_parse_with_kafka_names_and_round_trip() {
     };
     let app = &st.app;
     assert_eq!(app.task_count(), 8);
-    assert_eq!(app.version(), KafkaVersion::new(3, 8));
+    assert_eq!(app.version(), KafkaVersion::new(3, 9));
     assert_eq!(st.compare.len(), 2);
     let eager = app
         .config

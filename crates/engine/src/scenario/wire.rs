@@ -62,7 +62,9 @@ struct StreamsWire {
     references: Vec<Reference>,
 }
 
-/// Streams compares eager (`upgrade.from` 2.3 forces it) with the default cooperative protocol.
+/// Streams compares eager with the default cooperative protocol. Eager
+/// needs a release that still has it: `upgrade.from` 2.3 forces it up to
+/// 3.9 (4.0 dropped EAGER, KAFKA-18839).
 fn default_streams_variants() -> Vec<StreamsVariant> {
     vec![
         StreamsVariant {
@@ -71,10 +73,12 @@ fn default_streams_variants() -> Vec<StreamsVariant> {
                 upgrade_from: super::KafkaVersion::parse("2.3"),
                 ..StreamsConfig::default()
             },
+            kafka_version: super::KafkaVersion::parse("3.9"),
         },
         StreamsVariant {
             label: "cooperative".to_string(),
             config: StreamsConfig::default(),
+            kafka_version: None,
         },
     ]
 }

@@ -182,6 +182,7 @@ mod tests {
                 state: WorkerState::Up,
                 start_ms: 0,
                 end_ms: 100,
+                threads: 0,
             }],
             members: vec![MemberInfo {
                 worker: 0,

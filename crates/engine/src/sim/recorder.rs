@@ -26,6 +26,8 @@ pub(crate) struct TraceRecorder {
     worker_spans: Vec<WorkerSpan>,
     /// Per lane, the process state since when, while a process is up.
     open_worker_spans: Vec<Option<(WorkerState, u64)>>,
+    /// Per lane, the stream threads of its process (Kafka Streams; 0 for Connect).
+    lane_threads: Vec<u32>,
     /// Where the visible run begins, when the group formed out of view.
     origin: Option<Origin>,
 }
@@ -85,6 +87,7 @@ impl TraceRecorder {
     pub(crate) fn ensure_lanes(&mut self, lanes: usize) {
         if self.open_worker_spans.len() < lanes {
             self.open_worker_spans.resize(lanes, None);
+            self.lane_threads.resize(lanes, 0);
         }
         self.timeline.ensure_lanes(lanes);
     }
@@ -112,6 +115,12 @@ impl TraceRecorder {
         });
     }
 
+    /// Kafka Streams: the lane's process runs `threads` stream threads (its
+    /// worker spans say so from the next one on).
+    pub(crate) fn set_threads(&mut self, lane: u32, threads: u32) {
+        self.lane_threads[lane as usize] = threads;
+    }
+
     /// A lane's process is `state` from `now_ms` on (closing what it was).
     pub(crate) fn open_worker_span(&mut self, lane: u32, state: WorkerState, now_ms: u64) {
         self.close_worker_span(lane, now_ms);
@@ -127,6 +136,7 @@ impl TraceRecorder {
                     state,
                     start_ms,
                     end_ms,
+                    threads: self.lane_threads[lane as usize],
                 });
             }
         }

@@ -29,6 +29,17 @@ impl StreamsTaskId {
     }
 }
 
+impl StreamsTaskId {
+    /// Java's `TaskId.hashCode()`: `Objects.hash(subtopology, partition,
+    /// topologyName)` with no named topology. Kafka iterates
+    /// `HashSet<TaskId>`s in an order derived from it.
+    pub const fn java_hash_code(self) -> i32 {
+        let h = 31i32.wrapping_add(self.subtopology as i32);
+        let h = h.wrapping_mul(31).wrapping_add(self.partition as i32);
+        h.wrapping_mul(31)
+    }
+}
+
 impl fmt::Display for StreamsTaskId {
     /// Kafka's `TaskId.toString`: `<subtopology>_<partition>`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -178,6 +189,21 @@ impl FromStr for ProcessId {
     }
 }
 
+impl serde::Serialize for ProcessId {
+    /// As its UUID string.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ProcessId {
+    /// From its UUID string.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,6 +237,13 @@ mod tests {
         assert!("0123abcd-4567-89ab-cdef-0123456789a"
             .parse::<ProcessId>()
             .is_err());
+    }
+
+    #[test]
+    fn task_id_hash_code_is_objects_hash() {
+        // new TaskId(0, 0).hashCode() == 29791; new TaskId(1, 2).hashCode() == 30814.
+        assert_eq!(StreamsTaskId::new(0, 0).java_hash_code(), 29_791);
+        assert_eq!(StreamsTaskId::new(1, 2).java_hash_code(), 30_814);
     }
 
     #[test]

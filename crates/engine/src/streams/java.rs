@@ -30,8 +30,30 @@ impl<T: Copy + PartialEq> JavaPriorityQueue<T> {
         self.queue.len()
     }
 
+    /// `new PriorityQueue<>(collection)` from a collection that is neither
+    /// a `SortedSet` nor a `PriorityQueue`: its elements in iteration order,
+    /// then `heapify()` (`siftDown` from the last parent to the root).
+    pub(super) fn heapified(items: Vec<T>, cmp: &mut impl FnMut(T, T) -> Ordering) -> Self {
+        let mut pq = Self { queue: items };
+        let n = pq.queue.len();
+        for i in (0..n / 2).rev() {
+            let x = pq.queue[i];
+            pq.sift_down(i, x, n, cmp);
+        }
+        pq
+    }
+
+    /// True when no element is left.
+    pub(super) fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// `contains(o)`.
+    pub(super) fn contains(&self, o: T) -> bool {
+        self.queue.contains(&o)
+    }
+
     /// The backing array: the order of Java's `PriorityQueue.iterator()`.
-    #[cfg(test)]
     pub(super) fn array_order(&self) -> &[T] {
         &self.queue
     }
@@ -57,7 +79,6 @@ impl<T: Copy + PartialEq> JavaPriorityQueue<T> {
 
     /// `remove(o)`: find the first equal element (`indexOf`) and `removeAt`
     /// it. Returns whether it was present.
-    #[cfg(test)]
     pub(super) fn remove(&mut self, o: T, cmp: &mut impl FnMut(T, T) -> Ordering) -> bool {
         let Some(i) = self.queue.iter().position(|e| *e == o) else {
             return false;
@@ -113,6 +134,15 @@ impl<T: Copy + PartialEq> JavaPriorityQueue<T> {
         (1..self.queue.len())
             .all(|i| cmp(self.queue[(i - 1) >> 1], self.queue[i]) != Ordering::Greater)
     }
+}
+
+/// Java's `String.hashCode()`: `s[0]·31^(n−1) + … + s[n−1]` over UTF-16
+/// code units, wrapping. Kafka iterates `HashSet<String>`s of member ids in
+/// an order derived from it.
+pub(super) fn string_hash_code(s: &str) -> i32 {
+    s.encode_utf16().fold(0i32, |h, unit| {
+        h.wrapping_mul(31).wrapping_add(i32::from(unit))
+    })
 }
 
 /// Java's `HashMap.hash`: the key's `hashCode` with its high half folded in.
@@ -180,6 +210,25 @@ mod tests {
         assert_eq!(pq.array_order(), &[1, 4, 2, 10, 12, 3]);
         assert!(!pq.remove(99, &mut natural));
         assert!(pq.is_heap(&mut natural));
+    }
+
+    #[test]
+    fn heapify_sifts_down_from_the_last_parent() {
+        // Java: new PriorityQueue<>(List.of(5, 3, 4, 1, 2)) -> [1, 2, 4, 3, 5].
+        let pq = JavaPriorityQueue::heapified(vec![5, 3, 4, 1, 2], &mut natural);
+        assert_eq!(pq.array_order(), &[1, 2, 4, 3, 5]);
+        let sorted = JavaPriorityQueue::heapified(vec![1, 2, 3, 4], &mut natural);
+        assert_eq!(sorted.array_order(), &[1, 2, 3, 4]);
+        assert!(pq.contains(4) && !pq.contains(9));
+    }
+
+    #[test]
+    fn string_hash_code_is_javas() {
+        // "abc".hashCode() == 96354; "".hashCode() == 0.
+        assert_eq!(string_hash_code("abc"), 96_354);
+        assert_eq!(string_hash_code(""), 0);
+        // Overflow wraps as in Java: "polygenelubricants".hashCode() == Integer.MIN_VALUE.
+        assert_eq!(string_hash_code("polygenelubricants"), i32::MIN);
     }
 
     #[test]

@@ -11,7 +11,13 @@
 //!   ([`task_lag`], [`LATEST_OFFSET`], [`NO_STATE_LAG`]);
 //! * [`HighAvailabilityTaskAssignor`], the default since 2.6 (KIP-441),
 //!   reproducing Kafka's output exactly, tie-breaks included;
-//! * [`StickyTaskAssignor`], the pre-2.6 default (`LegacyStickyTaskAssignor` since 3.8).
+//! * [`StickyTaskAssignor`], the pre-2.6 default (`LegacyStickyTaskAssignor` since 3.8);
+//! * [`thread_assignment`]: how the leader hands a client's tasks to its
+//!   stream threads (`StreamsPartitionAssignor.assignTasksToThreads`, per
+//!   release), and [`partition_assignor::assign_group`]: the whole group,
+//!   consumer by consumer (the cooperative filter, follow-ups, version
+//!   probing);
+//! * [`versions`]: what each release from 0.10 to 4.3 does and defaults to.
 //!
 //! Both implement [`TaskAssignor`] and return a [`StreamsAssignment`] that
 //! keeps warmup replicas apart from hot standbys
@@ -39,6 +45,7 @@
 
 mod assignment;
 mod client_state;
+mod group_assignment;
 mod high_availability;
 mod ids;
 pub(crate) mod java;
@@ -46,6 +53,7 @@ mod model;
 pub mod partition_assignor;
 mod priority_set;
 mod sticky;
+pub mod thread_assignment;
 pub mod versions;
 
 use std::collections::BTreeSet;

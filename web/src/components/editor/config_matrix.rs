@@ -212,6 +212,7 @@ pub fn streams_config_matrix(props: &ConfigMatrixProps) -> Html {
             let label = format!("variant {}", s.compare.len() + 1);
             s.compare.push(StreamsVariant {
                 label,
+                kafka_version: None,
                 config: StreamsConfig::default(),
             });
             true

@@ -91,6 +91,7 @@ fn default_event(kind: &str, old: &StreamsEvent) -> StreamsEvent {
         "slow_processing" => StreamsEvent::SlowProcessing {
             instance,
             duration_ms: 400_000,
+            thread: None,
         },
         _ => StreamsEvent::InstanceJoin {
             count: 1,
@@ -291,6 +292,7 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
             StreamsEvent::SlowProcessing {
                 instance,
                 duration_ms,
+                ..
             } => html! { <>
                 { instance_field(i, instance) }
                 { duration_field(i, "blocked for", *duration_ms, set_duration) }

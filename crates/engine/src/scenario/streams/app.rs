@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{is_default, is_false, is_zero_u32, is_zero_u64};
 use super::{KafkaVersion, StreamsConfig, StreamsTimedEvent};
+use crate::streams::ProcessId;
 
 /// The Streams part of a scenario: the application at time 0, the variants
 /// to compare and the timed event script.
@@ -29,6 +30,11 @@ pub struct StreamsVariant {
     /// Keys layered over the application's config.
     #[serde(default, skip_serializing_if = "is_default")]
     pub config: StreamsConfig,
+    /// The Kafka Streams version this column's instances run, if not the
+    /// application's (e.g. an eager column needs 3.9 or older: 4.0 dropped
+    /// EAGER, KAFKA-18839).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kafka_version: Option<KafkaVersion>,
 }
 
 /// A Streams application at time 0.
@@ -37,12 +43,21 @@ pub struct StreamsVariant {
 pub struct StreamsApp {
     /// `KafkaStreams` instances running at time 0, named `instance-1` … `instance-N`.
     pub instances: u32,
-    /// The Kafka Streams version the instances run, `major.minor` (default
-    /// `3.8`). It decides defaults that changed: `session.timeout.ms` (10 s
-    /// before 3.0), the rebalance protocol (eager before 2.4) and the task
-    /// assignor (`StickyTaskAssignor` before 2.6).
+    /// The Kafka Streams version the instances run, `major.minor` (default:
+    /// the newest release, 4.3). It decides defaults and behaviours that
+    /// changed (`streams::versions`): `session.timeout.ms` (10 s before
+    /// 3.0), the rebalance protocol (eager before 2.4, cooperative only from
+    /// 4.0), the task assignor (`StickyTaskAssignor` before 2.6), how tasks
+    /// go to threads, and the state updater (3.8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kafka_version: Option<KafkaVersion>,
+    /// Each instance's `ProcessId`, by instance number: `instance-1` first,
+    /// then the instances that join later. They decide
+    /// `HighAvailabilityTaskAssignor`'s round-robin and every tie (clients
+    /// sort by `UUID.compareTo`). An instance without an entry gets a
+    /// random UUID derived from the scenario's `seed`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub process_ids: Vec<ProcessId>,
     /// The topology: each subtopology has one task per input partition,
     /// `<subtopology>_<partition>`.
     pub subtopologies: Vec<SubtopologySpec>,
@@ -80,11 +95,14 @@ pub struct SubtopologySpec {
 }
 
 /// Simulator timings: not Kafka configs but the model of how long real work
-/// takes. Restoration runs per task at `restore_records_per_sec` (`StoreChangelogReader`).
+/// takes. Restoration runs per stream thread: its restore consumer
+/// (`StoreChangelogReader`, on the state updater thread from 3.8) reads
+/// `restore_records_per_sec`, shared by the copies it restores.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct StreamsTimings {
-    /// Records one task restores per second from its changelog.
+    /// Records one stream thread (its state updater from 3.8) restores per
+    /// second from changelogs, shared by every copy it restores.
     pub restore_records_per_sec: u32,
     /// Initialising a task (opening stores, first poll).
     pub task_init_ms: u32,

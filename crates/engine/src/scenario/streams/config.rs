@@ -27,7 +27,8 @@ pub enum ProcessingGuarantee {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StreamsConfig {
-    /// `num.stream.threads` (1): the client's capacity.
+    /// `num.stream.threads` (1): stream threads, each its own group member;
+    /// the client's capacity.
     #[serde(
         rename = "num.stream.threads",
         default,
@@ -90,16 +91,19 @@ pub struct StreamsConfig {
         skip_serializing_if = "Option::is_none"
     )]
     pub max_poll_interval_ms: Option<u64>,
-    /// `group.instance.id`: set, the instances are static members named
-    /// `<value>-<n>` (Kafka appends `-<thread>` per StreamThread).
+    /// `group.instance.id`: set, the instances' threads are static members
+    /// named `<value>-<n>-<thread>` (instance `n`; Kafka appends `-<thread>`
+    /// per StreamThread).
     #[serde(
         rename = "group.instance.id",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub group_instance_id: Option<String>,
-    /// `upgrade.from`: `0100` … `2.3` force the EAGER protocol; later values
-    /// have no effect on the protocol (`AssignorConfiguration.rebalanceProtocol`).
+    /// `upgrade.from`: `0100` … `2.3` force the EAGER protocol up to 3.9;
+    /// later values have no effect on the protocol
+    /// (`AssignorConfiguration.rebalanceProtocol`). 4.0 refuses 0.10.0 … 2.3
+    /// (KAFKA-18839), 4.2 no longer has them (KAFKA-19703).
     #[serde(
         rename = "upgrade.from",
         default,
@@ -135,6 +139,15 @@ pub struct StreamsConfig {
         skip_serializing_if = "Option::is_none"
     )]
     pub group_protocol: Option<GroupProtocol>,
+    /// `__state.updater.enabled__` (internal, 3.4–4.2): restoration on a
+    /// state updater thread per stream thread. Default false up to 3.7,
+    /// true from 3.8 (KAFKA-10199); 4.3 removed the flag (always on).
+    #[serde(
+        rename = "__state.updater.enabled__",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub state_updater_enabled: Option<bool>,
 }
 
 /// The task assignor a leader runs.
@@ -197,6 +210,8 @@ pub struct ResolvedStreamsConfig {
     pub group_initial_rebalance_delay_ms: u64,
     /// `group.protocol`.
     pub group_protocol: GroupProtocol,
+    /// `__state.updater.enabled__` as set (`None`: the release's default).
+    pub state_updater_enabled: Option<bool>,
 }
 
 impl StreamsConfig {
@@ -220,7 +235,8 @@ impl StreamsConfig {
             internal_task_assignor_class,
             state_cleanup_delay_ms,
             group_initial_rebalance_delay_ms,
-            group_protocol
+            group_protocol,
+            state_updater_enabled
         )
     }
 
@@ -251,6 +267,7 @@ impl StreamsConfig {
                 .group_initial_rebalance_delay_ms
                 .unwrap_or(3_000),
             group_protocol: self.group_protocol.unwrap_or_default(),
+            state_updater_enabled: self.state_updater_enabled,
         }
     }
 }
@@ -277,7 +294,7 @@ impl StreamsConfig {
 
 impl ResolvedStreamsConfig {
     /// The rebalance protocol this member runs (`StreamsPartitionAssignor.supportedProtocols`): EAGER when
-    /// its code predates 2.4 or `upgrade.from` names 2.3 or older.
+    /// its code predates 2.4 or, up to 3.9, `upgrade.from` names 2.3 or older.
     pub fn cooperative(&self, version: KafkaVersion) -> bool {
         runs_cooperative(version, self.upgrade_from)
     }

@@ -95,13 +95,17 @@ pub enum StreamsEvent {
         /// How long.
         duration_ms: u64,
     },
-    /// A record handler blocks the instance's stream thread: it does not
-    /// call `poll()` for `duration_ms` while its heartbeat thread runs on.
+    /// A record handler blocks one of the instance's stream threads: it does
+    /// not call `poll()` for `duration_ms` while its heartbeat thread runs on.
     SlowProcessing {
         /// The instance.
         instance: String,
         /// How long the thread is blocked.
         duration_ms: u64,
+        /// Which stream thread, `StreamThread-<n>` (default 1). An instance
+        /// without that many threads runs the event on none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        thread: Option<u32>,
     },
 }
 
@@ -116,6 +120,11 @@ impl StreamsEvent {
             Self::InstanceRestart { instance, .. } => format!("{instance} restarts"),
             Self::RollingRestart { .. } => "rolling restart".to_string(),
             Self::GcPause { instance, .. } => format!("{instance} freezes (GC)"),
+            Self::SlowProcessing {
+                instance,
+                thread: Some(n),
+                ..
+            } if *n != 1 => format!("{instance} StreamThread-{n} blocks in a handler"),
             Self::SlowProcessing { instance, .. } => format!("{instance} blocks in a handler"),
         }
     }

@@ -3,6 +3,80 @@
 
 use super::{instance_name, KafkaVersion, StreamsConfig, StreamsEvent, StreamsScenario};
 use crate::scenario::{check_name, limits, ranges, ScenarioError};
+use crate::streams::versions::{accepted_upgrade_from, streams_release, KNOWN_RELEASES};
+
+/// `a … b` for a list of releases.
+fn span(versions: &[KafkaVersion]) -> String {
+    match (versions.first(), versions.last()) {
+        (Some(a), Some(b)) if a != b => format!("{a} … {b}"),
+        (Some(a), _) => a.to_string(),
+        _ => "none".to_string(),
+    }
+}
+
+/// A Kafka Streams version must be a release the playground models.
+pub(crate) fn check_version(field: &str, version: KafkaVersion) -> Result<(), ScenarioError> {
+    if KNOWN_RELEASES.contains(&version) {
+        return Ok(());
+    }
+    Err(ScenarioError::invalid(
+        field,
+        format!(
+            "is {version}, which is not a Kafka Streams release the playground models: allowed values are {}",
+            span(KNOWN_RELEASES)
+        ),
+    ))
+}
+
+/// `upgrade.from` and `__state.updater.enabled__` against the instance's
+/// release: from 4.0 `upgrade.from` 0.10.0 … 2.3 is refused
+/// (`AssignorConfiguration.validateUpgradeFrom`, KAFKA-18839) and from 4.2
+/// no longer a value at all (KAFKA-19703); the state updater flag exists
+/// from 3.4 and is gone in 4.3. Before 4.0 any release is accepted as
+/// `upgrade.from` (looser than Kafka's `ConfigDef`, which lists only older
+/// releases).
+fn check_release_keys(
+    config: &super::ResolvedStreamsConfig,
+    version: KafkaVersion,
+    field: &dyn Fn(&str) -> String,
+) -> Result<(), ScenarioError> {
+    let release = streams_release(version);
+    if let Some(u) = config.upgrade_from {
+        check_version(&field("upgrade.from"), u)?;
+        let accepted = accepted_upgrade_from(version);
+        if release.cooperative_only && !accepted.contains(&u) {
+            let why = if streams_release(u).cooperative {
+                "it must name an earlier release"
+            } else if release.upgrade_from_since_2_4 {
+                "values up to 2.3 were removed in 4.2 (KAFKA-19703), and 4.0 dropped eager rebalancing (KAFKA-18839): an upgrade from 2.3 or older goes through a bridge release, 2.4 … 3.9"
+            } else {
+                "4.0 dropped eager rebalancing (KAFKA-18839), so it refuses upgrade from 2.3 or older: that upgrade goes through a bridge release, 2.4 … 3.9"
+            };
+            return Err(ScenarioError::invalid(
+                field("upgrade.from"),
+                format!(
+                    "is {u}, which Kafka Streams {version} does not accept: allowed values are {}; {why}",
+                    span(&accepted)
+                ),
+            ));
+        }
+    }
+    if let Some(enabled) = config.state_updater_enabled {
+        if version < KafkaVersion::new(3, 4) {
+            return Err(ScenarioError::invalid(
+                field("__state.updater.enabled__"),
+                format!("exists from Kafka Streams 3.4 on; {version} always restores on the stream thread (allowed: unset)"),
+            ));
+        }
+        if !enabled && version >= KafkaVersion::new(4, 3) {
+            return Err(ScenarioError::invalid(
+                field("__state.updater.enabled__"),
+                format!("was removed in 4.3: Kafka Streams {version} always restores on the state updater (allowed: unset or true; false needs 3.4 … 4.2)"),
+            ));
+        }
+    }
+    Ok(())
+}
 
 /// Checks a config's values against Kafka's validators (`StreamsConfig`,
 /// `ConsumerConfig`, the broker's session bounds) and the playground's
@@ -63,6 +137,7 @@ pub(crate) fn validate_config(
     if let Some(id) = &r.group_instance_id {
         check_name(&field("group.instance.id"), id)?;
     }
+    check_release_keys(&r, version, &field)?;
     super::group_protocol::check(&r, version, at)
 }
 
@@ -88,6 +163,23 @@ pub(crate) fn validate(s: &StreamsScenario) -> Result<(), ScenarioError> {
     use limits::*;
     let app = &s.app;
     let version = app.version();
+    check_version("streams.kafka_version", version)?;
+    if app.process_ids.len() > MAX_INSTANCES as usize {
+        return Err(ScenarioError::invalid(
+            "streams.process_ids",
+            format!(
+                "lists more than {MAX_INSTANCES} ids, the most instances the playground simulates"
+            ),
+        ));
+    }
+    for (i, id) in app.process_ids.iter().enumerate() {
+        if app.process_ids[..i].contains(id) {
+            return Err(ScenarioError::invalid(
+                format!("streams.process_ids[{i}]"),
+                format!("repeats {id}: every instance needs its own ProcessId"),
+            ));
+        }
+    }
     if app.instances > MAX_INSTANCES {
         return Err(ScenarioError::invalid(
             "streams.instances",
@@ -170,12 +262,42 @@ pub(crate) fn validate(s: &StreamsScenario) -> Result<(), ScenarioError> {
     }
     validate_config(&app.config, version, "streams.config")?;
     for (i, v) in s.compare.iter().enumerate() {
+        if let Some(own) = v.kafka_version {
+            check_version(&format!("compare[{i}].kafka_version"), own)?;
+        }
         validate_config(
             &app.config.merged(&v.config),
-            version,
+            v.kafka_version.unwrap_or(version),
             &format!("compare[{i}].config"),
         )?;
     }
+    // An event's config, layered over each column's, on the version it names.
+    let columns: Vec<(StreamsConfig, KafkaVersion)> = if s.compare.is_empty() {
+        vec![(app.config.clone(), version)]
+    } else {
+        s.compare
+            .iter()
+            .map(|v| {
+                (
+                    app.config.merged(&v.config),
+                    v.kafka_version.unwrap_or(version),
+                )
+            })
+            .collect()
+    };
+    let check_event_config = |config: &StreamsConfig, own: Option<KafkaVersion>, at: &str| {
+        if let Some(own) = own {
+            check_version(&format!("{at}.kafka_version"), own)?;
+        }
+        for (base, column_version) in &columns {
+            validate_config(
+                &base.merged(config),
+                own.unwrap_or(*column_version),
+                &format!("{at}.config"),
+            )?;
+        }
+        Ok::<(), ScenarioError>(())
+    };
     let mut instances_ever = u64::from(app.instances);
     let mut expanded: usize = 0;
     for (i, e) in s.events.iter().enumerate() {
@@ -212,11 +334,7 @@ pub(crate) fn validate(s: &StreamsScenario) -> Result<(), ScenarioError> {
                     ));
                 }
                 instances_ever += u64::from(*count);
-                validate_config(
-                    &app.config.merged(config),
-                    kafka_version.unwrap_or(version),
-                    &format!("{at}.config"),
-                )?;
+                check_event_config(config, *kafka_version, &at)?;
             }
             StreamsEvent::InstanceStop { instance } | StreamsEvent::InstanceCrash { instance } => {
                 known(instance, instances_ever)?
@@ -232,11 +350,7 @@ pub(crate) fn validate(s: &StreamsScenario) -> Result<(), ScenarioError> {
                 known(instance, instances_ever)?;
                 check_keys(remove_config, &at)?;
                 day("downtime_ms", *downtime_ms)?;
-                validate_config(
-                    &app.config.merged(config),
-                    kafka_version.unwrap_or(version),
-                    &format!("{at}.config"),
-                )?;
+                check_event_config(config, *kafka_version, &at)?;
             }
             StreamsEvent::RollingRestart {
                 downtime_ms,
@@ -258,22 +372,25 @@ pub(crate) fn validate(s: &StreamsScenario) -> Result<(), ScenarioError> {
                     ));
                 }
                 expanded += n as usize;
-                validate_config(
-                    &app.config.merged(config),
-                    kafka_version.unwrap_or(version),
-                    &format!("{at}.config"),
-                )?;
+                check_event_config(config, *kafka_version, &at)?;
             }
             StreamsEvent::GcPause {
-                instance,
-                duration_ms,
-            }
-            | StreamsEvent::SlowProcessing {
                 instance,
                 duration_ms,
             } => {
                 known(instance, instances_ever)?;
                 day("duration_ms", *duration_ms)?;
+            }
+            StreamsEvent::SlowProcessing {
+                instance,
+                duration_ms,
+                thread,
+            } => {
+                known(instance, instances_ever)?;
+                day("duration_ms", *duration_ms)?;
+                if let Some(n) = thread {
+                    ranges::NUM_STREAM_THREADS.check(&format!("{at}.thread"), u64::from(*n), "")?;
+                }
             }
         }
         if instances_ever > u64::from(MAX_INSTANCES) {

@@ -1,7 +1,7 @@
 //! The events a Streams run schedules, their dispatch, and the scenario
 //! script's events applied to the instances.
 
-use super::member::{MemberKey, Phase, Process, Restart};
+use super::member::{MemberKey, Process, Restart, Th};
 use super::StreamsSimulation;
 use crate::scenario::StreamsEvent;
 use crate::sim::driver::{DriverEvent, Simulation};
@@ -10,83 +10,24 @@ use crate::wording::duration;
 
 #[derive(Clone, Debug)]
 pub(crate) enum Ev {
-    Planned {
-        index: usize,
-        deferred: bool,
-    },
-    ProcessStart {
-        lane: u32,
-    },
-    SendJoin {
-        lane: u32,
-        inc: u32,
-    },
-    JoinArrives {
-        lane: u32,
-        inc: u32,
-    },
-    JoinDeadline {
-        timer: u64,
-    },
-    SyncDone {
-        generation: i32,
-    },
-    Assignment {
-        lane: u32,
-        inc: u32,
-        generation: i32,
-    },
-    Notice {
-        lane: u32,
-        inc: u32,
-    },
-    Revoked {
-        lane: u32,
-        inc: u32,
-        tasks: Vec<u32>,
-        token: u64,
-    },
-    Initialized {
-        lane: u32,
-        inc: u32,
-        tasks: Vec<u32>,
-        token: u64,
-    },
-    Restored {
-        lane: u32,
-        inc: u32,
-        task: u32,
-        token: u64,
-    },
-    Exit {
-        lane: u32,
-        inc: u32,
-    },
-    SessionExpiry {
-        key: MemberKey,
-        since: u64,
-    },
-    Resume {
-        lane: u32,
-        inc: u32,
-    },
-    PollTimeout {
-        lane: u32,
-        inc: u32,
-    },
-    Unblock {
-        lane: u32,
-        inc: u32,
-    },
-    Probe {
-        lane: u32,
-        inc: u32,
-        generation: i32,
-    },
-    ZombieEnds {
-        lane: u32,
-        inc: u32,
-    },
+    Planned { index: usize, deferred: bool },
+    ProcessStart { lane: u32 },
+    SendJoin { th: Th },
+    JoinArrives { th: Th },
+    JoinDeadline { timer: u64 },
+    SyncDone { generation: i32 },
+    Assignment { th: Th, generation: i32 },
+    Notice { th: Th },
+    Revoked { th: Th, tasks: Vec<u32>, token: u64 },
+    Initialized { th: Th, tasks: Vec<u32>, token: u64 },
+    RestoreTick { th: Th, token: u64 },
+    Exit { lane: u32, inc: u32 },
+    SessionExpiry { key: MemberKey, since: u64 },
+    Resume { lane: u32, inc: u32 },
+    PollTimeout { th: Th },
+    Unblock { th: Th },
+    Probe { th: Th, generation: i32 },
+    ZombieEnds { th: Th },
 }
 
 impl DriverEvent for Ev {
@@ -101,54 +42,34 @@ impl StreamsSimulation {
         match ev {
             Ev::Planned { index, deferred } => self.on_planned(index, deferred),
             Ev::ProcessStart { lane } => self.start_process(lane),
-            Ev::SendJoin { lane, inc } => {
+            Ev::SendJoin { th } => {
                 // JoinGroup is sent from poll(): not while frozen or blocked.
-                match self.proc_of(lane, inc).and_then(Process::free_at) {
-                    Some(until) => self.schedule(until, Ev::SendJoin { lane, inc }),
-                    None => self.send_join(lane, inc),
+                match self
+                    .proc_of(th.lane, th.inc)
+                    .and_then(|p| p.free_at(th.thread))
+                {
+                    Some(until) => self.schedule(until, Ev::SendJoin { th }),
+                    None => self.send_join(th),
                 }
             }
-            Ev::JoinArrives { lane, inc } => self.on_join_arrives(lane, inc),
+            Ev::JoinArrives { th } => self.on_join_arrives(th),
             Ev::JoinDeadline { timer } => {
                 let change = self.group.on_join_deadline(timer, self.driver.now());
                 self.apply_change(change);
             }
             Ev::SyncDone { generation } => self.on_sync(generation),
-            Ev::Assignment {
-                lane,
-                inc,
-                generation,
-            } => self.on_assignment(lane, inc, generation),
-            Ev::Notice { lane, inc } => self.on_notice(lane, inc),
-            Ev::Revoked {
-                lane,
-                inc,
-                tasks,
-                token,
-            } => self.on_revoked(lane, inc, tasks, token),
-            Ev::Initialized {
-                lane,
-                inc,
-                tasks,
-                token,
-            } => self.on_initialized(lane, inc, tasks, token),
-            Ev::Restored {
-                lane,
-                inc,
-                task,
-                token,
-            } => self.on_restored(lane, inc, task, token),
+            Ev::Assignment { th, generation } => self.on_assignment(th, generation),
+            Ev::Notice { th } => self.on_notice(th),
+            Ev::Revoked { th, tasks, token } => self.on_revoked(th, tasks, token),
+            Ev::Initialized { th, tasks, token } => self.on_initialized(th, tasks, token),
+            Ev::RestoreTick { th, token } => self.on_restore_tick(th, token),
             Ev::Exit { lane, inc } => self.on_exit(lane, inc),
             Ev::SessionExpiry { key, since } => self.on_session_expiry(key, since),
             Ev::Resume { lane, inc } => self.on_resume(lane, inc),
-            Ev::PollTimeout { lane, inc } => self.on_poll_timeout(lane, inc),
-            Ev::Unblock { lane, inc } => self.on_unblock(lane, inc),
-            Ev::Probe {
-                lane,
-                inc,
-                generation,
-            } => self.on_probe(lane, inc, generation),
-            Ev::ZombieEnds { lane, inc } => self.on_zombie_ends(lane, inc),
+            Ev::PollTimeout { th } => self.on_poll_timeout(th),
+            Ev::Unblock { th } => self.on_unblock(th),
+            Ev::Probe { th, generation } => self.on_probe(th, generation),
+            Ev::ZombieEnds { th } => self.on_zombie_ends(th),
         }
     }
 
@@ -168,7 +89,7 @@ impl StreamsSimulation {
                 self.lanes[l as usize]
                     .proc
                     .as_ref()
-                    .is_some_and(|p| p.phase != Phase::Stopping)
+                    .is_some_and(|p| !p.stopping)
             });
             if !alive {
                 if let Some(m) = self.recorder.markers.last_mut() {
@@ -192,13 +113,13 @@ impl StreamsSimulation {
             let free_at = self.lanes[l as usize]
                 .proc
                 .as_ref()
-                .and_then(Process::free_at);
+                .and_then(Process::all_free_at);
             if let Some(until) = free_at {
                 let name = self.name(l);
                 self.note(
                     Some(l),
                     StepKind::EventDeferred,
-                    format!("{name}'s stream thread is not running (frozen or blocked in a handler): close() waits for it."),
+                    format!("{name} has a stream thread that is not running (frozen or blocked in a handler): close() waits for every thread."),
                 );
                 self.schedule(
                     until,
@@ -304,9 +225,13 @@ impl StreamsSimulation {
                 let lane = lane.expect("checked above");
                 self.freeze(lane, duration_ms);
             }
-            StreamsEvent::SlowProcessing { duration_ms, .. } => {
+            StreamsEvent::SlowProcessing {
+                duration_ms,
+                thread,
+                ..
+            } => {
                 let lane = lane.expect("checked above");
-                self.block(lane, duration_ms);
+                self.block(lane, thread.unwrap_or(1).saturating_sub(1), duration_ms);
             }
         }
     }

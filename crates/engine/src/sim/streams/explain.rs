@@ -13,18 +13,18 @@ use crate::streams::partition_assignor::{AssignorKind, GroupDecision};
 use crate::wording::duration;
 
 impl StreamsSimulation {
-    /// The round's explanation, with a step per version-probing member and
-    /// one for double ownership.
+    /// The round's explanation (`moved`: actives newly placed on a thread),
+    /// with a step per version-probing member and one for double ownership.
     pub(super) fn round_explanation(
         &mut self,
         decision: &GroupDecision<MemberKey>,
+        moved: usize,
         leader_lane: u32,
         leader_version: KafkaVersion,
         probing_interval_ms: u64,
     ) -> String {
-        let (mut moved, mut held, mut warm, mut standby) = (0usize, 0usize, 0usize, 0usize);
+        let (mut held, mut warm, mut standby) = (0usize, 0usize, 0usize);
         for c in &decision.clients {
-            moved += c.result.active.difference(&c.owned).count();
             held += c.result.held_back.len();
             warm += c.result.warmup.len();
             standby += c.result.standby.len();
@@ -34,8 +34,9 @@ impl StreamsSimulation {
             AssignorKind::HighAvailability => "HighAvailabilityTaskAssignor",
             AssignorKind::Sticky => "StickyTaskAssignor",
         };
+        let threads: usize = decision.clients.iter().map(|c| c.members.len()).sum();
         let mut explanation = format!(
-            "{}: {assignor_name} on leader {leader_name} ({} clients): {moved} actives newly placed",
+            "{}: {assignor_name} on leader {leader_name} ({} clients, {threads} stream threads): {moved} actives newly placed",
             self.cause.text().unwrap_or("rebalance"),
             decision.clients.len()
         );

@@ -17,7 +17,7 @@ use crate::streams::partition_assignor::{
     MemberSubscription,
 };
 use crate::streams::{AssignmentConfigs, StreamsTaskId};
-use crate::trace::{ItemState, RebalanceRound, RoundMember, StepKind};
+use crate::trace::{RebalanceRound, RoundMember, StepKind};
 
 impl StreamsSimulation {
     /// An application that was already running: every initial instance has
@@ -34,7 +34,7 @@ impl StreamsSimulation {
             .iter()
             .map(|l| ClientSubscription {
                 process_id: l.process_id,
-                capacity: l.config.num_stream_threads,
+                capacity: l.config.num_stream_threads.max(1),
                 owned: BTreeSet::new(),
                 offset_sums: BTreeMap::new(),
             })
@@ -114,9 +114,14 @@ impl StreamsSimulation {
             }
         };
         let probing_at = self.driver.now() + leader_cfg.probing_rebalance_interval_ms;
-        let (assignments, round_members) = self.round_assignments(&decision, probing_at);
+        let (assignments, round_members) =
+            self.round_assignments(&decision, probing_at, &done.members);
+        // Newly placed actives, per stream thread (a move between two threads
+        // of one instance counts too).
+        let placed: usize = round_members.iter().map(|m| m.assigned.len as usize).sum();
         let explanation = self.round_explanation(
             &decision,
+            placed,
             leader_lane,
             leader_version,
             leader_cfg.probing_rebalance_interval_ms,
@@ -146,38 +151,24 @@ impl StreamsSimulation {
     }
 
     /// A member that did not rejoin within the rebalance timeout is removed.
-    /// A live process still believes it is a member: it keeps processing as
+    /// A live thread still believes it is a member: it keeps processing as
     /// a zombie until its next heartbeat is answered UNKNOWN_MEMBER_ID (a
     /// frozen or blocked one finds out when it is free again).
     pub(super) fn drop_member(&mut self, key: MemberKey) {
-        let name = self.name(key.0);
+        let name = self.member_name(key);
         self.note(
             Some(key.0),
             StepKind::MemberDropped,
             format!("{name}'s member did not rejoin within the rebalance timeout (max.poll.interval.ms) and is removed."),
         );
-        let Some(p) = self.lanes[key.0 as usize].proc.as_mut() else {
+        let Some(th) = self.thread_of_member(key) else {
             return;
         };
-        if p.member != Some(key) {
-            return;
+        if let Some(x) = self.thread_mut(th) {
+            x.out_of_group = true;
         }
-        p.out_of_group = true;
-        let (inc, busy) = (p.inc, p.is_busy());
-        if !busy {
-            let active: Vec<u32> = p.active.keys().copied().collect();
-            self.recorder.timeline.split_off(
-                key.0,
-                &active,
-                ItemState::Zombie,
-                &mut self.recorder.pool,
-            );
-            let delay = self.heartbeat_delay(key.0);
-            self.schedule(
-                self.driver.now() + delay,
-                Ev::ZombieEnds { lane: key.0, inc },
-            );
-        }
+        let delay = self.heartbeat_delay(th);
+        self.zombie_until_heartbeat(th, delay);
     }
 
     /// The leader's view of the members' JoinGroup metadata, by task id.
@@ -189,8 +180,9 @@ impl StreamsSimulation {
             .iter()
             .map(|(key, sub)| MemberSubscription {
                 member: *key,
+                member_id: self.member_ids.get(key).cloned().unwrap_or_default(),
                 process_id: sub.process_id,
-                capacity: sub.capacity,
+                capacity: 1,
                 cooperative: sub.cooperative,
                 used_version: sub.used_metadata,
                 latest_supported_version: sub.latest_metadata,
@@ -228,12 +220,17 @@ impl StreamsSimulation {
         &mut self,
         decision: &GroupDecision<MemberKey>,
         probing_at: u64,
+        subscriptions: &[(MemberKey, Subscription)],
     ) -> (BTreeMap<MemberKey, Assigned>, Vec<RoundMember>) {
         let mut assignments = BTreeMap::new();
         let mut round_members = Vec::new();
         for client in &decision.clients {
-            let owned = self.indices(&client.owned);
             for m in &client.members {
+                let owned: BTreeSet<u32> = subscriptions
+                    .iter()
+                    .find(|(k, _)| *k == m.member)
+                    .map(|(_, s)| s.owned.iter().copied().collect())
+                    .unwrap_or_default();
                 let a = Assigned {
                     active: self.indices(&m.active),
                     standby: self.indices(&m.standby),

@@ -1,91 +1,112 @@
-//! An instance's process: start, `KafkaStreams.close()`, crash, restart;
-//! GC pauses (freeze), a blocked stream thread and its poll timeout; the
-//! session of a silent member.
+//! An instance's process: start (one stream thread per
+//! `num.stream.threads`), `KafkaStreams.close()`, crash, restart; GC pauses
+//! (the whole JVM freezes); the session of a silent member.
 
 use crate::sim::driver::Simulation;
-use std::collections::BTreeMap;
 
 use super::events::Ev;
-use super::member::{MemberKey, Phase, Process, TaskPhase};
+use super::member::{MemberKey, Phase, Process, StreamThread, TaskPhase, Th};
 use super::StreamsSimulation;
 use crate::scenario::ProcessingGuarantee;
 use crate::sim::group::RemovalReason;
+use crate::streams::versions::{accepted_upgrade_from, state_updater_restores, streams_release};
 use crate::trace::{ItemState, StepKind, WorkerState};
-use crate::wording::{self, duration};
+use crate::wording::duration;
 
 impl StreamsSimulation {
     pub(super) fn start_process(&mut self, lane: u32) {
         self.clean_state_dirs(lane);
+        let (version, upgrade_from) = {
+            let l = &self.lanes[lane as usize];
+            (l.version, l.config.upgrade_from)
+        };
+        if let Some(u) = upgrade_from.filter(|&u| {
+            streams_release(version).cooperative_only && !streams_release(u).cooperative
+        }) {
+            // `AssignorConfiguration.validateUpgradeFrom` (KAFKA-18839): the
+            // instance cannot start.
+            let name = self.name(lane);
+            let allowed = accepted_upgrade_from(version);
+            self.note(
+                Some(lane),
+                StepKind::EventSkipped,
+                format!("{name} does not start: Kafka Streams {version} refuses upgrade.from={u} (ConfigException: eager rebalancing is gone since 4.0, KAFKA-18839; accepted values are {} … {}). An upgrade from 2.3 or older goes through a bridge release, 2.4 … 3.9.", allowed.first().map_or(String::new(), |v| v.to_string()), allowed.last().map_or(String::new(), |v| v.to_string())),
+            );
+            return;
+        }
         let l = &mut self.lanes[lane as usize];
         l.incarnations += 1;
         l.started_ms = self.driver.now();
         let inc = l.incarnations;
+        let threads = l.config.num_stream_threads.max(1);
+        let state_updater = state_updater_restores(l.version, l.config.state_updater_enabled);
+        if l.memberships.len() < threads as usize {
+            l.memberships.resize(threads as usize, 0);
+        }
         l.proc = Some(Process {
             inc,
-            member: None,
-            phase: Phase::Starting,
-            generation: 0,
-            active: BTreeMap::new(),
-            standby: BTreeMap::new(),
+            threads: (0..threads).map(|_| StreamThread::new()).collect(),
             frozen_until: None,
-            blocked_until: None,
-            out_of_group: false,
-            rejoin_when_free: false,
-            revoking: 0,
-            rejoin_after_revoke: false,
+            stopping: false,
+            state_updater,
         });
+        self.recorder.set_threads(lane, threads);
         self.open_worker_span(lane, WorkerState::Up);
         let start = u64::from(self.timings.instance_start_ms);
         let statics = self.lanes[lane as usize].config.group_instance_id.is_some();
         // A dynamic member's first JoinGroup is answered MEMBER_ID_REQUIRED:
         // one extra round trip (KIP-394).
         let extra = if statics { 0 } else { 2 * self.rtt };
-        self.schedule(
-            self.driver.now() + start + extra,
-            Ev::SendJoin { lane, inc },
-        );
+        for thread in 0..threads {
+            self.schedule(
+                self.driver.now() + start + extra,
+                Ev::SendJoin {
+                    th: Th { lane, inc, thread },
+                },
+            );
+        }
     }
 
-    /// `KafkaStreams.close()`: commit and checkpoint every active, no LeaveGroup.
+    /// `KafkaStreams.close()`: every thread commits and checkpoints its
+    /// actives, no LeaveGroup.
     pub(super) fn close_instance(&mut self, lane: u32) {
         let Some(p) = self.lanes[lane as usize].proc.as_mut() else {
             return;
         };
-        p.phase = Phase::Stopping;
+        p.stopping = true;
         let inc = p.inc;
-        if p.out_of_group {
-            // Removed from the group: its commits fail, the tasks are closed
-            // dirty at once.
-            let lost: Vec<u32> = std::mem::take(&mut p.active).into_keys().collect();
-            for t in lost {
-                self.recorder
-                    .timeline
-                    .remove_copy(t, lane, &mut self.recorder.pool);
-                self.settle_local(lane, t);
+        let threads = p.threads.len() as u32;
+        for thread in 0..threads {
+            let th = Th { lane, inc, thread };
+            if self.thread_of(th).is_some_and(|x| x.out_of_group) {
+                // Removed from the group: its commits fail, the tasks are
+                // closed dirty at once.
+                let lost: Vec<u32> = self
+                    .thread_mut(th)
+                    .map(|x| std::mem::take(&mut x.active).into_keys().collect())
+                    .unwrap_or_default();
+                for t in lost {
+                    self.end_copy(th, t);
+                }
             }
+            let Some(x) = self.thread_mut(th) else {
+                continue;
+            };
+            x.phase = Phase::Stopping;
+            // Tasks already being revoked are stopping anyway.
+            let active: Vec<u32> = x
+                .active
+                .iter()
+                .filter(|(_, a)| a.0 != TaskPhase::Revoking)
+                .map(|(&t, _)| t)
+                .collect();
+            self.set_copies(lane, &active, ItemState::Stopping);
         }
-        let p = self.lanes[lane as usize]
-            .proc
-            .as_ref()
-            .expect("checked above");
-        // Tasks already being revoked are stopping anyway.
-        let active: Vec<u32> = p
-            .active
-            .iter()
-            .filter(|(_, a)| a.0 != TaskPhase::Revoking)
-            .map(|(&t, _)| t)
-            .collect();
         let name = self.name(lane);
-        self.recorder.timeline.split_off(
-            lane,
-            &active,
-            ItemState::Stopping,
-            &mut self.recorder.pool,
-        );
         self.note(
             Some(lane),
             StepKind::Close,
-            format!("{name} closes: commits and checkpoints its tasks. Streams' main consumer sets internal.leave.group.on.close=false, so no LeaveGroup is sent (StreamsConfig CONSUMER_DEFAULT_OVERRIDES)."),
+            format!("{name} closes: its stream threads commit and checkpoint their tasks. Streams' main consumer sets internal.leave.group.on.close=false, so no LeaveGroup is sent (StreamsConfig CONSUMER_DEFAULT_OVERRIDES)."),
         );
         self.schedule(
             self.driver.now() + u64::from(self.timings.task_commit_ms),
@@ -125,19 +146,25 @@ impl StreamsSimulation {
             return;
         };
         let now = self.driver.now();
-        for &t in p.active.keys().chain(p.standby.keys()) {
-            self.recorder
-                .timeline
-                .remove_copy(t, lane, &mut self.recorder.pool);
-            self.settle_local(lane, t);
+        for (i, thread) in p.threads.iter().enumerate() {
+            let th = Th {
+                lane,
+                inc: p.inc,
+                thread: i as u32,
+            };
+            for &t in thread.active.keys().chain(thread.standby.keys()) {
+                self.end_copy(th, t);
+            }
         }
         if wipe {
             self.lanes[lane as usize].local.clear();
         }
         self.close_worker_span(lane, now);
-        if let Some(key) = p.member {
-            if self.group.contains(&key) && !p.out_of_group {
-                self.go_silent(key);
+        for thread in &p.threads {
+            if let Some(key) = thread.member {
+                if self.group.contains(&key) && !thread.out_of_group {
+                    self.go_silent(key);
+                }
             }
         }
         if let Some(r) = self.lanes[lane as usize].restart.take() {
@@ -181,7 +208,7 @@ impl StreamsSimulation {
             return;
         }
         self.silent.remove(&key);
-        let name = self.name(key.0);
+        let name = self.member_name(key);
         let session = self.lanes[key.0 as usize].config.session_timeout_ms;
         self.note(
             Some(key.0),
@@ -192,9 +219,9 @@ impl StreamsSimulation {
             ),
         );
         self.set_cause(format!("{name}'s session expired"));
-        if let Some(p) = self.lanes[key.0 as usize].proc.as_mut() {
-            if p.member == Some(key) {
-                p.out_of_group = true;
+        if let Some(th) = self.thread_of_member(key) {
+            if let Some(x) = self.thread_mut(th) {
+                x.out_of_group = true;
             }
         }
         let change = self
@@ -203,6 +230,7 @@ impl StreamsSimulation {
         self.apply_change(change);
     }
 
+    /// A long GC pause: the whole JVM stops, every thread with it.
     pub(super) fn freeze(&mut self, lane: u32, duration: u64) {
         let Some(p) = self.lanes[lane as usize].proc.as_mut() else {
             return;
@@ -212,16 +240,16 @@ impl StreamsSimulation {
         }
         p.frozen_until = Some(self.driver.now() + duration);
         let inc = p.inc;
-        let member = p.member;
-        let active: Vec<u32> = p.active.keys().copied().collect();
-        self.recorder
-            .timeline
-            .split_off(lane, &active, ItemState::Frozen, &mut self.recorder.pool);
+        let members: Vec<MemberKey> = p.threads.iter().filter_map(|t| t.member).collect();
         self.open_worker_span(lane, WorkerState::Frozen);
-        if let Some(key) = member {
+        for key in members {
             if self.group.contains(&key) {
                 self.go_silent(key);
             }
+        }
+        self.replan_process(lane, inc);
+        for thread in 0..self.thread_count(lane, inc) {
+            self.show(Th { lane, inc, thread });
         }
         self.schedule(self.driver.now() + duration, Ev::Resume { lane, inc });
     }
@@ -231,212 +259,114 @@ impl StreamsSimulation {
             return;
         };
         p.frozen_until = None;
-        let member = p.member;
-        let out = p.out_of_group;
+        let members: Vec<MemberKey> = p.threads.iter().filter_map(|t| t.member).collect();
         self.open_worker_span(lane, WorkerState::Up);
-        if let Some(key) = member {
+        for key in members {
             self.silent.remove(&key);
         }
-        let name = self.name(lane);
-        if out {
-            // It still believes it owns its tasks and processes the running
-            // ones until its first heartbeat answers UNKNOWN_MEMBER_ID
-            // (`AbstractCoordinator.HeartbeatResponseHandler`); tasks that were not running yet never get
-            // to process before onPartitionsLost closes them.
-            let (mut running, mut idle) = (Vec::new(), Vec::new());
-            if let Some(p) = self.lanes[lane as usize].proc.as_ref() {
-                for (&t, a) in &p.active {
-                    if a.0 == TaskPhase::Running {
-                        running.push(t);
-                    } else {
-                        idle.push(t);
-                    }
-                }
+        self.replan_process(lane, inc);
+        for thread in 0..self.thread_count(lane, inc) {
+            let th = Th { lane, inc, thread };
+            if self.thread_of(th).is_some_and(|x| x.out_of_group) {
+                self.zombie_until_heartbeat(th, self.rtt);
+            } else {
+                self.show(th);
+                self.maybe_rejoin_when_free(th);
             }
-            for &t in &idle {
-                if let Some(p) = self.proc_mut(lane, inc) {
-                    p.active.remove(&t);
-                }
-                self.recorder
-                    .timeline
-                    .remove_copy(t, lane, &mut self.recorder.pool);
-                self.settle_local(lane, t);
+        }
+    }
+
+    /// A thread removed from the group while it was frozen or busy runs on:
+    /// it still believes it owns its tasks and processes the running ones
+    /// until its next heartbeat is answered UNKNOWN_MEMBER_ID
+    /// (`AbstractCoordinator.HeartbeatResponseHandler`); then
+    /// `onPartitionsLost`. Tasks that were not running yet never get to
+    /// process before they are closed.
+    pub(super) fn zombie_until_heartbeat(&mut self, th: Th, after_ms: u64) {
+        if self.busy(th) {
+            // Frozen or blocked: it finds out when it is free again.
+            return;
+        }
+        let idle: Vec<u32> = self
+            .thread_of(th)
+            .map(|x| {
+                x.active
+                    .iter()
+                    .filter(|(_, a)| a.0 != TaskPhase::Running)
+                    .map(|(&t, _)| t)
+                    .collect()
+            })
+            .unwrap_or_default();
+        for &t in &idle {
+            if let Some(x) = self.thread_mut(th) {
+                x.active.remove(&t);
             }
-            self.recorder.timeline.split_off(
-                lane,
-                &running,
-                ItemState::Zombie,
-                &mut self.recorder.pool,
-            );
+            self.end_copy(th, t);
+            self.wake_waiting(th.lane, th.inc, t);
+        }
+        self.replan_restore(th);
+        let running = self.thread_of(th).map_or(0, |x| x.active.len());
+        self.show(th);
+        if running > 0 {
+            let name = self.thread_name(th);
             self.note(
-                Some(lane),
+                Some(th.lane),
                 StepKind::Zombie,
-                format!("{name} resumes after its session expired: it processes its old tasks as a zombie until its next heartbeat is answered UNKNOWN_MEMBER_ID (their new owners already run them; under EOS its commit would be fenced)."),
+                format!("{name} runs on after the coordinator removed its member: it processes its {running} tasks as a zombie until its next heartbeat is answered UNKNOWN_MEMBER_ID (their new owners may already run them; under EOS its commit would be fenced)."),
             );
-            self.schedule(self.driver.now() + self.rtt, Ev::ZombieEnds { lane, inc });
-            return;
         }
-        self.resume_tasks(lane);
-        self.maybe_rejoin_when_free(lane, inc);
+        self.schedule(self.driver.now() + after_ms, Ev::ZombieEnds { th });
     }
 
-    pub(super) fn on_zombie_ends(&mut self, lane: u32, inc: u32) {
+    pub(super) fn on_zombie_ends(&mut self, th: Th) {
         // Already found out on its own (a poll after a blocked handler)?
-        if !self.proc_of(lane, inc).is_some_and(|p| p.out_of_group) {
+        if !self.thread_of(th).is_some_and(|x| x.out_of_group) {
             return;
         }
-        self.lose_tasks(lane, inc);
+        if self.busy(th) {
+            return;
+        }
+        self.lose_tasks(th);
     }
 
-    /// `onPartitionsLost`: the member fell out of the group; its actives are
-    /// closed dirty and it rejoins as a new member (`ConsumerCoordinator.onJoinPrepare`).
-    pub(super) fn lose_tasks(&mut self, lane: u32, inc: u32) {
-        let name = self.name(lane);
-        let eos = self.lanes[lane as usize].config.processing_guarantee
+    /// `onPartitionsLost`: the thread fell out of the group; its actives are
+    /// closed dirty (under EOS that wipes their state) and it rejoins as a
+    /// new member (`ConsumerCoordinator.onJoinPrepare`,
+    /// `TaskManager.handleLostAll`). Its standbys stay.
+    pub(super) fn lose_tasks(&mut self, th: Th) {
+        let name = self.thread_name(th);
+        let eos = self.lanes[th.lane as usize].config.processing_guarantee
             == ProcessingGuarantee::ExactlyOnceV2;
-        let Some(p) = self.proc_mut(lane, inc) else {
+        let Some(x) = self.thread_mut(th) else {
             return;
         };
-        let active: Vec<u32> = std::mem::take(&mut p.active).into_keys().collect();
-        p.out_of_group = false;
-        p.member = None;
-        p.phase = Phase::Starting;
+        let active: Vec<u32> = std::mem::take(&mut x.active).into_keys().collect();
+        x.out_of_group = false;
+        x.member = None;
+        x.phase = Phase::Starting;
+        x.suspended.clear();
+        x.revoking = 0;
+        x.rejoin_after_revoke = false;
         for &t in &active {
-            self.recorder
-                .timeline
-                .remove_copy(t, lane, &mut self.recorder.pool);
-            self.settle_local(lane, t);
+            self.end_copy(th, t);
             if eos {
-                self.lanes[lane as usize].local.remove(&t);
+                self.lanes[th.lane as usize].local.remove(&t);
             }
         }
-        self.note(
-            Some(lane),
-            StepKind::PartitionsLost,
-            format!("{name} learns it is no longer a member: onPartitionsLost closes its {} tasks dirty and it rejoins.", active.len()),
-        );
-        self.send_join(lane, inc);
-    }
-
-    pub(super) fn block(&mut self, lane: u32, duration: u64) {
-        let Some(p) = self.lanes[lane as usize].proc.as_mut() else {
-            return;
-        };
-        if p.blocked_until.is_some() {
-            return;
+        for &t in &active {
+            self.wake_waiting(th.lane, th.inc, t);
         }
-        p.blocked_until = Some(self.driver.now() + duration);
-        let inc = p.inc;
-        let active: Vec<u32> = p.active.keys().copied().collect();
-        self.recorder
-            .timeline
-            .split_off(lane, &active, ItemState::Frozen, &mut self.recorder.pool);
-        let max_poll = self.lanes[lane as usize].config.max_poll_interval_ms;
-        let name = self.name(lane);
-        self.note(
-            Some(lane),
-            StepKind::Blocked,
-            format!("{name}'s stream thread blocks in a record handler for {}: no poll(), no processing; its heartbeat thread keeps the session alive (max.poll.interval.ms is {}).", wording::duration(duration), wording::duration(max_poll)),
-        );
-        if duration > max_poll {
-            self.schedule(self.driver.now() + max_poll, Ev::PollTimeout { lane, inc });
-        }
-        self.schedule(self.driver.now() + duration, Ev::Unblock { lane, inc });
-    }
-
-    pub(super) fn on_poll_timeout(&mut self, lane: u32, inc: u32) {
-        // The heartbeat thread is frozen with the rest of the JVM.
-        if let Some(until) = self.proc_of(lane, inc).and_then(|p| p.frozen_until) {
-            self.schedule(until, Ev::PollTimeout { lane, inc });
-            return;
-        }
-        let statics = self.lanes[lane as usize].config.group_instance_id.is_some();
-        let max_poll = self.lanes[lane as usize].config.max_poll_interval_ms;
-        let Some(p) = self.proc_mut(lane, inc) else {
-            return;
-        };
-        let Some(key) = p.member else {
-            return;
-        };
-        p.out_of_group = true;
-        let name = self.name(lane);
-        if statics {
-            self.note(
-                Some(lane),
-                StepKind::PollTimeout,
-                format!("{name} has not polled for max.poll.interval.ms ({}): a static member sends no LeaveGroup, it stops heartbeating and its session runs out.", duration(max_poll)),
-            );
-            self.go_silent(key);
+        self.replan_restore(th);
+        let wiped = if eos && !active.is_empty() {
+            " Under exactly_once_v2 their local state is wiped."
         } else {
-            self.note(
-                Some(lane),
-                StepKind::PollTimeout,
-                format!("{name} has not polled for max.poll.interval.ms ({}): its heartbeat thread sends LeaveGroup, a rebalance starts at once (AbstractCoordinator.maybeLeaveGroup).", duration(max_poll)),
-            );
-            self.set_cause(format!("{name} exceeded max.poll.interval.ms"));
-            let change = self
-                .group
-                .remove(&key, RemovalReason::LeaveGroup, self.driver.now());
-            self.apply_change(change);
-        }
-    }
-
-    pub(super) fn on_unblock(&mut self, lane: u32, inc: u32) {
-        let Some(p) = self.proc_mut(lane, inc) else {
-            return;
+            ""
         };
-        if let Some(until) = p.frozen_until {
-            // A frozen JVM's handler returns when it resumes.
-            self.schedule(until, Ev::Unblock { lane, inc });
-            return;
-        }
-        p.blocked_until = None;
-        let out = p.out_of_group;
-        if out {
-            self.lose_tasks(lane, inc);
-            return;
-        }
-        self.resume_tasks(lane);
-        self.maybe_rejoin_when_free(lane, inc);
-    }
-
-    /// Frozen or blocked actives go back to the state they were in.
-    pub(super) fn resume_tasks(&mut self, lane: u32) {
-        let Some(p) = self.lanes[lane as usize].proc.as_ref() else {
-            return;
-        };
-        if p.is_busy() {
-            // Still frozen or blocked for the other reason.
-            return;
-        }
-        let mut by_state: BTreeMap<ItemState, Vec<u32>> = BTreeMap::new();
-        for (&t, &(phase, _)) in &p.active {
-            let state = match phase {
-                TaskPhase::Initializing => ItemState::Starting,
-                TaskPhase::Restoring => ItemState::Restoring,
-                TaskPhase::Running => ItemState::Running,
-                TaskPhase::Revoking => ItemState::Stopping,
-            };
-            by_state.entry(state).or_default().push(t);
-        }
-        for (state, tasks) in by_state {
-            self.recorder
-                .timeline
-                .split_off(lane, &tasks, state, &mut self.recorder.pool);
-        }
-    }
-
-    pub(super) fn maybe_rejoin_when_free(&mut self, lane: u32, inc: u32) {
-        let Some(p) = self.proc_mut(lane, inc) else {
-            return;
-        };
-        if p.rejoin_when_free {
-            p.rejoin_when_free = false;
-            self.begin_rejoin(lane, inc);
-        }
-    }
-
-    pub(super) fn busy(&self, lane: u32, inc: u32) -> bool {
-        self.proc_of(lane, inc).is_some_and(Process::is_busy)
+        self.note(
+            Some(th.lane),
+            StepKind::PartitionsLost,
+            format!("{name} learns it is no longer a member: onPartitionsLost closes its {} active tasks dirty and it rejoins as a new member.{wiped}", active.len()),
+        );
+        self.send_join(th);
     }
 }

@@ -1,7 +1,7 @@
-//! The group protocol seen from the members: JoinGroup, the broker's
-//! answers, heartbeat notices of a rebalance, EAGER `onJoinPrepare`,
-//! COOPERATIVE revocation, SyncGroup and `onAssignment`, and the probing
-//! rebalance the leader's client triggers.
+//! The group protocol seen from each stream thread's consumer: JoinGroup,
+//! the broker's answers, heartbeat notices of a rebalance, EAGER
+//! `onJoinPrepare`, COOPERATIVE revocation, SyncGroup and `onAssignment`,
+//! and the probing rebalance the leader's client triggers.
 
 use crate::sim::driver::Simulation;
 use crate::sim::rebalance_cause::RebalanceCause;
@@ -9,38 +9,34 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::events::Ev;
 use super::explain::join_cause;
-use super::member::{MemberKey, Phase, Subscription, TaskPhase};
+use super::member::{MemberKey, Phase, Subscription, TaskPhase, Th, Waiting};
 use super::StreamsSimulation;
 use crate::sim::group::{GroupChange, GroupState, JoinResponse};
 use crate::trace::{ItemState, MemberInfo, StepKind};
 use crate::wording::duration;
 
 impl StreamsSimulation {
-    pub(super) fn send_join(&mut self, lane: u32, inc: u32) {
-        let Some(p) = self.proc_mut(lane, inc) else {
+    pub(super) fn send_join(&mut self, th: Th) {
+        let Some(x) = self.thread_mut(th) else {
             return;
         };
-        if p.phase == Phase::Stopping {
+        if x.phase == Phase::Stopping {
             return;
         }
-        p.phase = Phase::Joining;
+        x.phase = Phase::Joining;
         let rtt = self.rtt;
-        self.schedule(self.driver.now() + rtt, Ev::JoinArrives { lane, inc });
+        self.schedule(self.driver.now() + rtt, Ev::JoinArrives { th });
     }
 
-    pub(super) fn on_join_arrives(&mut self, lane: u32, inc: u32) {
-        if self
-            .proc_of(lane, inc)
-            .is_none_or(|p| p.phase != Phase::Joining)
-        {
+    pub(super) fn on_join_arrives(&mut self, th: Th) {
+        if self.thread_of(th).is_none_or(|x| x.phase != Phase::Joining) {
             return;
         }
-        let key = self.key_for(lane, inc);
-        let statics = key.1 == 0;
-        let known = self.proc_of(lane, inc).and_then(|p| p.member) == Some(key);
-        let metadata = self.subscription(lane);
-        let timeout = self.lanes[lane as usize].config.max_poll_interval_ms;
-        let name = self.name(lane);
+        let key = self.key_for(th);
+        let statics = key.2 == 0;
+        let known = self.thread_of(th).and_then(|x| x.member) == Some(key);
+        let metadata = self.subscription(th);
+        let timeout = self.lanes[th.lane as usize].config.max_poll_interval_ms;
         // Only a new process (unknown member id) takes the static replacement
         // path; a known static member rejoins like any other (KIP-345,
         // `GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin`).
@@ -51,54 +47,47 @@ impl StreamsSimulation {
             self.group
                 .join(key, !known, metadata, timeout, self.driver.now())
         };
-        if !self.member_index.contains_key(&key) || (statics && !known) {
+        if !self.member_index.contains_key(&key) || !known {
+            let member_id = self.new_member_id(th, key);
             self.member_index
                 .insert(key, self.recorder.members.len() as u32);
+            self.member_ids.insert(key, member_id.clone());
             self.recorder.members.push(MemberInfo {
-                worker: lane,
-                member_id: match &self.lanes[lane as usize].config.group_instance_id {
-                    Some(prefix) => format!("{prefix}-{}", lane + 1),
-                    None => format!("{name}-consumer-{}", key.1),
-                },
+                worker: th.lane,
+                member_id,
                 joined_ms: self.driver.now(),
             });
         }
         self.silent.remove(&key);
         let frozen = self
-            .proc_of(lane, inc)
+            .proc_of(th.lane, th.inc)
             .is_some_and(|p| p.frozen_until.is_some());
-        if let Some(p) = self.proc_mut(lane, inc) {
-            p.member = Some(key);
+        if let Some(x) = self.thread_mut(th) {
+            x.member = Some(key);
         }
         if frozen {
             // Accepted while its process is frozen: no heartbeats follow.
             self.go_silent(key);
         }
+        let name = self.thread_name(th);
         match response {
             JoinResponse::UnknownMember => {
                 // Removed meanwhile: rejoin as a new member.
-                if let Some(p) = self.proc_mut(lane, inc) {
-                    p.member = None;
+                if let Some(x) = self.thread_mut(th) {
+                    x.member = None;
                 }
-                self.lose_tasks(lane, inc);
+                self.lose_tasks(th);
             }
             JoinResponse::CurrentGeneration { generation } => {
                 if statics {
                     self.note(
-                        Some(lane),
+                        Some(th.lane),
                         StepKind::StaticRejoin,
                         format!("{name} rejoins with its group.instance.id within session.timeout.ms: the coordinator swaps in the new member id and returns its stored assignment, no rebalance (KIP-345)."),
                     );
                 }
                 let at = self.driver.now() + self.rtt;
-                self.schedule(
-                    at,
-                    Ev::Assignment {
-                        lane,
-                        inc,
-                        generation,
-                    },
-                );
+                self.schedule(at, Ev::Assignment { th, generation });
             }
             JoinResponse::Accepted(change) => {
                 let cause = change
@@ -129,24 +118,18 @@ impl StreamsSimulation {
                 if key == trigger_key {
                     continue;
                 }
-                let (lane, _) = key;
-                let Some(p) = self.lanes[lane as usize].proc.as_ref() else {
+                let Some(th) = self.thread_of_member(key) else {
                     continue;
                 };
-                if p.member != Some(key) {
-                    continue;
-                }
-                let inc = p.inc;
-                let delay = if started.aborted_generation.is_some() && p.phase == Phase::Joining {
+                let joining = self
+                    .thread_of(th)
+                    .is_some_and(|x| x.phase == Phase::Joining);
+                if started.aborted_generation.is_some() && joining {
                     // Its SyncGroup is answered REBALANCE_IN_PROGRESS: rejoin now.
-                    self.rtt
+                    self.schedule(self.driver.now() + self.rtt, Ev::SendJoin { th });
                 } else {
-                    self.heartbeat_delay(lane)
-                };
-                if started.aborted_generation.is_some() && p.phase == Phase::Joining {
-                    self.schedule(self.driver.now() + delay, Ev::SendJoin { lane, inc });
-                } else {
-                    self.schedule(self.driver.now() + delay, Ev::Notice { lane, inc });
+                    let delay = self.heartbeat_delay(th);
+                    self.schedule(self.driver.now() + delay, Ev::Notice { th });
                 }
             }
         }
@@ -158,133 +141,119 @@ impl StreamsSimulation {
         }
     }
 
-    pub(super) fn on_notice(&mut self, lane: u32, inc: u32) {
-        let Some(p) = self.proc_of(lane, inc) else {
+    pub(super) fn on_notice(&mut self, th: Th) {
+        let Some(x) = self.thread_of(th) else {
             return;
         };
-        let Some(key) = p.member else {
+        let Some(key) = x.member else {
             return;
         };
-        if p.phase != Phase::Stable || self.group.state() != GroupState::PreparingRebalance {
+        if x.phase != Phase::Stable || self.group.state() != GroupState::PreparingRebalance {
             return;
         }
         if self.group.has_joined(&key) {
             return;
         }
-        if p.frozen_until.is_some() {
-            if let Some(p) = self.proc_mut(lane, inc) {
-                p.rejoin_when_free = true;
-            }
-            return;
-        }
-        if p.blocked_until.is_some() {
+        if self.busy(th) {
             // The heartbeat thread hears REBALANCE_IN_PROGRESS, but only poll()
-            // rejoins: the join phase waits for the blocked thread.
-            if let Some(p) = self.proc_mut(lane, inc) {
-                p.rejoin_when_free = true;
+            // rejoins: the join phase waits for a frozen or blocked thread.
+            if let Some(x) = self.thread_mut(th) {
+                x.rejoin_when_free = true;
             }
             return;
         }
-        self.begin_rejoin(lane, inc);
+        self.begin_rejoin(th);
     }
 
     /// `onJoinPrepare` then JoinGroup: EAGER revokes every active first.
-    pub(super) fn begin_rejoin(&mut self, lane: u32, inc: u32) {
-        if self.busy(lane, inc) {
-            if let Some(p) = self.proc_mut(lane, inc) {
-                p.rejoin_when_free = true;
+    pub(super) fn begin_rejoin(&mut self, th: Th) {
+        if self.busy(th) {
+            if let Some(x) = self.thread_mut(th) {
+                x.rejoin_when_free = true;
             }
             return;
         }
-        let cooperative = self.cooperative(lane);
-        let Some(p) = self.proc_mut(lane, inc) else {
+        let cooperative = self.cooperative(th.lane);
+        let Some(x) = self.thread_mut(th) else {
             return;
         };
-        if matches!(p.phase, Phase::Joining | Phase::Revoking | Phase::Stopping) {
+        if matches!(x.phase, Phase::Joining | Phase::Revoking | Phase::Stopping) {
             return;
         }
-        if p.revoking > 0 {
-            p.rejoin_after_revoke = true;
+        if x.revoking > 0 {
+            x.rejoin_after_revoke = true;
             return;
         }
-        if cooperative || p.active.is_empty() {
-            self.send_join(lane, inc);
+        if cooperative || x.active.is_empty() {
+            self.send_join(th);
             return;
         }
-        p.phase = Phase::Revoking;
-        let tasks: Vec<u32> = p.active.keys().copied().collect();
-        self.revoke(lane, inc, tasks);
+        x.phase = Phase::Revoking;
+        let tasks: Vec<u32> = x.active.keys().copied().collect();
+        self.revoke(th, tasks);
     }
 
-    pub(super) fn revoke(&mut self, lane: u32, inc: u32, tasks: Vec<u32>) {
+    pub(super) fn revoke(&mut self, th: Th, tasks: Vec<u32>) {
         let token = self.next_token();
-        let Some(p) = self.proc_mut(lane, inc) else {
+        let Some(x) = self.thread_mut(th) else {
             return;
         };
         for t in &tasks {
-            if let Some(a) = p.active.get_mut(t) {
+            if let Some(a) = x.active.get_mut(t) {
                 *a = (TaskPhase::Revoking, token);
             }
         }
-        p.revoking += 1;
-        self.recorder.timeline.split_off(
-            lane,
-            &tasks,
-            ItemState::Stopping,
-            &mut self.recorder.pool,
-        );
+        x.revoking += 1;
+        self.set_copies(th.lane, &tasks, ItemState::Stopping);
+        // A restoring task stops restoring.
+        self.replan_restore(th);
         let at = self.driver.now() + u64::from(self.timings.task_commit_ms);
-        self.schedule(
-            at,
-            Ev::Revoked {
-                lane,
-                inc,
-                tasks,
-                token,
-            },
-        );
+        self.schedule(at, Ev::Revoked { th, tasks, token });
     }
 
-    pub(super) fn on_revoked(&mut self, lane: u32, inc: u32, tasks: Vec<u32>, token: u64) {
-        let Some(p) = self.proc_mut(lane, inc) else {
+    pub(super) fn on_revoked(&mut self, th: Th, tasks: Vec<u32>, token: u64) {
+        let Some(x) = self.thread_mut(th) else {
             return;
         };
-        p.revoking = p.revoking.saturating_sub(1);
+        x.revoking = x.revoking.saturating_sub(1);
         let mut done = Vec::new();
         for t in tasks {
-            if p.active.get(&t).is_some_and(|a| a.1 == token) {
-                p.active.remove(&t);
+            if x.active.get(&t).is_some_and(|a| a.1 == token) {
+                x.active.remove(&t);
                 done.push(t);
             }
         }
-        let phase = p.phase;
-        let recycle: Vec<u32> = done
-            .iter()
-            .copied()
-            .filter(|t| p.standby.contains_key(t))
-            .collect();
-        for &t in &done {
-            self.recorder
-                .timeline
-                .remove_copy(t, lane, &mut self.recorder.pool);
-            self.settle_local(lane, t);
-        }
-        // A revoked task assigned as standby is recycled, not closed
-        // (`TaskManager.handleAssignment`).
-        for t in recycle {
-            let warm = self.lanes[lane as usize]
-                .proc
-                .as_ref()
-                .and_then(|p| p.standby.get(&t).copied())
-                .unwrap_or(false);
-            self.start_standby_copy(lane, t, warm);
-        }
+        let phase = x.phase;
         if phase == Phase::Revoking {
-            self.send_join(lane, inc);
-        } else if let Some(p) = self.proc_mut(lane, inc) {
-            if p.revoking == 0 && p.rejoin_after_revoke {
-                p.rejoin_after_revoke = false;
-                self.begin_rejoin(lane, inc);
+            // EAGER `onJoinPrepare`: suspended, still this thread's until the
+            // next assignment.
+            x.suspended.extend(done.iter().copied());
+        }
+        // A revoked task assigned to this thread as standby is recycled, not
+        // closed (`TaskManager.handleAssignment`).
+        let recycle: Vec<(u32, bool)> = done
+            .iter()
+            .filter_map(|t| x.standby.get(t).map(|&w| (*t, w)))
+            .collect();
+        for &(t, _) in &recycle {
+            x.standby.remove(&t);
+        }
+        for &t in &done {
+            self.end_copy(th, t);
+        }
+        for (t, warm) in recycle {
+            self.start_standby_copy(th, t, warm);
+        }
+        for &t in &done {
+            self.wake_waiting(th.lane, th.inc, t);
+        }
+        self.show(th);
+        if phase == Phase::Revoking {
+            self.send_join(th);
+        } else if let Some(x) = self.thread_mut(th) {
+            if x.revoking == 0 && x.rejoin_after_revoke {
+                x.rejoin_after_revoke = false;
+                self.begin_rejoin(th);
             }
         }
     }
@@ -308,59 +277,50 @@ impl StreamsSimulation {
         self.recorder.rounds.push(round);
         for (key, a) in pending.assignments {
             self.last_assignment.insert(key, a);
-            let (lane, _) = key;
-            let Some(p) = self.lanes[lane as usize].proc.as_ref() else {
+            let Some(th) = self.thread_of_member(key) else {
                 continue;
             };
-            if p.member != Some(key) {
-                continue;
-            }
-            let inc = p.inc;
             self.schedule(
                 self.driver.now() + self.rtt,
-                Ev::Assignment {
-                    lane,
-                    inc,
-                    generation,
-                },
+                Ev::Assignment { th, generation },
             );
         }
     }
 
-    pub(super) fn on_assignment(&mut self, lane: u32, inc: u32, generation: i32) {
-        let Some(p) = self.proc_of(lane, inc) else {
+    pub(super) fn on_assignment(&mut self, th: Th, generation: i32) {
+        let Some(x) = self.thread_of(th) else {
             return;
         };
-        let Some(key) = p.member else {
+        let Some(key) = x.member else {
             return;
         };
-        if p.phase != Phase::Joining || p.out_of_group {
+        if x.phase != Phase::Joining || x.out_of_group {
             return;
         }
-        if let Some(until) = p.free_at() {
+        if let Some(until) = self
+            .proc_of(th.lane, th.inc)
+            .and_then(|p| p.free_at(th.thread))
+        {
             // The JoinGroup/SyncGroup answer is handled on the next poll.
-            self.schedule(
-                until,
-                Ev::Assignment {
-                    lane,
-                    inc,
-                    generation,
-                },
-            );
+            self.schedule(until, Ev::Assignment { th, generation });
             return;
         }
         if generation != self.group.generation() {
             // The group moved on meanwhile (SyncGroup answers
             // REBALANCE_IN_PROGRESS or ILLEGAL_GENERATION): rejoin.
-            self.send_join(lane, inc);
+            self.send_join(th);
             return;
         }
         let a = self.last_assignment.get(&key).cloned().unwrap_or_default();
-        let cooperative = self.cooperative(lane);
-        let p = self.proc_mut(lane, inc).expect("checked above");
-        p.phase = Phase::Stable;
-        p.generation = generation;
-        let current: BTreeSet<u32> = p.active.keys().copied().collect();
+        let cooperative = self.cooperative(th.lane);
+        let x = self.thread_mut(th).expect("checked above");
+        x.phase = Phase::Stable;
+        x.generation = generation;
+        // The rebalance is over: unowned directories are unlocked again, and
+        // suspended tasks are resumed (assigned again) or closed.
+        x.locked.clear();
+        let suspended = std::mem::take(&mut x.suspended);
+        let current: BTreeSet<u32> = x.active.keys().copied().collect();
         let revoked: Vec<u32> = current.difference(&a.active).copied().collect();
         let added: Vec<u32> = a.active.difference(&current).copied().collect();
         let mut standby_now: BTreeMap<u32, bool> = BTreeMap::new();
@@ -370,95 +330,127 @@ impl StreamsSimulation {
         for &t in &a.warmup {
             standby_now.insert(t, true);
         }
-        let old_standby = std::mem::replace(&mut p.standby, standby_now.clone());
+        // Tasks still waiting for a sibling's directory that are no longer
+        // assigned are dropped; the others keep waiting.
+        let before = x.waiting.len();
+        x.waiting.retain(|t, w| match w {
+            Waiting::Active => a.active.contains(t),
+            Waiting::Standby(_) => standby_now.contains_key(t),
+        });
+        // Its consumer owned those partitions: a revocation, so a follow-up.
+        let revoked_waiting = x.waiting.len() < before && revoked.is_empty();
+        let old_standby = std::mem::take(&mut x.standby);
         // Standbys no longer assigned are closed (their directory stays).
-        for (&t, _) in old_standby.iter() {
-            if !standby_now.contains_key(&t) || a.active.contains(&t) {
-                self.recorder
-                    .timeline
-                    .remove_copy(t, lane, &mut self.recorder.pool);
-                self.settle_local(lane, t);
+        let mut closed = Vec::new();
+        for (&t, &warm) in &old_standby {
+            let keep = standby_now.contains_key(&t) && !a.active.contains(&t);
+            if keep {
+                if let Some(x) = self.thread_mut(th) {
+                    x.standby.insert(t, warm);
+                }
+            } else if !a.active.contains(&t) {
+                self.end_copy(th, t);
+                closed.push(t);
+            } else if let Some(x) = self.thread_mut(th) {
+                // Becomes this thread's active: recycled in start_actives.
+                x.standby.insert(t, warm);
             }
         }
-        // New standbys and warmups start following their changelog.
+        closed.extend(suspended.iter().filter(|t| !a.active.contains(t)));
+        for &t in &closed {
+            self.wake_waiting(th.lane, th.inc, t);
+        }
+        // New standbys and warmups start following their changelog; an
+        // active this thread revokes becomes one when its revocation is done.
         for (&t, &warm) in &standby_now {
-            if a.active.contains(&t) || revoked.contains(&t) {
+            if revoked.contains(&t) {
+                if let Some(x) = self.thread_mut(th) {
+                    x.standby.insert(t, warm);
+                }
+                continue;
+            }
+            if a.active.contains(&t) {
                 continue;
             }
             match old_standby.get(&t) {
                 Some(&was) if was == warm => {}
                 Some(_) => {
+                    if let Some(x) = self.thread_mut(th) {
+                        x.standby.insert(t, warm);
+                    }
                     let state = super::restoration::standby_copy_state(warm);
-                    self.recorder
-                        .timeline
-                        .split_off(lane, &[t], state, &mut self.recorder.pool);
+                    self.set_copies(th.lane, &[t], state);
                 }
-                None => self.start_standby_copy(lane, t, warm),
+                None => {
+                    let sibling = self.proc_of(th.lane, th.inc).and_then(|p| p.holder(t));
+                    if sibling.is_some_and(|s| s != th.thread) {
+                        if let Some(x) = self.thread_mut(th) {
+                            x.waiting.insert(t, Waiting::Standby(warm));
+                        }
+                    } else {
+                        self.start_standby_copy(th, t, warm);
+                    }
+                }
             }
         }
+        self.replan_restore(th);
         let rejoin = a.immediate;
         if let Some(v) = a.metadata_version {
-            self.lanes[lane as usize].used_metadata = Some(v);
+            self.lanes[th.lane as usize].used_metadata = Some(v);
         }
         if !revoked.is_empty() && cooperative {
-            let name = self.name(lane);
+            let name = self.thread_name(th);
             let labels = self.labels(&revoked.iter().copied().collect());
             self.note(
-                Some(lane),
+                Some(th.lane),
                 StepKind::Revoke,
                 format!("{name} revokes {labels} (commit, suspend) and then rejoins for the follow-up round (ConsumerCoordinator.onJoinComplete calls requestRejoin, KIP-429)."),
             );
-            if let Some(p) = self.proc_mut(lane, inc) {
-                p.rejoin_after_revoke = true;
+            if let Some(x) = self.thread_mut(th) {
+                x.rejoin_after_revoke = true;
             }
-            self.revoke(lane, inc, revoked);
+            self.revoke(th, revoked);
         }
         // An EAGER member told to rejoin at once (version probing) revokes
         // everything again in onJoinPrepare before its next poll: the tasks
         // it was just given never initialise.
         if !rejoin || cooperative {
-            self.start_actives(lane, inc, added);
+            self.start_actives(th, added);
         }
+        self.show(th);
         if let Some(at) = a.probing_at {
-            self.schedule(
-                at,
-                Ev::Probe {
-                    lane,
-                    inc,
-                    generation,
-                },
-            );
+            self.schedule(at, Ev::Probe { th, generation });
         }
         // A rebalance that started since this answer was produced (or while
         // it waited for a frozen or blocked thread) needs this member too.
         let missed =
             self.group.state() == GroupState::PreparingRebalance && !self.group.has_joined(&key);
-        if rejoin || missed {
-            self.begin_rejoin(lane, inc);
+        if rejoin || missed || (revoked_waiting && cooperative) {
+            self.begin_rejoin(th);
         }
     }
 
-    pub(super) fn on_probe(&mut self, lane: u32, inc: u32, generation: i32) {
-        let Some(p) = self.proc_of(lane, inc) else {
+    pub(super) fn on_probe(&mut self, th: Th, generation: i32) {
+        let Some(x) = self.thread_of(th) else {
             return;
         };
-        if p.generation != generation
-            || p.phase != Phase::Stable
+        if x.generation != generation
+            || x.phase != Phase::Stable
             || self.group.generation() != generation
             || self.group.state() != GroupState::Stable
         {
             return;
         }
-        let name = self.name(lane);
-        let interval = self.lanes[lane as usize]
+        let name = self.thread_name(th);
+        let interval = self.lanes[th.lane as usize]
             .config
             .probing_rebalance_interval_ms;
         self.note(
-            Some(lane),
+            Some(th.lane),
             StepKind::ProbingRebalance,
-            format!("{name} (the leader's client) triggers the probing rebalance, probing.rebalance.interval.ms ({}) after the assignment that asked for it: warmups within acceptable.recovery.lag are promoted (KIP-441).", duration(interval)),
+            format!("{name} (on the leader's client) triggers the probing rebalance, probing.rebalance.interval.ms ({}) after the assignment that asked for it: warmups within acceptable.recovery.lag are promoted (KIP-441).", duration(interval)),
         );
         self.set_cause("probing rebalance".to_string());
-        self.begin_rejoin(lane, inc);
+        self.begin_rejoin(th);
     }
 }

@@ -407,7 +407,6 @@ impl Timeline {
     }
 
     /// Every copy of an item as (lane, state), unassigned included.
-    #[cfg(test)]
     pub fn copies(&self, item: u32) -> Vec<(u32, ItemState)> {
         self.refs(item)
             .map(|r| {
