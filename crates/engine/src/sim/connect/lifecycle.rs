@@ -437,6 +437,12 @@ impl ConnectSimulation {
     pub(super) fn send_join(&mut self, lane: u32) {
         let rtt = self.rtt;
         let w = self.proc_mut(lane);
+        // This JoinGroup satisfies every rejoin requested before it, whatever
+        // asked for it: the flags (`AbstractCoordinator.rejoinNeeded`,
+        // `WorkerCoordinator.rejoinRequested`) are cleared when the join it
+        // starts completes, so a notice queued while the herder was blocked
+        // must not start another generation after this one.
+        w.pending_rejoin = None;
         w.phase = Phase::Joining;
         w.join_token += 1;
         let hops = if w.member.is_none() { 2 } else { 1 };
