@@ -83,7 +83,8 @@ pub enum ItemState {
     /// Configured but nobody runs it.
     Unassigned,
     /// Running on a worker that was removed from the group without knowing
-    /// it (a frozen worker that resumed after its session expired), or left
+    /// it (a frozen worker that resumed after its session expired, a member
+    /// the join phase dropped while it was busy or frozen), or left
     /// running by the cooperative→eager downgrade (`WorkerCoordinator.onJoinPrepare`
     /// follows the previous generation's protocol): a copy Kafka no longer tracks.
     Zombie,

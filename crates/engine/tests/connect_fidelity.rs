@@ -68,3 +68,115 @@ fn a_rebalance_notice_is_satisfied_by_the_next_join_group() {
         rounds[1].explanation
     );
 }
+
+/// The zombie spans on `worker`'s lane, as (start, end).
+fn zombie_spans(t: &Trace, worker: &str) -> Vec<(u64, u64)> {
+    let w = t.worker_index(worker).expect("worker exists");
+    t.spans
+        .iter()
+        .filter(|s| s.worker == Some(w) && s.state == ItemState::Zombie)
+        .map(|s| (s.start_ms, s.end_ms))
+        .collect()
+}
+
+/// A member the join phase dropped while it could not rejoin in time runs
+/// its work on until its next heartbeat is answered UNKNOWN_MEMBER_ID: the
+/// trace shows those copies as zombie copies and "tasks running twice"
+/// counts their overlap with the new owners. Under eager, learning of it
+/// stops everything (`onJoinPrepare`); under cooperative the worker keeps
+/// its copies and rejoins reporting them.
+#[test]
+fn members_dropped_by_the_join_phase_run_zombie_copies_until_they_learn_of_it() {
+    // rebalance.timeout.ms (1 s) is shorter than heartbeat.interval.ms
+    // (3 s): when worker-2 leaves, the others learn of the rebalance only
+    // after the join phase has closed without them.
+    let r = run(&scenario(
+        r#"{"version":1,"seed":3,"connect":{"workers":3,
+            "connectors":[{"name":"orders","tasks":6},{"name":"clicks","tasks":6}],
+            "config":{"rebalance.timeout.ms":1000}},
+            "compare":[{"label":"eager","config":{"connect.protocol":"eager"}},
+                       {"label":"cooperative"}],
+            "events":[{"at_ms":30000,"type":"worker_restart","worker":"worker-2","downtime_ms":10000}]}"#,
+    ));
+    for label in ["eager", "cooperative"] {
+        let v = variant(&r, label);
+        let t = &v.trace;
+        assert!(
+            v.metrics.duplicate_task_ms > 0,
+            "{label}: dropped members' copies ran next to their new owners"
+        );
+        let w1 = t.worker_index("worker-1").unwrap();
+        let dropped = steps(t, StepKind::Dropped);
+        let first = dropped
+            .iter()
+            .find(|s| s.worker == Some(w1))
+            .expect("worker-1 is dropped");
+        let zombie = steps(t, StepKind::Zombie)
+            .into_iter()
+            .find(|s| s.worker == Some(w1) && s.at_ms == first.at_ms)
+            .unwrap_or_else(|| panic!("{label}: the drop is marked as a zombie"));
+        assert!(
+            zombie.explanation.contains("run on as zombie copies"),
+            "{}",
+            zombie.explanation
+        );
+        let spans = zombie_spans(t, "worker-1");
+        assert!(
+            spans.iter().any(|&(s, _)| s == first.at_ms),
+            "{label}: worker-1's copies turn zombie when it is dropped: {spans:?}"
+        );
+        let learned: Vec<u64> = steps(t, StepKind::UnknownMember)
+            .iter()
+            .filter(|s| s.worker == Some(w1))
+            .map(|s| s.at_ms)
+            .collect();
+        if label == "eager" {
+            // It stops everything the moment it learns it was removed.
+            for &(start, end) in &spans {
+                let next = learned.iter().find(|&&l| l >= start).copied();
+                assert_eq!(Some(end), next, "{label}: zombie span {start}–{end}");
+            }
+        }
+    }
+}
+
+/// A worker frozen for less than `session.timeout.ms` but through a whole
+/// join phase is dropped by the broker all the same; it resumes not knowing
+/// it and runs its work as zombie copies, which overlap the new owners when
+/// the leader reassigned the work at once (`scheduled.rebalance.max.delay.ms`
+/// 0).
+#[test]
+fn a_worker_frozen_through_a_join_phase_resumes_as_a_zombie() {
+    let r = run(&scenario(
+        r#"{"version":1,"seed":3,"connect":{"workers":3,
+            "connectors":[{"name":"orders","tasks":6},{"name":"clicks","tasks":6}],
+            "config":{"rebalance.timeout.ms":2000,"scheduled.rebalance.max.delay.ms":0}},
+            "compare":[{"label":"cooperative"}],
+            "events":[{"at_ms":30000,"type":"gc_pause","worker":"worker-3","duration_ms":6000},
+                      {"at_ms":31000,"type":"worker_join"}]}"#,
+    ));
+    let v = variant(&r, "cooperative");
+    let t = &v.trace;
+    let w3 = t.worker_index("worker-3").unwrap();
+    assert!(
+        steps(t, StepKind::SessionTimeout).is_empty(),
+        "the pause is shorter than the session"
+    );
+    assert!(steps(t, StepKind::Dropped)
+        .iter()
+        .any(|s| s.worker == Some(w3) && s.at_ms < 36_000));
+    let resumed = steps(t, StepKind::Zombie)
+        .into_iter()
+        .find(|s| s.worker == Some(w3))
+        .expect("worker-3 resumes as a zombie");
+    assert_eq!(resumed.at_ms, 36_000);
+    assert!(
+        resumed.explanation.contains("removed it meanwhile"),
+        "{}",
+        resumed.explanation
+    );
+    assert!(zombie_spans(t, "worker-3")
+        .iter()
+        .any(|&(s, _)| s == 36_000));
+    assert!(v.metrics.duplicate_task_ms > 0);
+}

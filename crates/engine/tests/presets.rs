@@ -47,7 +47,7 @@ fn running_at_end(trace: &Trace) -> Vec<u32> {
 
 /// The columns that storm on purpose (`connect/rebalance-storm`): they are
 /// cut at the run budget and never settle; every other column settles.
-const STORM_COLUMNS: &[(&str, &str)] = &[("connect/rebalance-storm", "rebalance.timeout.ms=5s")];
+const STORM_COLUMNS: &[(&str, &str)] = &[("connect/rebalance-storm", "rebalance.timeout.ms=3s")];
 
 /// A preset that does not start empty opens on a formed group: every
 /// configured item runs from t = 0 until the first event, no round comes
@@ -384,7 +384,7 @@ fn mixed_version_upgrade_one_eager_worker_keeps_the_cluster_eager() {
 #[test]
 fn rebalance_storm_is_cut_with_a_verdict_and_the_default_timeout_settles_at_once() {
     let r = preset_result("connect/rebalance-storm");
-    let storm = variant(&r, "rebalance.timeout.ms=5s");
+    let storm = variant(&r, "rebalance.timeout.ms=3s");
     let cut = storm.trace.cut.expect("the storm is cut at its budget");
     assert_eq!(cut.reason, engine::budget::BudgetKind::Rounds);
     assert_eq!(storm.trace.end_ms, cut.at_ms);
@@ -394,7 +394,7 @@ fn rebalance_storm_is_cut_with_a_verdict_and_the_default_timeout_settles_at_once
     assert_eq!(storm.metrics.cut, Some(engine::budget::BudgetKind::Rounds));
     assert_eq!(storm.metrics.settled_ms, None);
     assert!(
-        has_step(&r, "rebalance.timeout.ms=5s", StepKind::SimulationStopped),
+        has_step(&r, "rebalance.timeout.ms=3s", StepKind::SimulationStopped),
         "the trace says where it stopped"
     );
     // Members are dropped for not rejoining in time, round after round.

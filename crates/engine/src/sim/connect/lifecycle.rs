@@ -384,6 +384,16 @@ impl ConnectSimulation {
     pub(super) fn learned_unknown_member(&mut self, lane: u32) {
         let w = self.proc_mut(lane);
         w.member = None;
+        if matches!(
+            w.phase,
+            Phase::Busy {
+                then: AfterStop::Join,
+                ..
+            }
+        ) {
+            // The JoinGroup its eager stop is preparing goes out as a new member's.
+            w.rejoin_reason = Some(RejoinReason::UnknownMember);
+        }
         let zombie = w.zombie;
         let eager = w.current_protocol == ConnectProtocol::Eager;
         if matches!(w.phase, Phase::AwaitingJoin | Phase::AwaitingSync(_)) {

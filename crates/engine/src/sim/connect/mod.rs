@@ -39,10 +39,13 @@
 //!   (`DistributedHerder`'s `onTaskConfigUpdate`).
 //! * A GC pause freezes everything on the worker; events due during the
 //!   pause are postponed (ticks to its end, work by what was left of it).
-//!   A worker removed meanwhile resumes as a zombie: its copies run, marked
-//!   `zombie`, until its heartbeat is answered UNKNOWN_MEMBER_ID and it
-//!   rejoins as a new member (eager stops everything first; cooperative
-//!   reports what it runs, and duplicated work is revoked, KAFKA-9841).
+//! * A member removed without knowing it — its session expired while it
+//!   was frozen, or the join phase closed without it (busy stopping work,
+//!   frozen, or its heartbeat came after `rebalance.timeout.ms`) — runs its
+//!   copies on, marked `zombie`, until its heartbeat or JoinGroup is
+//!   answered UNKNOWN_MEMBER_ID and it rejoins as a new member (eager stops
+//!   everything first; cooperative reports what it runs, and duplicated
+//!   work is revoked, KAFKA-9841).
 //! * Cooperative → eager downgrade (`WorkerCoordinator.onJoinPrepare` follows
 //!   the previous generation's protocol): the first eager
 //!   generation is entered without a revoke-all, and work missing from a
@@ -51,8 +54,9 @@
 //!   `onJoinPrepare`, which no Kafka test covers.
 //! * Not modelled: CONFIG_MISMATCH rounds (every member reads the config
 //!   topic in time), the poll-timeout proactive leave, and coordinator
-//!   failover (KAFKA-9184); a member slower than `rebalance.timeout.ms` is
-//!   dropped by the broker and rejoins as a new member.
+//!   failover (KAFKA-9184): a member slower than `rebalance.timeout.ms` is
+//!   dropped by the broker (rather than leaving by itself) and rejoins as a
+//!   new member.
 //!
 //! The code is split by job: `lifecycle` (processes, pauses, heartbeats),
 //! a round in `join` (the join phase), `assign` (the leader's assignment),

@@ -284,7 +284,9 @@ impl ConnectSimulation {
         };
         let (connectors, shared_c) = filter(connectors, shared.map(|s| s.0), &mut adopt);
         let (tasks, shared_t) = filter(tasks, shared.map(|s| s.1), &mut adopt);
-        if !adopt.is_empty() {
+        // A worker dropped again since this assignment was delivered keeps
+        // its copies untracked: they stay zombie copies.
+        if !adopt.is_empty() && !self.proc(lane).zombie {
             self.recorder.timeline.split_off(
                 lane,
                 &adopt,
