@@ -180,3 +180,92 @@ fn a_worker_frozen_through_a_join_phase_resumes_as_a_zombie() {
         .any(|&(s, _)| s == 36_000));
     assert!(v.metrics.duplicate_task_ms > 0);
 }
+
+/// The items of a round member's list, as labels.
+fn labels(t: &Trace, list: engine::trace::ItemList) -> Vec<&str> {
+    t.list(list)
+        .iter()
+        .map(|&i| t.items[i as usize].label.as_str())
+        .collect()
+}
+
+/// A worker's holdings are what `ConnectProtocol` deserialized, never
+/// sorted: `ConnectProtocol.Assignment.asMap` lays an assignment out by
+/// connector — first the connectors the worker runs, in `java.util.HashSet`
+/// iteration order of their names, then the other connectors by their first
+/// task — and a cooperative worker's snapshot is the newly assigned work as
+/// the wire delivered it followed by what it kept
+/// (`WorkerCoordinator.onJoinComplete`). The leader reads the holdings in
+/// that order and revokes the head of it.
+///
+/// `String.hashCode` puts `clicks` in bucket 9, `orders` in 10 and
+/// `billing` in 15 of a 16-bucket table: the wire order is clicks, orders,
+/// billing, where sorting would give billing, clicks, orders.
+#[test]
+fn holdings_keep_the_order_of_the_wire_format() {
+    // worker-2 starts on eager, so the group runs eager until it comes back
+    // on compatible: worker-1's last eager assignment is then read by the
+    // cooperative assignor.
+    let r = run(&scenario(
+        r#"{"version":1,"seed":3,"connect":{"workers":2,
+            "connectors":[{"name":"billing","tasks":3},{"name":"clicks","tasks":3},{"name":"orders","tasks":3}],
+            "worker_overrides":[{"worker":"worker-2","config":{"connect.protocol":"eager"}}]},
+            "compare":[{"label":"compatible","config":{"connect.protocol":"compatible"}}],
+            "events":[{"at_ms":30000,"type":"worker_restart","worker":"worker-2","downtime_ms":5000,
+                       "config":{"connect.protocol":"compatible"}}]}"#,
+    ));
+    let t = &variant(&r, "compatible").trace;
+    let w1 = t.worker_index("worker-1").unwrap();
+    let of = |round: usize| {
+        t.rounds[round]
+            .members
+            .iter()
+            .find(|m| m.worker == w1)
+            .expect("worker-1 is a member")
+    };
+    // The first cooperative round (worker-2 has left): worker-1 reports its
+    // eager assignment — EagerAssignor dealt it billing, orders and every
+    // other task, in sorted order — grouped as the wire carries it.
+    let first = t
+        .rounds
+        .iter()
+        .position(|r| r.started_ms >= 30_000)
+        .expect("a round after the restart");
+    assert_eq!(t.rounds[first].protocol, "compatible");
+    assert_eq!(
+        labels(t, of(first).owned),
+        [
+            "orders",
+            "billing",
+            "orders-1",
+            "billing-1",
+            "clicks-0",
+            "clicks-2"
+        ]
+    );
+    // It is handed the rest and keeps it behind the new work: the next
+    // round reads connectors in hash order, each followed by its tasks.
+    let second = first + 1;
+    assert_eq!(
+        labels(t, of(second).owned),
+        [
+            "clicks",
+            "orders",
+            "billing",
+            "clicks-1",
+            "clicks-0",
+            "clicks-2",
+            "orders-0",
+            "orders-2",
+            "orders-1",
+            "billing-0",
+            "billing-2",
+            "billing-1"
+        ]
+    );
+    // worker-2 is back and empty: the leader revokes the head of the list.
+    assert_eq!(
+        labels(t, of(second).revoked),
+        ["clicks", "clicks-1", "clicks-0", "clicks-2", "orders-0"]
+    );
+}

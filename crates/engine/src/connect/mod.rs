@@ -9,4 +9,5 @@ pub mod ids;
 pub mod incremental_cooperative_assignor;
 pub mod java_hash;
 pub mod protocol;
+pub mod wire_order;
 mod work_slots;

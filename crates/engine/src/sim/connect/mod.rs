@@ -15,7 +15,10 @@
 //! order (Kafka: hash-map order); member ids are `connect-<worker>-<uuid>`,
 //! the uuid drawn from the scenario seed, so the order is by worker name (as
 //! strings: `worker-10` < `worker-2`). The same order elects a new leader when
-//! the leader leaves. No hash map is iterated anywhere.
+//! the leader leaves. No hash map is iterated anywhere. A worker's holdings
+//! keep Kafka's order: its snapshot as `WorkerCoordinator.onJoinComplete`
+//! builds it, reported in the grouped order `ConnectProtocol` serializes
+//! (Java `HashSet` order of its connector names, `connect::wire_order`).
 //!
 //! What is modelled, and how:
 //! * Heartbeats are not events: a member learns of a rebalance at its next
