@@ -175,6 +175,7 @@ impl ConnectSimulation {
             } else {
                 None
             },
+            fixes: assignor.fixes(),
             delay_ms: output.delay_ms,
             max_delay_ms: u64::from(max_delay),
             member_lanes,

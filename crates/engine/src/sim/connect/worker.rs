@@ -9,6 +9,7 @@ use crate::connect::assignment::{MemberDelta, MemberHoldings};
 use crate::connect::ids::ConnectorNames;
 use crate::connect::incremental_cooperative_assignor::IncrementalCooperativeAssignor;
 use crate::connect::protocol::ConnectProtocol;
+use crate::connect::versions::connect_release;
 use crate::connect::wire_order::wire_order;
 use crate::scenario::ResolvedConnectConfig;
 use crate::trace::{ItemList, ItemState};
@@ -198,6 +199,7 @@ impl ConnectWorker {
     pub(crate) fn new(incarnation: u32, config: ResolvedConnectConfig, now: u64) -> Self {
         let mode = config.connect_protocol;
         let max_delay = config.scheduled_rebalance_max_delay_ms.min(i32::MAX as u32) as i32;
+        let fixes = connect_release(config.kafka_version).fixes;
         Self {
             incarnation,
             config,
@@ -214,7 +216,7 @@ impl ConnectWorker {
             config_offset: 0,
             last_completed_generation: -1,
             current_protocol: mode,
-            assignor: IncrementalCooperativeAssignor::new(max_delay, -1),
+            assignor: IncrementalCooperativeAssignor::with_fixes(max_delay, -1, fixes),
             assignor_generation: -1,
             full_start: false,
             leader_lane: None,
