@@ -10,6 +10,7 @@ use crate::trace::{ItemState, StepKind, WorkerState};
 
 use super::super::group::RemovalReason;
 use super::super::herder_pool::{parallel_stop_ms, CONNECTOR_GRACEFUL_SHUTDOWN_TIMEOUT_MS};
+use super::super::restart::comes_back;
 use super::super::timeline::BatchId;
 use super::explain::work;
 use super::worker::{AfterStop, ConnectWorker, Freeze, Phase, RejoinReason};
@@ -137,15 +138,28 @@ impl ConnectSimulation {
             ),
             None => "it was not a group member".to_string(),
         };
+        let back = self.comeback(lane, self.driver.now());
         self.note(
             Some(lane),
             StepKind::Crash,
             format!(
-                "{name} crashes: its {} stop at once and nothing tells the group; {notice}.",
+                "{name} crashes: its {} stop at once and nothing tells the group; {notice}.{back}",
                 work(c, t)
             ),
         );
         self.end_process(lane);
+    }
+
+    /// `" It comes back at t = …, … after it exits."` when a restart is
+    /// planned for the process that exits at `exit_ms`, else nothing.
+    fn comeback(&self, lane: u32, exit_ms: u64) -> String {
+        match &self.lanes[lane as usize].restart_after {
+            Some((downtime, _)) => format!(
+                " As a restart, {}.",
+                comes_back(&self.recorder, exit_ms, *downtime)
+            ),
+            None => String::new(),
+        }
     }
 
     fn begin_halt(&mut self, lane: u32) {
@@ -165,11 +179,12 @@ impl ConnectSimulation {
         let inc = w.incarnation;
         self.schedule(self.driver.now() + took, SimEvent::HaltDone { lane, inc });
         let name = self.name(lane).to_string();
+        let back = self.comeback(lane, self.driver.now() + took);
         self.note(
             Some(lane),
             StepKind::GracefulStop,
             format!(
-                "{name} shuts down gracefully: it stops its {} ({}), then sends LeaveGroup. To the cooperative assignor a graceful leave is the same as a crash: its work is lost and the scheduled delay applies (IncrementalCooperativeAssignor.handleLostAssignments).",
+                "{name} shuts down gracefully: it stops its {} ({}), then sends LeaveGroup. To the cooperative assignor a graceful leave is the same as a crash: its work is lost and the scheduled delay applies (IncrementalCooperativeAssignor.handleLostAssignments).{back}",
                 work(c, t),
                 duration(took)
             ),
@@ -186,10 +201,13 @@ impl ConnectSimulation {
         let key = w.member.map(|(k, _)| k);
         self.end_process(lane);
         let name = self.name(lane).to_string();
+        let back = self.comeback(lane, self.driver.now());
         self.note(
             Some(lane),
             StepKind::LeaveGroup,
-            format!("{name} sends LeaveGroup and exits; the broker starts a rebalance at once."),
+            format!(
+                "{name} sends LeaveGroup and exits; the broker starts a rebalance at once.{back}"
+            ),
         );
         if let Some(key) = key {
             let change = self
@@ -780,7 +798,7 @@ impl ConnectSimulation {
             None,
             StepKind::RollingRestart,
             format!(
-                "Rolling restart of {}: one every {}, each down for {}.",
+                "Rolling restart of {}: one every {}, each down for {} from the moment it exits (after its graceful stop).",
                 plural(n, "worker"),
                 duration(interval_ms),
                 duration(downtime_ms)
