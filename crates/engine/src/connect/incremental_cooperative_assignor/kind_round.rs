@@ -269,6 +269,13 @@ impl<T: WorkItem> KindRound<T> {
         self.kept[w] - self.kept_revoked[w] + self.assigned[w].len()
     }
 
+    /// True when the next assignments differ by at most one item per member.
+    pub(super) fn next_is_even(&self) -> bool {
+        let loads = (0..self.kept.len()).map(|w| self.next_len(w));
+        let (lo, hi) = loads.fold((usize::MAX, 0), |(lo, hi), l| (lo.min(l), hi.max(l)));
+        hi <= lo.saturating_add(1)
+    }
+
     /// The size of `completeWorkerAssignment[w]` before KAFKA-12495: held
     /// work minus deleted work plus what was dealt to it; duplicated copies
     /// and load-balancing revocations still count.

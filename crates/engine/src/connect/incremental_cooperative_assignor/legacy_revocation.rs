@@ -48,15 +48,10 @@ impl IncrementalCooperativeAssignor {
             };
         }
         if existing == 0 || existing == workers {
-            // No empty worker to make room for (or nothing runs at all).
-            let uneven = |k: &dyn Fn(usize) -> usize| {
-                let loads = (0..workers).map(k);
-                let (lo, hi) = loads.fold((usize::MAX, 0), |(lo, hi), l| (lo.min(l), hi.max(l)));
-                workers > 0 && hi > lo + 1
-            };
-            return if existing > 0
-                && (uneven(&|w| connectors.current[w]) || uneven(&|w| tasks.current[w]))
-            {
+            // No empty worker to make room for (or nothing runs at all);
+            // `perform_assignment` calls it balanced if the new work evens
+            // the load out.
+            return if existing > 0 {
                 LoadBalancing::NoEmptyWorker
             } else {
                 LoadBalancing::Balanced

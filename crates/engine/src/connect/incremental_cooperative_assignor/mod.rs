@@ -267,6 +267,16 @@ impl IncrementalCooperativeAssignor {
         // water-filled over the least-loaded members.
         connectors.assign_new_work(&roster, legacy);
         tasks.assign_new_work(&roster, legacy);
+        // Before KAFKA-12495 the new work may even the load out after all:
+        // then there was nothing to hold back.
+        let load_balancing = match load_balancing {
+            LoadBalancing::HeldBack | LoadBalancing::NoEmptyWorker
+                if connectors.next_is_even() && tasks.next_is_even() =>
+            {
+                LoadBalancing::Balanced
+            }
+            other => other,
+        };
 
         // Step 10 — bookkeeping and outputs.
         self.previous_assignment = ConnectorsAndTasks {
