@@ -317,6 +317,17 @@ fn a_kafka_version_in_a_variant_selects_that_releases_defaults_and_rules() {
     let defaults = ConnectConfig::defaults();
     assert_eq!(defaults[0], ("kafka_version", "\"4.3\"".to_string()));
 
+    // In a link it travels as the JSON key, and comes back the same.
+    let with_patch = scenario(
+        r#"{"version":1,"connect":{"workers":2,"connectors":[]},
+            "compare":[{"label":"old","config":{"kafka_version":"2.6.2"}}]}"#,
+    );
+    assert!(with_patch.to_json().contains(r#""kafka_version":"2.6.2""#));
+    match engine::link::decode(&format!("#{}", engine::link::encode(&with_patch))) {
+        Ok(engine::link::LinkTarget::Scenario(s)) => assert_eq!(*s, with_patch),
+        other => panic!("{other:?}"),
+    }
+
     for (bad, field) in [
         (
             r#""compare":[{"label":"old","config":{"kafka_version":"2.2"}}]"#,
@@ -332,4 +343,33 @@ fn a_kafka_version_in_a_variant_selects_that_releases_defaults_and_rules() {
         assert!(err.contains(field), "{err}");
         assert!(err.contains("2.3") && err.contains("4.3"), "{err}");
     }
+}
+
+/// On the simulator: the leader freezes past its session and comes back as
+/// a zombie, reporting work the new leader (no history) already handed to
+/// others. From 2.5.1 every copy is revoked and the group settles; on 2.5.0
+/// the leader does not notice, both copies run to the end, and the run
+/// never counts as healthy.
+// See: https://issues.apache.org/jira/browse/KAFKA-9841
+#[test]
+fn kafka_9841_before_2_5_1_a_returning_zombie_and_the_new_owner_both_keep_running() {
+    let r = run(&scenario(
+        r#"{"version":1,"seed":3,"connect":{"workers":3,
+            "connectors":[{"name":"orders","tasks":6},{"name":"clicks","tasks":6}]},
+            "compare":[{"label":"2.5.0","config":{"kafka_version":"2.5.0"}},
+                       {"label":"2.5.1","config":{"kafka_version":"2.5.1"}}],
+            "events":[{"at_ms":30000,"type":"gc_pause","worker":"worker-1","duration_ms":25000}],
+            "end_ms":120000}"#,
+    ));
+    let said = |label: &str, text: &str| {
+        let v = r.variants.iter().find(|v| v.label == label).unwrap();
+        v.trace.rounds.iter().any(|r| r.explanation.contains(text))
+    };
+    assert!(said("2.5.0", "predates KAFKA-9841"));
+    assert!(said("2.5.1", "every copy is revoked (KAFKA-9841)"));
+    let (old, new) = (&r.variants[0].metrics, &r.variants[1].metrics);
+    assert!(old.duplicate_task_ms > 30_000, "{}", old.duplicate_task_ms);
+    assert_eq!(old.settled_ms, None, "two copies running is not healthy");
+    assert!(new.settled_ms.is_some());
+    assert!(new.duplicate_task_ms < old.duplicate_task_ms);
 }

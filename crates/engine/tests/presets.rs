@@ -325,7 +325,9 @@ fn two_workers_join_both_get_work_kafka_10413() {
         trace
             .spans
             .iter()
-            .filter(|s| s.worker == Some(w) && s.state == ItemState::Running && s.end_ms >= trace.end_ms)
+            .filter(|s| {
+                s.worker == Some(w) && s.state == ItemState::Running && s.end_ms >= trace.end_ms
+            })
             .flat_map(|s| trace.list(s.items).iter().copied())
             .filter(|&i| trace.items[i as usize].kind == ItemKind::Task)
             .count()
@@ -341,7 +343,9 @@ fn two_workers_join_both_get_work_kafka_10413() {
     // worker-1 only, and no revocation in the next round (canRevoke).
     assert_eq!(shares("Kafka 2.6.1"), [6, 12, 3, 3]);
     let old = &variant(&r, "Kafka 2.6.1").trace;
-    assert!(old.rounds[0].explanation.contains("Revokes 6 tasks from worker-1 "));
+    assert!(old.rounds[0]
+        .explanation
+        .contains("Revokes 6 tasks from worker-1 "));
     assert_eq!(variant(&r, "Kafka 2.6.1").metrics.settled_ms, None);
 }
 

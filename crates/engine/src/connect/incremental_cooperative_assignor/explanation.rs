@@ -91,9 +91,11 @@ pub struct RoundExplanation {
     pub revocation_undone: bool,
     /// Previously assigned work that is no longer configured.
     pub deleted: ConnectorsAndTasks,
-    /// Work reported by more than one member, all copies revoked
-    /// (KAFKA-9841; a release before it sees none).
+    /// Work reported by more than one member.
     pub duplicated: ConnectorsAndTasks,
+    /// Whether every copy of the duplicated work was revoked (KAFKA-9841,
+    /// 2.5.1 and 2.6.0 on); before, both copies keep running.
+    pub duplicates_revoked: bool,
     /// Previously assigned, configured work that no member reports.
     pub lost: ConnectorsAndTasks,
     /// Configured work that was neither previously assigned nor reported.

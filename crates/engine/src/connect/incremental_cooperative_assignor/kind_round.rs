@@ -63,6 +63,7 @@ pub(super) struct KindRound<T: WorkItem> {
     /// (`activeAssignments`, the totals of the revocation before KAFKA-12495).
     pub(super) active: usize,
     pub(super) deleted: Vec<T>,
+    /// Work reported more than once (revoked only with KAFKA-9841).
     pub(super) duplicated: Vec<T>,
     pub(super) lost: Vec<T>,
     pub(super) created: Vec<T>,
@@ -188,7 +189,6 @@ impl<T: WorkItem> KindRound<T> {
     /// `TreeSet`s are.
     pub(super) fn classify(&mut self) {
         let (mut configured, mut active_count) = (0, 0);
-        let duplicates = self.duplicates;
         let (mut deleted, mut duplicated, mut lost, mut created) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         self.universe.scan(
@@ -208,7 +208,7 @@ impl<T: WorkItem> KindRound<T> {
                 if previous && !is_configured {
                     deleted.push(item);
                 }
-                if f & duplicates != 0 {
+                if f & DUPLICATED != 0 {
                     duplicated.push(item);
                 }
                 if previous && !active && is_configured {

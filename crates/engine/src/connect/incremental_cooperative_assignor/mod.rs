@@ -301,6 +301,7 @@ impl IncrementalCooperativeAssignor {
                 connectors: std::mem::take(&mut connectors.duplicated),
                 tasks: std::mem::take(&mut tasks.duplicated),
             },
+            duplicates_revoked: fixes.kafka_9841_revoke_duplicates,
             lost: ConnectorsAndTasks {
                 connectors: std::mem::take(&mut connectors.lost),
                 tasks: std::mem::take(&mut tasks.lost),

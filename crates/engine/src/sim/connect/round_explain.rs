@@ -54,7 +54,11 @@ impl ConnectSimulation {
         };
         let size = |ct: &ConnectorsAndTasks| work(ct.connectors.len(), ct.tasks.len());
         let at_clock = |deadline: i64| self.clock_at((deadline - ASSIGNOR_EPOCH_MS).max(0) as u64);
-        if why.history_discarded {
+        // Before KAFKA-9848 nothing is discarded, but a new leader's
+        // assignor is fresh all the same.
+        let fresh =
+            !f.fixes.kafka_9848_generation_check && (f.leader_changed || f.first_cooperative_round);
+        if why.history_discarded || fresh {
             let who = if f.leader_changed {
                 format!("new leader {leader} has no assignment history (it lived in the old leader's assignor)")
             } else if f.first_cooperative_round {
@@ -69,9 +73,14 @@ impl ConnectSimulation {
         if why.revocation_undone {
             parts.push("work revoked last round is still reported by a member (the revocation never arrived): the leader trusts what members report".to_string());
         }
-        if !why.duplicated.is_empty() {
+        if !why.duplicated.is_empty() && why.duplicates_revoked {
             parts.push(format!(
                 "{} reported by two workers at once (a zombie came back): every copy is revoked (KAFKA-9841) and placed once in a later round",
+                size(&why.duplicated)
+            ));
+        } else if !why.duplicated.is_empty() {
+            parts.push(format!(
+                "{} reported by two workers at once (a zombie came back): this release predates KAFKA-9841 (2.5.1, 2.6.0), so the leader revokes neither copy and both keep running",
                 size(&why.duplicated)
             ));
         }
