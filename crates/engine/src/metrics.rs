@@ -369,49 +369,6 @@ fn kind_counts(trace: &Trace, is_task: &[bool], list: crate::trace::ItemList) ->
     (t, items.len() as i64 - t)
 }
 
-/// Stretches in which an item that once ran as a zombie copy is `running`
-/// on two lanes at once (few items ever do, so only those are followed).
-fn doubled_runs(trace: &Trace) -> Vec<(u64, u64)> {
-    let mut suspect: BTreeSet<u32> = BTreeSet::new();
-    for s in &trace.spans {
-        if s.state == ItemState::Zombie {
-            suspect.extend(trace.list(s.items).iter().copied());
-        }
-    }
-    if suspect.is_empty() {
-        return Vec::new();
-    }
-    let mut runs: BTreeMap<u32, Vec<(u64, i32)>> = BTreeMap::new();
-    for s in &trace.spans {
-        if s.worker.is_none() || s.state != ItemState::Running || s.start_ms >= s.end_ms {
-            continue;
-        }
-        for &i in trace.list(s.items) {
-            if suspect.contains(&i) {
-                let points = runs.entry(i).or_default();
-                points.push((s.start_ms, 1));
-                points.push((s.end_ms, -1));
-            }
-        }
-    }
-    let mut doubled = Vec::new();
-    for (_, mut points) in runs {
-        // Ends before starts at one instant: back-to-back copies are one run.
-        points.sort_unstable();
-        let (mut depth, mut since) = (0, 0);
-        for (t, d) in points {
-            let before = depth;
-            depth += d;
-            if before < 2 && depth >= 2 {
-                since = t;
-            } else if before >= 2 && depth < 2 && since < t {
-                doubled.push((since, t));
-            }
-        }
-    }
-    doubled
-}
-
 fn health_timeline(trace: &Trace, is_task: &[bool]) -> Health {
     let mut changes: Vec<(u64, Change, Change)> = Vec::new();
     let neg = |c: Change| match c {
@@ -465,7 +422,7 @@ fn health_timeline(trace: &Trace, is_task: &[bool]) -> Health {
     // Two running copies of one item are no healthier than a zombie: they
     // only arise from a zombie's work that a release before KAFKA-9841
     // does not revoke.
-    for (start, end) in doubled_runs(trace) {
+    for (start, end) in trace.doubled_runs() {
         push(start, end, Change::Zombie(1));
     }
     for w in &trace.worker_spans {

@@ -62,6 +62,7 @@
 //!   new member.
 //!
 //! The code is split by job: `lifecycle` (processes, pauses, heartbeats),
+//! `events` (the scenario's events),
 //! a round in `join` (the join phase), `assign` (the leader's assignment),
 //! `sync` (SyncGroup and each worker applying it) and `round_explain` (the
 //! round's explanation), `config` (config topic, task configs, KIP-507
@@ -72,6 +73,7 @@
 
 mod assign;
 mod config;
+mod events;
 mod explain;
 mod join;
 mod lifecycle;
