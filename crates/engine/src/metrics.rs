@@ -499,6 +499,12 @@ fn health_timeline(trace: &Trace, is_task: &[bool]) -> Health {
             _ => {}
         }
     }
+    // Two running copies of one item are no healthier than a zombie: they
+    // only arise from a zombie's work that a release before KAFKA-9841
+    // does not revoke.
+    for (start, end) in trace.doubled_runs() {
+        push(start, end, Change::Zombie(1));
+    }
     for w in &trace.worker_spans {
         if w.state == WorkerState::Up {
             push(

@@ -43,8 +43,10 @@ step_kinds! {
     /// The broker (group coordinator) removes a member whose heartbeats stopped
     /// for `session.timeout.ms`.
     SessionTimeout => "session_timeout",
-    /// A process resumes after its session expired and runs its old work as a
-    /// zombie until its next heartbeat is answered `UNKNOWN_MEMBER_ID`.
+    /// A member removed from the group without knowing it (its session
+    /// expired while it was frozen, or the join phase dropped it while it was
+    /// busy or frozen) runs its old work as zombie copies until its next
+    /// heartbeat or JoinGroup is answered `UNKNOWN_MEMBER_ID`.
     Zombie => "zombie",
     /// The run hit its budget (`crate::budget`) and stopped: a rebalance storm.
     SimulationStopped => "simulation_stopped",

@@ -11,6 +11,8 @@
 //! slice. [`Trace::intervals`] expands spans into the per-item
 //! [`StateInterval`]s a view usually wants.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use serde::{Deserialize, Serialize};
 
 pub use crate::budget::{BudgetKind, RunCut};
@@ -89,7 +91,8 @@ pub enum ItemState {
     /// Configured but nobody runs it.
     Unassigned,
     /// Running on a worker that was removed from the group without knowing
-    /// it (a frozen worker that resumed after its session expired), or left
+    /// it (a frozen worker that resumed after its session expired, a member
+    /// the join phase dropped while it was busy or frozen), or left
     /// running by the cooperative→eager downgrade (`WorkerCoordinator.onJoinPrepare`
     /// follows the previous generation's protocol): a copy Kafka no longer tracks.
     Zombie,
@@ -294,6 +297,49 @@ pub struct EventMarker {
 }
 
 impl Trace {
+    /// Stretches in which an item that once ran as a zombie copy is `running`
+    /// on two lanes at once (few items ever do, so only those are followed).
+    pub(crate) fn doubled_runs(&self) -> Vec<(u64, u64)> {
+        let mut suspect: BTreeSet<u32> = BTreeSet::new();
+        for s in &self.spans {
+            if s.state == ItemState::Zombie {
+                suspect.extend(self.list(s.items).iter().copied());
+            }
+        }
+        if suspect.is_empty() {
+            return Vec::new();
+        }
+        let mut runs: BTreeMap<u32, Vec<(u64, i32)>> = BTreeMap::new();
+        for s in &self.spans {
+            if s.worker.is_none() || s.state != ItemState::Running || s.start_ms >= s.end_ms {
+                continue;
+            }
+            for &i in self.list(s.items) {
+                if suspect.contains(&i) {
+                    let points = runs.entry(i).or_default();
+                    points.push((s.start_ms, 1));
+                    points.push((s.end_ms, -1));
+                }
+            }
+        }
+        let mut doubled = Vec::new();
+        for (_, mut points) in runs {
+            // Ends before starts at one instant: back-to-back copies are one run.
+            points.sort_unstable();
+            let (mut depth, mut since) = (0, 0);
+            for (t, d) in points {
+                let before = depth;
+                depth += d;
+                if before < 2 && depth >= 2 {
+                    since = t;
+                } else if before >= 2 && depth < 2 && since < t {
+                    doubled.push((since, t));
+                }
+            }
+        }
+        doubled
+    }
+
     /// The items of a list.
     pub fn list(&self, list: ItemList) -> &[u32] {
         let start = list.start as usize;

@@ -6,7 +6,9 @@
 use super::ids::{ConnectorId, MemberId, TaskId};
 
 /// What one member reports in its JoinGroup metadata: the connectors and tasks
-/// it runs, in its own holdings order (which decides what it gives up first: Kafka revokes the head of the list).
+/// it runs, in its own holdings order (which decides what it gives up first:
+/// Kafka revokes the head of the list). A worker's metadata lists them in
+/// wire order ([`crate::connect::wire_order::wire_order`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MemberHoldings {
     /// The member id.
@@ -113,9 +115,12 @@ pub struct RoundOutput {
     pub delay_ms: i32,
 }
 
-/// Applies a delivered delta to a member's holdings the way the worker does
-/// (`WorkerCoordinator.onJoinComplete`): drop revoked items keeping order, then append the assigned ones
-/// that are not already held.
+/// Applies a delivered delta to a member's holdings the way Kafka's assignor
+/// tests do (`IncrementalCooperativeAssignorTest.applyAssignments`, and the
+/// conformance vectors recorded with it): drop revoked items keeping order,
+/// then append the assigned ones that are not already held. A real worker
+/// orders its snapshot differently (`WorkerCoordinator.onJoinComplete`, see
+/// [`crate::connect::wire_order::snapshot_after`]).
 pub fn apply_delta(holdings: &mut MemberHoldings, delta: &MemberDelta) {
     fn apply<T: PartialEq + Copy + Ord>(held: &mut Vec<T>, revoked: &[T], assigned: &[T]) {
         if !revoked.is_empty() {

@@ -7,7 +7,9 @@
 //! `Collectors.toSet()`, a fresh `HashSet<String>`, and appends that set to a
 //! long-lived insertion-ordered set. Which candidate receives the first lost
 //! connector or task therefore depends on Java's hash order of the member ids
-//! (`String.hashCode`, bucket by bucket). This module reproduces that order.
+//! (`String.hashCode`, bucket by bucket). The same order decides how a
+//! worker's assignment is laid out on the wire (`ConnectProtocol.Assignment.asMap`
+//! copies its connector list into a `HashSet`). This module reproduces it.
 
 /// Java's default `HashMap` capacity.
 const DEFAULT_CAPACITY: usize = 16;
@@ -51,6 +53,25 @@ fn spread(hash: i32) -> u32 {
 /// whose ids collide in their low hash bits; this order then stays insertion
 /// order within the bucket.
 pub fn hash_set_iteration_order(keys: &[&str]) -> Vec<usize> {
+    iteration_order(keys, DEFAULT_CAPACITY)
+}
+
+/// The order in which a copy `new HashSet<>(collection)` of `keys` iterates
+/// (`ConnectProtocol.Assignment.asMap` copies a worker's connector list so).
+/// The copy constructor sizes the table up front for the collection: as
+/// JDK 8–18 do it (Kafka 4.x runs on Java 17), the smallest power of two of
+/// at least `max((int) (size / .75f) + 1, 16)` buckets, which differs from
+/// [`hash_set_iteration_order`]'s growing table at sizes like 12 and 24.
+/// Repeated keys and tree bins as there.
+pub fn hash_set_copy_iteration_order(keys: &[&str]) -> Vec<usize> {
+    // (int) (n / .75f) is floor(4n / 3) for every size a scenario can have.
+    let wanted = (keys.len() * 4 / 3 + 1).max(DEFAULT_CAPACITY);
+    iteration_order(keys, wanted.next_power_of_two())
+}
+
+/// Iteration order of a `HashSet<String>` whose table starts with
+/// `capacity` buckets (a power of two) and receives `keys` in order.
+fn iteration_order(keys: &[&str], mut capacity: usize) -> Vec<usize> {
     let mut seen = std::collections::HashSet::with_capacity(keys.len());
     let entries: Vec<(usize, u32)> = keys
         .iter()
@@ -59,7 +80,6 @@ pub fn hash_set_iteration_order(keys: &[&str]) -> Vec<usize> {
         .map(|(i, key)| (i, spread(java_string_hash(key))))
         .collect();
 
-    let mut capacity = DEFAULT_CAPACITY;
     let mut bins = vec![0usize; capacity];
     for (size, &(_, hash)) in entries.iter().enumerate() {
         let bin = hash as usize & (capacity - 1);
@@ -169,6 +189,27 @@ mod tests {
             .map(|&i| keys[i].chars().next().map_or(0, |c| (c as u32 - 1) / 16))
             .collect();
         assert_eq!(first, vec![8, 6, 4, 2, 0, 7, 5, 3, 1]);
+    }
+
+    #[test]
+    fn a_copy_is_sized_for_its_collection() {
+        // Twelve keys fit a growing table of 16 (12 ≤ 0.75 × 16), but the
+        // copy constructor asks for (int) (12 / .75f) + 1 = 17 → 32 buckets.
+        // "q" (bucket 1 of 16, 17 of 32) then comes after "a" … "k".
+        let keys = ["q", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"];
+        let grown = hash_set_iteration_order(&keys);
+        let copied = hash_set_copy_iteration_order(&keys);
+        assert_eq!(
+            keys[grown[0]], "q",
+            "16 buckets: q and a share bucket 1, q first"
+        );
+        assert_eq!(keys[copied[0]], "a");
+        assert_eq!(keys[*copied.last().unwrap()], "q");
+        // Below twelve both tables have 16 buckets.
+        assert_eq!(
+            hash_set_iteration_order(&keys[..11]),
+            hash_set_copy_iteration_order(&keys[..11])
+        );
     }
 
     #[test]

@@ -10,9 +10,14 @@
 use serde::{Deserialize, Serialize};
 
 use crate::connect::protocol::ConnectProtocol;
+use crate::connect::versions;
+use crate::kafka_version::KafkaVersion;
 
+/// Declares the config types. Each default is an expression that may read
+/// `$version`, the version already resolved: a default that changed between
+/// releases (`connect.protocol`) is taken from the version the worker runs.
 macro_rules! connect_config {
-    ($( $(#[$doc:meta])* $field:ident : $ty:ty = $default:expr, $key:literal; )*) => {
+    (version = $version:ident; $( $(#[$doc:meta])* $field:ident : $ty:ty = $default:expr, $key:literal; )*) => {
         /// Connect configuration as written in a scenario: every key optional.
         #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
         #[serde(deny_unknown_fields)]
@@ -40,9 +45,10 @@ macro_rules! connect_config {
                 ConnectConfig { $( $field: over.$field.clone().or_else(|| self.$field.clone()), )* }
             }
 
-            /// Fills in Kafka's defaults.
+            /// Fills in Kafka's defaults, those of the release `kafka_version` names.
             pub fn resolve(&self) -> ResolvedConnectConfig {
-                ResolvedConnectConfig { $( $field: self.$field.clone().unwrap_or($default), )* }
+                let $version: KafkaVersion = self.kafka_version.unwrap_or(versions::NEWEST);
+                ResolvedConnectConfig { $( $field: self.$field.clone().unwrap_or_else(|| $default), )* }
             }
 
             /// Every key with its Kafka default, as shown in the editor.
@@ -55,8 +61,15 @@ macro_rules! connect_config {
 }
 
 connect_config! {
-    /// `connect.protocol`: eager, compatible or sessioned (default since 2.4.0).
-    connect_protocol: ConnectProtocol = ConnectProtocol::Sessioned, "connect.protocol";
+    version = version;
+    /// The Kafka release the workers run, `major.minor` or
+    /// `major.minor.patch` (default: the newest, 4.3). It decides which
+    /// assignor fixes apply and `connect.protocol`'s default
+    /// (`connect::versions`); 2.3.0 to 4.3 are modelled.
+    kafka_version: KafkaVersion = version, "kafka_version";
+    /// `connect.protocol`: eager, compatible or sessioned (default since 2.4.0,
+    /// compatible in 2.3).
+    connect_protocol: ConnectProtocol = versions::connect_release(version).default_connect_protocol, "connect.protocol";
     /// `scheduled.rebalance.max.delay.ms`: how long departed workers' work is held back (5 min).
     scheduled_rebalance_max_delay_ms: u32 = 300_000, "scheduled.rebalance.max.delay.ms";
     /// `session.timeout.ms`: Connect's default is 10 s (the consumer's is 45 s).
@@ -83,6 +96,17 @@ pub(crate) fn validate(
     let r = config.resolve();
     let field = |key: &str| format!("{at}.{key}");
     let ms = u64::from;
+    if !versions::is_modelled(r.kafka_version) {
+        return Err(crate::scenario::ScenarioError::invalid(
+            field("kafka_version"),
+            format!(
+                "is {}; the playground models Kafka Connect {} (KIP-415, incremental cooperative rebalancing) to {}",
+                r.kafka_version,
+                versions::OLDEST,
+                versions::NEWEST
+            ),
+        ));
+    }
     SESSION_TIMEOUT_MS.check(
         &field("session.timeout.ms"),
         ms(r.session_timeout_ms),
@@ -134,6 +158,43 @@ mod tests {
         assert_eq!(r.session_timeout_ms, 10_000);
         assert_eq!(r.heartbeat_interval_ms, 3_000);
         assert_eq!(r.rebalance_timeout_ms, 60_000);
+    }
+
+    #[test]
+    fn connect_protocol_defaults_to_what_the_release_shipped() {
+        let on = |v: &str| -> ResolvedConnectConfig {
+            serde_json::from_str::<ConnectConfig>(&format!(r#"{{"kafka_version": "{v}"}}"#))
+                .unwrap()
+                .resolve()
+        };
+        assert_eq!(on("2.3").connect_protocol, ConnectProtocol::Compatible);
+        assert_eq!(on("2.4.1").connect_protocol, ConnectProtocol::Sessioned);
+        assert_eq!(on("2.3").kafka_version, KafkaVersion::new(2, 3));
+        let explicit: ConnectConfig =
+            serde_json::from_str(r#"{"kafka_version": "2.3", "connect.protocol": "eager"}"#)
+                .unwrap();
+        assert_eq!(explicit.resolve().connect_protocol, ConnectProtocol::Eager);
+        assert_eq!(
+            ConnectConfig::default().resolve().kafka_version,
+            KafkaVersion::NEWEST
+        );
+        let defaults = ConnectConfig::defaults();
+        assert_eq!(defaults[0], ("kafka_version", "\"4.3\"".to_string()));
+    }
+
+    #[test]
+    fn versions_outside_the_modelled_range_are_refused_naming_the_field() {
+        let config: ConnectConfig = serde_json::from_str(r#"{"kafka_version": "2.2"}"#).unwrap();
+        let err = validate(&config, "compare[1].config")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("compare[1].config.kafka_version"), "{err}");
+        assert!(err.contains("2.3 (KIP-415"), "{err}");
+        assert!(err.contains("to 4.3"), "{err}");
+        let newer: ConnectConfig = serde_json::from_str(r#"{"kafka_version": "4.4"}"#).unwrap();
+        assert!(validate(&newer, "connect.config").is_err());
+        let patch: ConnectConfig = serde_json::from_str(r#"{"kafka_version": "4.3.1"}"#).unwrap();
+        assert!(validate(&patch, "connect.config").is_ok());
     }
 
     #[test]

@@ -45,7 +45,9 @@ pub enum Event {
     WorkerRestart {
         /// The worker.
         worker: String,
-        /// How long the process is down.
+        /// How long the process is down, counted from the moment it exits:
+        /// after its graceful stop (it stops its work, then sends LeaveGroup),
+        /// or at the crash. The trace says when it comes back.
         downtime_ms: u64,
         /// Killed rather than shut down gracefully.
         #[serde(default, skip_serializing_if = "is_false")]
@@ -57,7 +59,8 @@ pub enum Event {
     /// Every worker running at `at_ms` is restarted in name order, one every
     /// `interval_ms`, each down for `downtime_ms`.
     RollingRestart {
-        /// How long each process is down.
+        /// How long each process is down, counted from the moment it exits
+        /// (after its graceful stop).
         downtime_ms: u64,
         /// Time between two workers' restarts.
         interval_ms: u64,

@@ -136,6 +136,9 @@ pub(crate) struct GroupChange<K, M> {
     /// The leader changed outside a completion (the leader left); `Some(None)`
     /// when the group became empty.
     pub(crate) leader_moved: Option<Option<K>>,
+    /// The join phase closed without any member having rejoined: every
+    /// member was dropped and the group is empty (no generation to assign).
+    pub(crate) emptied: Vec<K>,
 }
 
 impl<K, M> Default for GroupChange<K, M> {
@@ -145,6 +148,7 @@ impl<K, M> Default for GroupChange<K, M> {
             deadline: None,
             completed: None,
             leader_moved: None,
+            emptied: Vec::new(),
         }
     }
 }
@@ -553,6 +557,7 @@ impl<K: Ord + Clone, M: Clone + PartialEq> ClassicGroup<K, M> {
             self.state = GroupState::Empty;
             self.leader = None;
             self.generation += 1;
+            change.emptied = dropped;
             return;
         }
         if self
@@ -696,6 +701,22 @@ mod tests {
         let done = g.on_join_deadline(d.timer, d.at_ms).completed.unwrap();
         assert!(done.dropped.is_empty());
         assert_eq!(done.members.len(), 2);
+    }
+
+    #[test]
+    fn a_join_phase_nobody_rejoins_empties_the_group_and_names_the_dropped() {
+        let mut g = G::new(0);
+        accepted(g.join("a", true, 0, 1_000, 0));
+        g.sync(1).unwrap();
+        accepted(g.join("b", true, 0, 1_000, 10));
+        let c = accepted(g.join("a", false, 0, 1_000, 20));
+        g.sync(c.completed.unwrap().generation).unwrap();
+        let c = g.remove(&"b", RemovalReason::LeaveGroup, 100);
+        let d = c.deadline.unwrap();
+        let c = g.on_join_deadline(d.timer, d.at_ms);
+        assert_eq!(c.completed, None);
+        assert_eq!(c.emptied, vec!["a"]);
+        assert_eq!(g.state(), GroupState::Empty);
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub(crate) mod group;
 pub(crate) mod herder_pool;
 pub(crate) mod rebalance_cause;
 pub(crate) mod recorder;
+pub(crate) mod restart;
 pub(crate) mod session_key;
 pub(crate) mod streams;
 pub(crate) mod timeline;

@@ -6,7 +6,7 @@
 //! version-dependent rules are here; defaults that never changed stay with
 //! the config they fill in (`StreamsConfig::resolve`).
 
-use crate::kafka_version::KafkaVersion;
+use crate::kafka_version::{release_row, KafkaVersion, ReleaseRow};
 
 use super::partition_assignor::AssignorKind;
 use super::thread_assignment::ThreadDistribution;
@@ -160,13 +160,15 @@ pub const KNOWN_RELEASES: &[KafkaVersion] = &[
     NEWEST_RELEASE,
 ];
 
+impl ReleaseRow for StreamsRelease {
+    fn since(&self) -> KafkaVersion {
+        self.since
+    }
+}
+
 /// The rules of the release `version` belongs to.
 pub fn streams_release(version: KafkaVersion) -> &'static StreamsRelease {
-    RELEASES
-        .iter()
-        .rev()
-        .find(|r| r.since <= version)
-        .unwrap_or(&RELEASES[0])
+    release_row(RELEASES, version)
 }
 
 /// The rebalance protocol an instance of `version` runs: COOPERATIVE unless

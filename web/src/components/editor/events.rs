@@ -272,8 +272,8 @@ pub fn EventsEditor(props: &EventsEditorProps) -> Html {
                 config,
             } => html! { <>
                 { worker_field(i, worker) }
-                <NumberField label="down for" unit="s" step="any" value={ms_to_s(*downtime_ms)} on_change={edit_event(i, Rc::new(|e: &mut Event, t: &str| {
-                    if let Event::WorkerRestart { downtime_ms, .. } = e { *downtime_ms = ms_of("down for", t)?; }
+                <NumberField label="down for (from its exit)" unit="s" step="any" value={ms_to_s(*downtime_ms)} on_change={edit_event(i, Rc::new(|e: &mut Event, t: &str| {
+                    if let Event::WorkerRestart { downtime_ms, .. } = e { *downtime_ms = ms_of("down for (from its exit)", t)?; }
                     Ok(())
                 }))} />
                 <SelectField label="stops" value={if *crash { "crash" } else { "graceful" }}
@@ -290,8 +290,8 @@ pub fn EventsEditor(props: &EventsEditorProps) -> Html {
                 limit,
                 config,
             } => html! { <>
-                <NumberField label="each down for" unit="s" step="any" value={ms_to_s(*downtime_ms)} on_change={edit_event(i, Rc::new(|e: &mut Event, t: &str| {
-                    if let Event::RollingRestart { downtime_ms, .. } = e { *downtime_ms = ms_of("each down for", t)?; }
+                <NumberField label="each down for (from its exit)" unit="s" step="any" value={ms_to_s(*downtime_ms)} on_change={edit_event(i, Rc::new(|e: &mut Event, t: &str| {
+                    if let Event::RollingRestart { downtime_ms, .. } = e { *downtime_ms = ms_of("each down for (from its exit)", t)?; }
                     Ok(())
                 }))} />
                 <NumberField label="one every" unit="s" step="any" value={ms_to_s(*interval_ms)} on_change={edit_event(i, Rc::new(|e: &mut Event, t: &str| {

@@ -255,7 +255,7 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
                 ..
             } => html! { <>
                 { instance_field(i, instance) }
-                { duration_field(i, "down for", *downtime_ms, set_downtime) }
+                { duration_field(i, "down for (from its exit)", *downtime_ms, set_downtime) }
                 <SelectField label="stops" value={if *crash { "crash" } else { "graceful" }}
                              options={vec![(AttrValue::Static("graceful"), AttrValue::Static("gracefully")), (AttrValue::Static("crash"), AttrValue::Static("by crashing"))]}
                              on_change={change_event(i, Rc::new(|e: &mut StreamsEvent, t: &str| {
@@ -271,7 +271,7 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
                 config,
                 ..
             } => html! { <>
-                { duration_field(i, "each down for", *downtime_ms, set_downtime) }
+                { duration_field(i, "each down for (from its exit)", *downtime_ms, set_downtime) }
                 { duration_field(i, "one every", *interval_ms, set_interval) }
                 <NumberField label="first N instances" placeholder="all" value={limit.map(|l| l.to_string()).unwrap_or_default()}
                              on_change={change_event(i, Rc::new(|e: &mut StreamsEvent, t: &str| {

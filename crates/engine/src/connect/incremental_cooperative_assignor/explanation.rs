@@ -11,6 +11,9 @@ pub enum LostHandling {
     /// Nothing lost and no revocation last round: any pending delay and the
     /// candidate workers were cleared (step 7.1, KAFKA-9184).
     NothingLost,
+    /// Nothing lost, but a release before KAFKA-9184 (2.4.0) does not clear
+    /// the delay of an earlier round: it is sent again.
+    StaleDelayKept,
     /// Work was lost but no member departed and no delay was scheduled: the
     /// assignment of the previous round was computed but never delivered, so
     /// the lost work is reassigned at once as new work (step 7.2, KAFKA-9848).
@@ -19,7 +22,8 @@ pub enum LostHandling {
     /// once as new work (step 7.3, KAFKA-15693).
     ReassignedDelayDisabled,
     /// The scheduled delay expired and lost work was dealt round-robin to
-    /// these candidate workers, in this order (step 7.4, KAFKA-10413).
+    /// these candidate workers, in this order (step 7.4, KAFKA-10413); before
+    /// KAFKA-10413 all of it goes to the first candidate, the only one listed.
     DealtToCandidates {
         /// The candidates still present, in the order they were dealt to.
         candidates: Vec<MemberId>,
@@ -64,6 +68,14 @@ pub enum LoadBalancing {
     /// A consecutive revoking round with a backoff of 0
     /// (`scheduled.rebalance.max.delay.ms` = 0): revoked at once.
     RevokedWithoutBackoff,
+    /// Before KAFKA-12495 (3.4.0): the previous round revoked, or a delay
+    /// was pending, so this leader does not revoke now (`canRevoke`), though
+    /// the load is uneven.
+    HeldBack,
+    /// Before KAFKA-12495 (3.4.0): the load is uneven but no worker is empty,
+    /// and the leader revokes only to make room for an empty (new) worker
+    /// (`performTaskRevocation`).
+    NoEmptyWorker,
 }
 
 /// Why a round came out as it did: the derived sets of `performTaskAssignment`
@@ -79,8 +91,11 @@ pub struct RoundExplanation {
     pub revocation_undone: bool,
     /// Previously assigned work that is no longer configured.
     pub deleted: ConnectorsAndTasks,
-    /// Work reported by more than one member (all copies are revoked, KAFKA-9841).
+    /// Work reported by more than one member.
     pub duplicated: ConnectorsAndTasks,
+    /// Whether every copy of the duplicated work was revoked (KAFKA-9841,
+    /// 2.5.1 and 2.6.0 on); before, both copies keep running.
+    pub duplicates_revoked: bool,
     /// Previously assigned, configured work that no member reports.
     pub lost: ConnectorsAndTasks,
     /// Configured work that was neither previously assigned nor reported.

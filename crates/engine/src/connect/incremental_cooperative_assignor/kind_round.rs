@@ -36,11 +36,18 @@ const DUPLICATED: u8 = 8;
 /// In the next assignment (step 10 bookkeeping).
 const NEXT: u8 = 16;
 
-/// True for an item every holder must give up now: deleted (in P, no longer
-/// configured) or duplicated (held by two members; KAFKA-9841 revokes every copy).
+/// True for previously assigned work that is no longer configured.
 #[inline]
-fn must_revoke(flags: u8) -> bool {
-    flags & DUPLICATED != 0 || (flags & PREVIOUS != 0 && flags & CONFIGURED == 0)
+fn deleted(flags: u8) -> bool {
+    flags & PREVIOUS != 0 && flags & CONFIGURED == 0
+}
+
+/// True for an item every holder must give up now: deleted, or duplicated
+/// (held by two members) when `duplicates` is [`DUPLICATED`] (KAFKA-9841
+/// revokes every copy; before it, `duplicates` is 0).
+#[inline]
+fn must_revoke(flags: u8, duplicates: u8) -> bool {
+    flags & duplicates != 0 || deleted(flags)
 }
 /// One kind of work (connectors, or tasks) in one round. Kafka treats the two
 /// kinds identically and independently, except where step 7 and step 8 look
@@ -48,9 +55,15 @@ fn must_revoke(flags: u8) -> bool {
 pub(super) struct KindRound<T: WorkItem> {
     universe: SlotUniverse,
     flags: Vec<u8>,
+    /// [`DUPLICATED`] when duplicated work is revoked (KAFKA-9841), else 0.
+    duplicates: u8,
     /// Number of configured items.
     pub(super) configured: usize,
+    /// Number of distinct items members report, deleted ones included
+    /// (`activeAssignments`, the totals of the revocation before KAFKA-12495).
+    pub(super) active: usize,
     pub(super) deleted: Vec<T>,
+    /// Work reported more than once (revoked only with KAFKA-9841).
     pub(super) duplicated: Vec<T>,
     pub(super) lost: Vec<T>,
     pub(super) created: Vec<T>,
@@ -58,6 +71,9 @@ pub(super) struct KindRound<T: WorkItem> {
     pub(super) lost_to_reassign: Vec<T>,
     /// Per member: held items that stay in `next` (owned minus mandatory revocations).
     pub(super) kept: Vec<usize>,
+    /// Per member: held items not deleted (`currentWorkerAssignment`,
+    /// duplicated copies included).
+    pub(super) current: Vec<usize>,
     /// Per member: how many of those a load-balancing revocation took (always
     /// the head of the kept list).
     pub(super) kept_revoked: Vec<usize>,
@@ -80,6 +96,7 @@ impl<T: WorkItem> KindRound<T> {
         configured_ranges: &[(u32, u32)],
         members: &[MemberHoldings],
         previous: &[T],
+        revoke_duplicates: bool,
     ) -> Self {
         let mut lists: Vec<&[T]> = members.iter().map(T::held).collect();
         lists.push(previous);
@@ -110,13 +127,16 @@ impl<T: WorkItem> KindRound<T> {
         Self {
             universe,
             flags,
+            duplicates: if revoke_duplicates { DUPLICATED } else { 0 },
             configured: 0,
+            active: 0,
             deleted: Vec::new(),
             duplicated: Vec::new(),
             lost: Vec::new(),
             created: Vec::new(),
             lost_to_reassign: Vec::new(),
             kept: vec![0; m],
+            current: vec![0; m],
             kept_revoked: vec![0; m],
             assigned: vec![Vec::new(); m],
             revoked: vec![Vec::new(); m],
@@ -168,7 +188,7 @@ impl<T: WorkItem> KindRound<T> {
     /// deleted; created = configured − P − active. All sorted, as Kafka's
     /// `TreeSet`s are.
     pub(super) fn classify(&mut self) {
-        let mut configured = 0;
+        let (mut configured, mut active_count) = (0, 0);
         let (mut deleted, mut duplicated, mut lost, mut created) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         self.universe.scan(
@@ -181,6 +201,9 @@ impl<T: WorkItem> KindRound<T> {
                 let active = f & ACTIVE != 0;
                 if is_configured {
                     configured += 1;
+                }
+                if active {
+                    active_count += 1;
                 }
                 if previous && !is_configured {
                     deleted.push(item);
@@ -197,6 +220,7 @@ impl<T: WorkItem> KindRound<T> {
             },
         );
         self.configured = configured;
+        self.active = active_count;
         self.deleted = deleted;
         self.duplicated = duplicated;
         self.lost = lost;
@@ -208,16 +232,21 @@ impl<T: WorkItem> KindRound<T> {
     /// stored; the items are re-read from the holdings when needed).
     pub(super) fn build_skeleton(&mut self, members: &[MemberHoldings]) {
         for (w, member) in members.iter().enumerate() {
-            let mut kept = 0;
+            let (mut kept, mut current) = (0, 0);
             let mut revoked = Vec::new();
             for (item, slot) in self.held(w, member) {
-                if must_revoke(self.flags[slot]) {
+                let f = self.flags[slot];
+                if !deleted(f) {
+                    current += 1;
+                }
+                if must_revoke(f, self.duplicates) {
                     revoked.push(item);
                 } else {
                     kept += 1;
                 }
             }
             self.kept[w] = kept;
+            self.current[w] = current;
             self.revoked[w] = revoked;
         }
     }
@@ -231,13 +260,28 @@ impl<T: WorkItem> KindRound<T> {
         member: &'m MemberHoldings,
     ) -> impl Iterator<Item = (T, usize)> + 'm {
         self.held(w, member)
-            .filter(move |&(_, slot)| !must_revoke(self.flags[slot]))
+            .filter(move |&(_, slot)| !must_revoke(self.flags[slot], self.duplicates))
     }
 
     /// The current size of `next[w]`.
     #[inline]
     pub(super) fn next_len(&self, w: usize) -> usize {
         self.kept[w] - self.kept_revoked[w] + self.assigned[w].len()
+    }
+
+    /// True when the next assignments differ by at most one item per member.
+    pub(super) fn next_is_even(&self) -> bool {
+        let loads = (0..self.kept.len()).map(|w| self.next_len(w));
+        let (lo, hi) = loads.fold((usize::MAX, 0), |(lo, hi), l| (lo.min(l), hi.max(l)));
+        hi <= lo.saturating_add(1)
+    }
+
+    /// The size of `completeWorkerAssignment[w]` before KAFKA-12495: held
+    /// work minus deleted work plus what was dealt to it; duplicated copies
+    /// and load-balancing revocations still count.
+    #[inline]
+    pub(super) fn complete_len(&self, w: usize) -> usize {
+        self.current[w] + self.assigned[w].len()
     }
 
     /// Step 10: P := ∪ next − revoked ∪ lost, sorted.
@@ -249,7 +293,7 @@ impl<T: WorkItem> KindRound<T> {
             let mut skip = self.kept_revoked[w];
             for i in self.held_start[w]..self.held_start[w + 1] {
                 let slot = self.held_slots[i] as usize;
-                if must_revoke(self.flags[slot]) {
+                if must_revoke(self.flags[slot], self.duplicates) {
                     continue;
                 }
                 if skip > 0 {

@@ -1,7 +1,8 @@
 //! Step 7 of a round: `handleLostAssignments` and `resetDelay`. Lost work is
 //! reassigned at once, dealt to the candidate workers when the scheduled
 //! rebalance delay (`scheduled.rebalance.max.delay.ms`) expires, or held back
-//! until then (KIP-415, KAFKA-9848, KAFKA-10413, KAFKA-15693).
+//! until then (KIP-415, KAFKA-9184, KAFKA-9848, KAFKA-10413, KAFKA-15693;
+//! each rule as the release the assignor models has it, `AssignorFixes`).
 
 use super::kind_round::KindRound;
 use super::roster::Roster;
@@ -23,22 +24,31 @@ impl IncrementalCooperativeAssignor {
         connectors: &mut KindRound<ConnectorId>,
         tasks: &mut KindRound<TaskId>,
     ) -> LostHandling {
+        let fixes = self.fixes;
         let nothing_lost = connectors.lost.is_empty() && tasks.lost.is_empty();
         // 7.1: a delay only outlives a round while something is lost, or right
-        // after a revoking round (the backoff).
-        if nothing_lost && !self.revoked_in_previous {
+        // after a revoking round (the backoff, KAFKA-12495).
+        if nothing_lost && !(fixes.kafka_12495_backoff && self.revoked_in_previous) {
+            if !fixes.kafka_9184_reset_delay && self.delay_ms != 0 {
+                // Before KAFKA-9184 nothing cleared it: the last delay goes
+                // out again, and every member rejoins when it runs out.
+                return LostHandling::StaleDelayKept;
+            }
             self.reset_delay();
             return LostHandling::NothingLost;
         }
         // 7.2: lost work but nobody left and no deadline: the last assignment
-        // was never delivered, so there is nothing to wait for.
-        if self.scheduled_rebalance_ms <= 0 && roster.contains_all(&self.previous_members) {
+        // was never delivered, so there is nothing to wait for (KAFKA-9848).
+        if fixes.kafka_9848_generation_check
+            && self.scheduled_rebalance_ms <= 0
+            && roster.contains_all(&self.previous_members)
+        {
             connectors.reassign_lost_as_new();
             tasks.reassign_lost_as_new();
             return LostHandling::ReassignedNoDeparture;
         }
         // 7.3: KAFKA-15693, delays disabled.
-        if self.max_delay_ms == 0 {
+        if fixes.kafka_15693_zero_delay && self.max_delay_ms == 0 {
             connectors.reassign_lost_as_new();
             tasks.reassign_lost_as_new();
             return LostHandling::ReassignedDelayDisabled;
@@ -57,10 +67,16 @@ impl IncrementalCooperativeAssignor {
                 tasks.reassign_lost_as_new();
                 LostHandling::ReassignedNoCandidates
             } else {
-                connectors.deal_lost_to(&candidates);
-                tasks.deal_lost_to(&candidates);
+                // Before KAFKA-10413 the first candidate present takes it all.
+                let dealt_to = if fixes.kafka_10413_spread {
+                    &candidates[..]
+                } else {
+                    &candidates[..1]
+                };
+                connectors.deal_lost_to(dealt_to);
+                tasks.deal_lost_to(dealt_to);
                 LostHandling::DealtToCandidates {
-                    candidates: candidates
+                    candidates: dealt_to
                         .iter()
                         .map(|&w| members[w].member.clone())
                         .collect(),
@@ -73,10 +89,19 @@ impl IncrementalCooperativeAssignor {
             return outcome;
         }
         // 7.5: a delay is pending, or starts now. Every member whose next
-        // assignment is empty becomes a candidate. Kafka gathers them in a
-        // fresh HashSet<String> and appends that to its insertion-ordered set.
+        // assignment is empty becomes a candidate (before KAFKA-12495, whose
+        // held work minus deleted work is empty: a duplicated copy counts).
+        // Kafka gathers them in a fresh HashSet<String> and appends that to
+        // its insertion-ordered set.
+        let holds_work = |w: usize| -> bool {
+            if fixes.kafka_12495_backoff {
+                connectors.kept[w] + tasks.kept[w] > 0
+            } else {
+                connectors.current[w] + tasks.current[w] > 0
+            }
+        };
         let empty: Vec<&str> = (0..members.len())
-            .filter(|&w| connectors.kept[w] == 0 && tasks.kept[w] == 0)
+            .filter(|&w| !holds_work(w))
             .map(|w| members[w].member.as_str())
             .collect();
         for i in hash_set_iteration_order(&empty) {

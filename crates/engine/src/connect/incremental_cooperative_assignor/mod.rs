@@ -1,5 +1,8 @@
-//! `IncrementalCooperativeAssignor` as Kafka trunk runs it (KIP-415, with the
-//! changes of KAFKA-9848, KAFKA-9841, KAFKA-10413, KAFKA-12495 and KAFKA-15693).
+//! `IncrementalCooperativeAssignor` as Kafka runs it (KIP-415, with the
+//! changes of KAFKA-9184, KAFKA-9848, KAFKA-9841, KAFKA-10413, KAFKA-12495 and
+//! KAFKA-15693), as the newest release has it or, with
+//! [`IncrementalCooperativeAssignor::with_fixes`], as an older release that
+//! lacks some of those fixes (`connect::versions`).
 //!
 //! One call of [`IncrementalCooperativeAssignor::perform_assignment`] is one
 //! rebalance round at the leader (`performTaskAssignment`). The
@@ -25,6 +28,8 @@
 //! - `lost_assignments`: `handleLostAssignments` and the scheduled rebalance delay;
 //! - `load_balancing`: `performLoadBalancingRevocations` with the
 //!   consecutive-revocation backoff;
+//! - `legacy_revocation`: the revocation before KAFKA-12495 (`canRevoke`,
+//!   `performTaskRevocation`);
 //! - `new_work`: `assignConnectors` / `assignTasks`;
 //! - `explanation`: why a round came out as it did ([`RoundExplanation`]).
 
@@ -33,9 +38,11 @@ use std::collections::BTreeSet;
 use super::assignment::{MemberDelta, RoundInput, RoundOutput};
 use super::backoff::ExponentialBackoff;
 use super::ids::{ConnectorId, MemberId, TaskId};
+use super::versions::AssignorFixes;
 
 mod explanation;
 mod kind_round;
+mod legacy_revocation;
 mod load_balancing;
 mod lost_assignments;
 mod new_work;
@@ -71,6 +78,8 @@ impl ConnectorsAndTasks {
 /// `scheduledRebalance`, …); a new leader starts a fresh one.
 #[derive(Clone, Debug)]
 pub struct IncrementalCooperativeAssignor {
+    /// The fixes of the release it belongs to.
+    fixes: AssignorFixes,
     /// `scheduled.rebalance.max.delay.ms` (`maxDelay`).
     max_delay_ms: i32,
     /// `consecutiveRevokingRebalancesBackoff`.
@@ -83,6 +92,8 @@ pub struct IncrementalCooperativeAssignor {
     previous_revocation: ConnectorsAndTasks,
     /// `revokedInPrevious`: the last round issued load-balancing revocations.
     revoked_in_previous: bool,
+    /// `canRevoke`, before KAFKA-12495: this round may revoke for balance.
+    can_revoke: bool,
     /// `numSuccessiveRevokingRebalances` (N).
     num_successive_revoking_rebalances: i32,
     /// `candidateWorkersForReassignment` (C), in insertion order.
@@ -103,13 +114,24 @@ impl IncrementalCooperativeAssignor {
     /// A fresh assignor (a new leader) with `scheduled.rebalance.max.delay.ms`
     /// and the generation it starts from (Kafka's tests use the current generation).
     pub fn new(max_delay_ms: i32, previous_generation_id: i32) -> Self {
+        Self::with_fixes(max_delay_ms, previous_generation_id, AssignorFixes::ALL)
+    }
+
+    /// A fresh assignor of a release with only `fixes` (`connect::versions`).
+    pub fn with_fixes(
+        max_delay_ms: i32,
+        previous_generation_id: i32,
+        fixes: AssignorFixes,
+    ) -> Self {
         Self {
+            fixes,
             max_delay_ms,
             backoff: ExponentialBackoff::consecutive_revoking_rebalances(max_delay_ms),
             previous_generation_id,
             previous_assignment: ConnectorsAndTasks::default(),
             previous_revocation: ConnectorsAndTasks::default(),
             revoked_in_previous: false,
+            can_revoke: true,
             num_successive_revoking_rebalances: 0,
             candidate_workers: Vec::new(),
             candidate_set: BTreeSet::new(),
@@ -118,6 +140,11 @@ impl IncrementalCooperativeAssignor {
             previous_members: Vec::new(),
             last_round: None,
         }
+    }
+
+    /// The fixes of the release this assignor belongs to.
+    pub fn fixes(&self) -> AssignorFixes {
+        self.fixes
     }
 
     /// `scheduled.rebalance.max.delay.ms`.
@@ -184,7 +211,9 @@ impl IncrementalCooperativeAssignor {
 
         // Step 0 — stale history: the leader did not complete the round it
         // last computed, or was not the leader then (KAFKA-9848).
-        let history_discarded = self.previous_generation_id != input.last_completed_generation;
+        let fixes = self.fixes;
+        let history_discarded = fixes.kafka_9848_generation_check
+            && self.previous_generation_id != input.last_completed_generation;
         if history_discarded {
             self.previous_assignment = ConnectorsAndTasks::default();
         }
@@ -194,11 +223,13 @@ impl IncrementalCooperativeAssignor {
             &connector_ranges(input.configured),
             members,
             &self.previous_assignment.connectors,
+            fixes.kafka_9841_revoke_duplicates,
         );
         let mut tasks = KindRound::<TaskId>::new(
             &task_ranges(input.configured),
             members,
             &self.previous_assignment.tasks,
+            fixes.kafka_9841_revoke_duplicates,
         );
 
         // Step 2 — a revocation that did not happen: some worker still runs an
@@ -209,6 +240,7 @@ impl IncrementalCooperativeAssignor {
         if revocation_undone {
             connectors.replace_previous_with_active();
             tasks.replace_previous_with_active();
+            self.can_revoke = true;
         }
         self.previous_revocation = ConnectorsAndTasks::default();
 
@@ -224,12 +256,27 @@ impl IncrementalCooperativeAssignor {
             self.handle_lost_assignments(now, members, &roster, &mut connectors, &mut tasks);
 
         // Step 8 — load-balancing revocations, only without a pending delay.
-        let load_balancing = self.load_balance(now, members, &mut connectors, &mut tasks);
+        let legacy = !fixes.kafka_12495_backoff;
+        let load_balancing = if legacy {
+            self.legacy_revocation(members, &mut connectors, &mut tasks)
+        } else {
+            self.load_balance(now, members, &mut connectors, &mut tasks)
+        };
 
         // Step 9 — created work (sorted), then lost work to reassign (sorted),
         // water-filled over the least-loaded members.
-        connectors.assign_new_work(&roster);
-        tasks.assign_new_work(&roster);
+        connectors.assign_new_work(&roster, legacy);
+        tasks.assign_new_work(&roster, legacy);
+        // Before KAFKA-12495 the new work may even the load out after all:
+        // then there was nothing to hold back.
+        let load_balancing = match load_balancing {
+            LoadBalancing::HeldBack | LoadBalancing::NoEmptyWorker
+                if connectors.next_is_even() && tasks.next_is_even() =>
+            {
+                LoadBalancing::Balanced
+            }
+            other => other,
+        };
 
         // Step 10 — bookkeeping and outputs.
         self.previous_assignment = ConnectorsAndTasks {
@@ -254,6 +301,7 @@ impl IncrementalCooperativeAssignor {
                 connectors: std::mem::take(&mut connectors.duplicated),
                 tasks: std::mem::take(&mut tasks.duplicated),
             },
+            duplicates_revoked: fixes.kafka_9841_revoke_duplicates,
             lost: ConnectorsAndTasks {
                 connectors: std::mem::take(&mut connectors.lost),
                 tasks: std::mem::take(&mut tasks.lost),

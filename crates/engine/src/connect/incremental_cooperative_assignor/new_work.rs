@@ -10,19 +10,45 @@ impl<T: WorkItem> KindRound<T> {
     /// `lost_to_reassign`: members sorted by (load, member id) once; the
     /// least-loaded level is raised one item per member, in that order, until
     /// the work runs out.
-    pub(super) fn assign_new_work(&mut self, roster: &Roster<'_>) {
+    ///
+    /// Before KAFKA-12495 (`legacy`) the load is `completeWorkerAssignment`'s
+    /// ([`KindRound::complete_len`]: work being revoked still counts) and the
+    /// lost work joins the created work in one sorted set (`newSubmissions`).
+    pub(super) fn assign_new_work(&mut self, roster: &Roster<'_>, legacy: bool) {
         let workers = self.kept.len();
         let total = self.created.len() + self.lost_to_reassign.len();
         if workers == 0 || total == 0 {
             return;
         }
-        let mut load: Vec<usize> = (0..workers).map(|w| self.next_len(w)).collect();
+        let merged: Option<Vec<T>> = (legacy && !self.lost_to_reassign.is_empty()).then(|| {
+            let mut all: Vec<T> = self
+                .created
+                .iter()
+                .chain(&self.lost_to_reassign)
+                .copied()
+                .collect();
+            all.sort_unstable();
+            all.dedup();
+            all
+        });
+        let mut load: Vec<usize> = (0..workers)
+            .map(|w| {
+                if legacy {
+                    self.complete_len(w)
+                } else {
+                    self.next_len(w)
+                }
+            })
+            .collect();
         let mut order: Vec<usize> = (0..workers).collect();
         order.sort_unstable_by_key(|&w| (load[w], roster.rank[w]));
         for assigned in &mut self.assigned {
             assigned.reserve(total / workers + 1);
         }
-        let mut work = self.created.iter().chain(&self.lost_to_reassign).copied();
+        let mut work: Box<dyn Iterator<Item = T> + '_> = match &merged {
+            Some(all) => Box::new(all.iter().copied()),
+            None => Box::new(self.created.iter().chain(&self.lost_to_reassign).copied()),
+        };
         // Loads along `order` stay non-decreasing: only a prefix of equal
         // loads is raised, by one, per pass. So the first member loaded above
         // the leader's level is found by moving `upto` forward.

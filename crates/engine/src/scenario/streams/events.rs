@@ -50,7 +50,9 @@ pub enum StreamsEvent {
     InstanceRestart {
         /// The instance.
         instance: String,
-        /// How long the process is down.
+        /// How long the process is down, counted from the moment it exits:
+        /// after `close()` commits, or at the crash. The trace says when it
+        /// comes back.
         downtime_ms: u64,
         /// Killed rather than closed.
         #[serde(default, skip_serializing_if = "is_false")]
@@ -68,7 +70,8 @@ pub enum StreamsEvent {
     /// Every instance running at `at_ms` restarted in name order, one every
     /// `interval_ms`, each down for `downtime_ms` (a Kubernetes rollout).
     RollingRestart {
-        /// How long each process is down.
+        /// How long each process is down, counted from the moment it exits
+        /// (after `close()` commits).
         downtime_ms: u64,
         /// Time between two instances' restarts.
         interval_ms: u64,

@@ -7,6 +7,7 @@ use crate::connect::eager_assignor::EagerAssignor;
 use crate::connect::ids::ConnectorId;
 use crate::connect::incremental_cooperative_assignor::IncrementalCooperativeAssignor;
 use crate::connect::protocol::{select_group_protocol, ConnectProtocol};
+use crate::connect::wire_order::wire_order;
 use crate::sim::driver::Simulation;
 use crate::sim::rebalance_cause::RebalanceCause;
 use crate::trace::{ItemList, RebalanceRound, RoundMember};
@@ -56,10 +57,18 @@ impl ConnectSimulation {
             let mut h = match m {
                 // V0 (`default`) metadata carries no assignment (`ConnectProtocol`).
                 _ if !cooperative => MemberHoldings::default(),
-                Some(m) => match self.worker_mut(m.lane, m.inc) {
-                    Some(w) => std::mem::take(&mut w.snapshot),
-                    None => self.lanes[m.lane as usize].last_snapshot.clone(),
-                },
+                // In the order its metadata carries them (`connect::wire_order`).
+                Some(m) => {
+                    let names = self.work.names();
+                    match self.lanes[m.lane as usize]
+                        .process
+                        .as_mut()
+                        .filter(|w| w.incarnation == m.inc)
+                    {
+                        Some(w) => w.take_reported(names),
+                        None => wire_order(&self.lanes[m.lane as usize].last_snapshot, names),
+                    }
+                }
                 None => MemberHoldings::default(),
             };
             // A worker's snapshot carries its member id already; set it only
@@ -166,6 +175,7 @@ impl ConnectSimulation {
             } else {
                 None
             },
+            fixes: assignor.fixes(),
             delay_ms: output.delay_ms,
             max_delay_ms: u64::from(max_delay),
             member_lanes,
@@ -212,7 +222,7 @@ impl ConnectSimulation {
             for (h, (key, _)) in holdings.into_iter().zip(&join.members) {
                 if let Some(m) = self.member_ref(key).copied() {
                     if let Some(w) = self.worker_mut(m.lane, m.inc) {
-                        w.snapshot = h;
+                        w.keep_reported(h);
                     }
                 }
             }

@@ -4,9 +4,10 @@
 
 use crate::sim::driver::Simulation;
 use crate::sim::rebalance_cause::RebalanceCause;
-use crate::trace::StepKind;
+use crate::trace::{ItemState, StepKind};
 
 use super::super::group::{CompletedJoin, GroupChange, JoinResponse};
+use super::super::timeline::BatchId;
 use super::member::{member_id, MemberKey};
 use super::worker::{ConnectMetadata, Phase, RejoinReason};
 use super::{ConnectSimulation, MemberRef, SimEvent};
@@ -141,9 +142,80 @@ impl ConnectSimulation {
         if let Some(d) = change.deadline {
             self.schedule(d.at_ms, SimEvent::JoinDeadline { timer: d.timer });
         }
+        if !change.emptied.is_empty() {
+            // The group is empty: the next JoinGroup starts a new one.
+            let generation = self.group.generation();
+            self.on_members_dropped(&change.emptied, generation);
+        }
         if let Some(c) = change.completed {
             self.on_join_completed(c);
         }
+    }
+
+    /// Members the join phase closed without: each learns of it at its next
+    /// heartbeat, and until then runs its work untracked.
+    fn on_members_dropped(&mut self, dropped: &[MemberKey], generation: i32) {
+        for key in dropped {
+            let name = self.member_name(key);
+            let lane = self.member_ref(key).map(|m| m.lane);
+            self.note(
+                lane,
+                StepKind::Dropped,
+                format!("{name} did not rejoin within rebalance.timeout.ms; the broker drops it from generation {generation}."),
+            );
+            if let Some(zombie) = self.drop_alive_member(key) {
+                self.note(lane, StepKind::Zombie, zombie);
+            }
+            self.silent.remove(key);
+            if let Some(m) = self.member_ref(key).copied() {
+                if self.worker(m.lane, m.inc).is_some() {
+                    self.schedule_notice(m.lane);
+                }
+            }
+        }
+    }
+
+    /// A member the join phase dropped while its process lives on (busy
+    /// stopping revoked work, or frozen) does not know it: nothing tells it
+    /// until its next heartbeat or JoinGroup is answered UNKNOWN_MEMBER_ID.
+    /// Until then it runs its work untracked, so its running copies become
+    /// zombie copies (a frozen one's turn zombie when it resumes). Returns
+    /// the `zombie` step's explanation when it runs anything now.
+    fn drop_alive_member(&mut self, key: &MemberKey) -> Option<String> {
+        let m = self.member_ref(key).copied()?;
+        let w = self.worker_mut(m.lane, m.inc)?;
+        if w.member.map(|(k, _)| k) != Some(*key) || matches!(w.phase, Phase::Halting) {
+            return None;
+        }
+        w.zombie = true;
+        if w.frozen.is_some() {
+            return None;
+        }
+        let running: Vec<BatchId> = self
+            .recorder
+            .timeline
+            .lane_batches(m.lane)
+            .iter()
+            .copied()
+            .filter(|&b| self.recorder.timeline.batch_state(b) == ItemState::Running)
+            .collect();
+        let (mut c, mut t) = (0, 0);
+        for b in running {
+            let (bc, bt) = self.recorder.timeline.batch_kinds(b);
+            c += bc;
+            t += bt;
+            self.recorder
+                .timeline
+                .set_state(b, ItemState::Zombie, &mut self.recorder.pool);
+        }
+        if c + t == 0 {
+            return None;
+        }
+        let name = self.name(m.lane).to_string();
+        Some(format!(
+            "{name} does not know it was dropped: its {} run on as zombie copies, which the new generation may hand to other workers, until its next heartbeat or JoinGroup is answered UNKNOWN_MEMBER_ID.",
+            super::explain::work(c, t)
+        ))
     }
 
     fn abort_round(&mut self, generation: i32) {
@@ -160,21 +232,7 @@ impl ConnectSimulation {
     }
 
     fn on_join_completed(&mut self, c: CompletedJoin<MemberKey, ConnectMetadata>) {
-        for key in &c.dropped {
-            let name = self.member_name(key);
-            let lane = self.member_ref(key).map(|m| m.lane);
-            self.note(
-                lane,
-                StepKind::Dropped,
-                format!("{name} did not rejoin within rebalance.timeout.ms; the broker drops it from generation {}.", c.generation),
-            );
-            self.silent.remove(key);
-            if let Some(m) = self.member_ref(key).copied() {
-                if self.worker(m.lane, m.inc).is_some() {
-                    self.schedule_notice(m.lane);
-                }
-            }
-        }
+        self.on_members_dropped(&c.dropped, c.generation);
         for (key, _) in &c.members {
             if let Some(s) = self.silent.get_mut(key) {
                 // The broker expires a silent member only after its join completes.

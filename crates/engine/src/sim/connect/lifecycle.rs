@@ -1,19 +1,19 @@
 //! Worker processes: start, graceful stop (`DistributedHerder.halt`, then
 //! LeaveGroup), crash, GC pauses, heartbeats and session expiry
-//! (`session.timeout.ms`), the herder thread's blocking
-//! stops, and the scenario's events.
+//! (`session.timeout.ms`), and the herder thread's blocking stops. The
+//! scenario's events that drive them are in `events`.
 
 use crate::connect::protocol::ConnectProtocol;
-use crate::scenario::{ConnectConfig, Event};
 use crate::sim::driver::Simulation;
 use crate::trace::{ItemState, StepKind, WorkerState};
 
 use super::super::group::RemovalReason;
 use super::super::herder_pool::{parallel_stop_ms, CONNECTOR_GRACEFUL_SHUTDOWN_TIMEOUT_MS};
+use super::super::restart::comes_back;
 use super::super::timeline::BatchId;
 use super::explain::work;
 use super::worker::{AfterStop, ConnectWorker, Freeze, Phase, RejoinReason};
-use super::{ConnectSimulation, Planned, Silent, SimEvent};
+use super::{ConnectSimulation, Silent, SimEvent};
 use crate::wording::{duration, plural};
 
 /// How a blocking stop is timed.
@@ -126,7 +126,7 @@ impl ConnectSimulation {
         self.apply_group_change(change);
     }
 
-    fn crash(&mut self, lane: u32) {
+    pub(super) fn crash(&mut self, lane: u32) {
         let expires = self.go_silent(lane);
         let (c, t) = self.lane_work(lane);
         let name = self.name(lane).to_string();
@@ -137,18 +137,31 @@ impl ConnectSimulation {
             ),
             None => "it was not a group member".to_string(),
         };
+        let back = self.comeback(lane, self.driver.now());
         self.note(
             Some(lane),
             StepKind::Crash,
             format!(
-                "{name} crashes: its {} stop at once and nothing tells the group; {notice}.",
+                "{name} crashes: its {} stop at once and nothing tells the group; {notice}.{back}",
                 work(c, t)
             ),
         );
         self.end_process(lane);
     }
 
-    fn begin_halt(&mut self, lane: u32) {
+    /// `" It comes back at t = …, … after it exits."` when a restart is
+    /// planned for the process that exits at `exit_ms`, else nothing.
+    fn comeback(&self, lane: u32, exit_ms: u64) -> String {
+        match &self.lanes[lane as usize].restart_after {
+            Some((downtime, _)) => format!(
+                " As a restart, {}.",
+                comes_back(&self.recorder, exit_ms, *downtime)
+            ),
+            None => String::new(),
+        }
+    }
+
+    pub(super) fn begin_halt(&mut self, lane: u32) {
         let batches: Vec<BatchId> = self.recorder.timeline.lane_batches(lane).to_vec();
         let (mut c, mut t) = (0, 0);
         for &b in &batches {
@@ -165,11 +178,12 @@ impl ConnectSimulation {
         let inc = w.incarnation;
         self.schedule(self.driver.now() + took, SimEvent::HaltDone { lane, inc });
         let name = self.name(lane).to_string();
+        let back = self.comeback(lane, self.driver.now() + took);
         self.note(
             Some(lane),
             StepKind::GracefulStop,
             format!(
-                "{name} shuts down gracefully: it stops its {} ({}), then sends LeaveGroup. To the cooperative assignor a graceful leave is the same as a crash: its work is lost and the scheduled delay applies (IncrementalCooperativeAssignor.handleLostAssignments).",
+                "{name} shuts down gracefully: it stops its {} ({}), then sends LeaveGroup. To the cooperative assignor a graceful leave is the same as a crash: its work is lost and the scheduled delay applies (IncrementalCooperativeAssignor.handleLostAssignments).{back}",
                 work(c, t),
                 duration(took)
             ),
@@ -186,10 +200,13 @@ impl ConnectSimulation {
         let key = w.member.map(|(k, _)| k);
         self.end_process(lane);
         let name = self.name(lane).to_string();
+        let back = self.comeback(lane, self.driver.now());
         self.note(
             Some(lane),
             StepKind::LeaveGroup,
-            format!("{name} sends LeaveGroup and exits; the broker starts a rebalance at once."),
+            format!(
+                "{name} sends LeaveGroup and exits; the broker starts a rebalance at once.{back}"
+            ),
         );
         if let Some(key) = key {
             let change = self
@@ -200,7 +217,7 @@ impl ConnectSimulation {
         self.restart_if_planned(lane);
     }
 
-    fn restart_if_planned(&mut self, lane: u32) {
+    pub(super) fn restart_if_planned(&mut self, lane: u32) {
         if let Some((downtime, config)) = self.lanes[lane as usize].restart_after.take() {
             let l = &mut self.lanes[lane as usize];
             l.config = l.config.merged(&config);
@@ -211,7 +228,7 @@ impl ConnectSimulation {
         }
     }
 
-    fn freeze(&mut self, lane: u32, pause_ms: u64) {
+    pub(super) fn freeze(&mut self, lane: u32, pause_ms: u64) {
         let batches: Vec<BatchId> = self.recorder.timeline.lane_batches(lane).to_vec();
         let mut prior = Vec::with_capacity(batches.len());
         for b in batches {
@@ -384,6 +401,16 @@ impl ConnectSimulation {
     pub(super) fn learned_unknown_member(&mut self, lane: u32) {
         let w = self.proc_mut(lane);
         w.member = None;
+        if matches!(
+            w.phase,
+            Phase::Busy {
+                then: AfterStop::Join,
+                ..
+            }
+        ) {
+            // The JoinGroup its eager stop is preparing goes out as a new member's.
+            w.rejoin_reason = Some(RejoinReason::UnknownMember);
+        }
         let zombie = w.zombie;
         let eager = w.current_protocol == ConnectProtocol::Eager;
         if matches!(w.phase, Phase::AwaitingJoin | Phase::AwaitingSync(_)) {
@@ -437,6 +464,12 @@ impl ConnectSimulation {
     pub(super) fn send_join(&mut self, lane: u32) {
         let rtt = self.rtt;
         let w = self.proc_mut(lane);
+        // This JoinGroup satisfies every rejoin requested before it, whatever
+        // asked for it: the flags (`AbstractCoordinator.rejoinNeeded`,
+        // `WorkerCoordinator.rejoinRequested`) are cleared when the join it
+        // starts completes, so a notice queued while the herder was blocked
+        // must not start another generation after this one.
+        w.pending_rejoin = None;
         w.phase = Phase::Joining;
         w.join_token += 1;
         let hops = if w.member.is_none() { 2 } else { 1 };
@@ -595,180 +628,5 @@ impl ConnectSimulation {
             t += bt;
         }
         (c, t)
-    }
-
-    // --- scenario events ---------------------------------------------------
-
-    pub(super) fn on_planned(&mut self, index: usize, deferred: bool) {
-        let Planned { event, note, .. } = self.planned[index].clone();
-        let worker = match &event {
-            Event::WorkerStop { worker }
-            | Event::WorkerCrash { worker }
-            | Event::GcPause { worker, .. } => Some(worker.clone()),
-            Event::WorkerRestart { worker, .. } => Some(worker.clone()),
-            _ => None,
-        };
-        let lane = worker.as_deref().and_then(|w| self.lane_by_name(w));
-        if !deferred {
-            let now = self.driver.now();
-            self.recorder
-                .mark_event(now, lane, event.label(), note.as_deref());
-        }
-        // Events on a worker that is not running are skipped, never fatal.
-        if let Some(name) = &worker {
-            let running = lane.is_some_and(|l| self.lanes[l as usize].process.is_some());
-            let halting = lane.is_some_and(|l| {
-                matches!(
-                    self.lanes[l as usize].process.as_ref().map(|w| &w.phase),
-                    Some(Phase::Halting)
-                )
-            });
-            if !running || halting {
-                let why = if halting {
-                    "is already shutting down"
-                } else {
-                    "is not running"
-                };
-                self.skip(
-                    lane,
-                    format!("{name} {why}; the event \"{}\" is skipped.", event.label()),
-                );
-                return;
-            }
-        }
-        match event {
-            Event::WorkerJoin { count, config } => {
-                for _ in 0..count {
-                    let name = crate::scenario::worker_name(self.lanes.len() as u32 + 1);
-                    let lane = self.add_lane(name, &config);
-                    self.start_process(lane);
-                }
-            }
-            Event::WorkerStop { .. } => {
-                let lane = lane.expect("checked above");
-                if self.defer_if_frozen(lane, index) {
-                    return;
-                }
-                self.begin_halt(lane);
-            }
-            Event::WorkerCrash { .. } => self.crash(lane.expect("checked above")),
-            Event::WorkerRestart {
-                downtime_ms,
-                crash,
-                config,
-                ..
-            } => {
-                let lane = lane.expect("checked above");
-                if !crash && self.defer_if_frozen(lane, index) {
-                    return;
-                }
-                self.lanes[lane as usize].restart_after = Some((downtime_ms, config));
-                if crash {
-                    self.crash(lane);
-                    self.restart_if_planned(lane);
-                } else {
-                    self.begin_halt(lane);
-                }
-            }
-            Event::RollingRestart {
-                downtime_ms,
-                interval_ms,
-                limit,
-                config,
-            } => self.plan_rolling_restart(downtime_ms, interval_ms, limit, config),
-            Event::GcPause { duration_ms, .. } => {
-                let lane = lane.expect("checked above");
-                if self.proc(lane).frozen.is_some() {
-                    let name = self.name(lane).to_string();
-                    self.skip(
-                        Some(lane),
-                        format!("{name} is already frozen; the second pause is skipped."),
-                    );
-                    return;
-                }
-                self.freeze(lane, duration_ms);
-            }
-            Event::ConnectorAdd { name, tasks } => self.on_connector_add(&name, tasks),
-            Event::ConnectorRemove { name } => self.on_connector_remove(&name),
-            Event::TaskCountChange { connector, tasks } => {
-                self.on_task_count_change(&connector, tasks)
-            }
-        }
-    }
-
-    pub(super) fn skip(&mut self, lane: Option<u32>, explanation: String) {
-        if let Some(m) = self.recorder.markers.last_mut() {
-            if m.at_ms == self.driver.now() {
-                m.applied = false;
-            }
-        }
-        self.note(lane, StepKind::EventSkipped, explanation);
-    }
-
-    fn defer_if_frozen(&mut self, lane: u32, index: usize) -> bool {
-        let Some(until) = self.proc(lane).frozen.as_ref().map(|f| f.until) else {
-            return false;
-        };
-        let name = self.name(lane).to_string();
-        self.note(
-            Some(lane),
-            StepKind::EventDeferred,
-            format!(
-                "{name} is frozen (GC pause until {}); it handles the shutdown when it resumes.",
-                self.clock_at(until)
-            ),
-        );
-        self.schedule(
-            until,
-            SimEvent::Planned {
-                index,
-                deferred: true,
-            },
-        );
-        true
-    }
-
-    fn plan_rolling_restart(
-        &mut self,
-        downtime_ms: u64,
-        interval_ms: u64,
-        limit: Option<u32>,
-        config: ConnectConfig,
-    ) {
-        let alive: Vec<u32> = (0..self.lanes.len() as u32)
-            .filter(|&l| self.lanes[l as usize].process.is_some())
-            .collect();
-        let n = limit.map_or(alive.len(), |l| (l as usize).min(alive.len()));
-        for (k, &lane) in alive.iter().take(n).enumerate() {
-            let at = self.driver.now() + k as u64 * interval_ms;
-            self.planned.push(Planned {
-                at_ms: at,
-                event: Event::WorkerRestart {
-                    worker: self.name(lane).to_string(),
-                    downtime_ms,
-                    crash: false,
-                    config: config.clone(),
-                },
-                note: Some(format!("rolling restart {}/{n}", k + 1)),
-            });
-            let index = self.planned.len() - 1;
-            self.schedule(
-                at,
-                SimEvent::Planned {
-                    index,
-                    deferred: false,
-                },
-            );
-        }
-        self.note(
-            None,
-            StepKind::RollingRestart,
-            format!(
-                "Rolling restart of {}: one every {}, each down for {}.",
-                plural(n, "worker"),
-                duration(interval_ms),
-                duration(downtime_ms)
-            ),
-        );
     }
 }

@@ -15,7 +15,10 @@
 //! order (Kafka: hash-map order); member ids are `connect-<worker>-<uuid>`,
 //! the uuid drawn from the scenario seed, so the order is by worker name (as
 //! strings: `worker-10` < `worker-2`). The same order elects a new leader when
-//! the leader leaves. No hash map is iterated anywhere.
+//! the leader leaves. No hash map is iterated anywhere. A worker's holdings
+//! keep Kafka's order: its snapshot as `WorkerCoordinator.onJoinComplete`
+//! builds it, reported in the grouped order `ConnectProtocol` serializes
+//! (Java `HashSet` order of its connector names, `connect::wire_order`).
 //!
 //! What is modelled, and how:
 //! * Heartbeats are not events: a member learns of a rebalance at its next
@@ -39,10 +42,13 @@
 //!   (`DistributedHerder`'s `onTaskConfigUpdate`).
 //! * A GC pause freezes everything on the worker; events due during the
 //!   pause are postponed (ticks to its end, work by what was left of it).
-//!   A worker removed meanwhile resumes as a zombie: its copies run, marked
-//!   `zombie`, until its heartbeat is answered UNKNOWN_MEMBER_ID and it
-//!   rejoins as a new member (eager stops everything first; cooperative
-//!   reports what it runs, and duplicated work is revoked, KAFKA-9841).
+//! * A member removed without knowing it — its session expired while it
+//!   was frozen, or the join phase closed without it (busy stopping work,
+//!   frozen, or its heartbeat came after `rebalance.timeout.ms`) — runs its
+//!   copies on, marked `zombie`, until its heartbeat or JoinGroup is
+//!   answered UNKNOWN_MEMBER_ID and it rejoins as a new member (eager stops
+//!   everything first; cooperative reports what it runs, and duplicated
+//!   work is revoked, KAFKA-9841).
 //! * Cooperative → eager downgrade (`WorkerCoordinator.onJoinPrepare` follows
 //!   the previous generation's protocol): the first eager
 //!   generation is entered without a revoke-all, and work missing from a
@@ -51,10 +57,12 @@
 //!   `onJoinPrepare`, which no Kafka test covers.
 //! * Not modelled: CONFIG_MISMATCH rounds (every member reads the config
 //!   topic in time), the poll-timeout proactive leave, and coordinator
-//!   failover (KAFKA-9184); a member slower than `rebalance.timeout.ms` is
-//!   dropped by the broker and rejoins as a new member.
+//!   failover (KAFKA-9184): a member slower than `rebalance.timeout.ms` is
+//!   dropped by the broker (rather than leaving by itself) and rejoins as a
+//!   new member.
 //!
 //! The code is split by job: `lifecycle` (processes, pauses, heartbeats),
+//! `events` (the scenario's events),
 //! a round in `join` (the join phase), `assign` (the leader's assignment),
 //! `sync` (SyncGroup and each worker applying it) and `round_explain` (the
 //! round's explanation), `config` (config topic, task configs, KIP-507
@@ -65,6 +73,7 @@
 
 mod assign;
 mod config;
+mod events;
 mod explain;
 mod join;
 mod lifecycle;

@@ -3,6 +3,7 @@
 use crate::connect::incremental_cooperative_assignor::{
     ConnectorsAndTasks, LoadBalancing, LostHandling, RoundExplanation,
 };
+use crate::connect::versions::AssignorFixes;
 
 use super::explain::work;
 use super::{ConnectSimulation, ASSIGNOR_EPOCH_MS};
@@ -53,7 +54,11 @@ impl ConnectSimulation {
         };
         let size = |ct: &ConnectorsAndTasks| work(ct.connectors.len(), ct.tasks.len());
         let at_clock = |deadline: i64| self.clock_at((deadline - ASSIGNOR_EPOCH_MS).max(0) as u64);
-        if why.history_discarded {
+        // Before KAFKA-9848 nothing is discarded, but a new leader's
+        // assignor is fresh all the same.
+        let fresh =
+            !f.fixes.kafka_9848_generation_check && (f.leader_changed || f.first_cooperative_round);
+        if why.history_discarded || fresh {
             let who = if f.leader_changed {
                 format!("new leader {leader} has no assignment history (it lived in the old leader's assignor)")
             } else if f.first_cooperative_round {
@@ -68,9 +73,14 @@ impl ConnectSimulation {
         if why.revocation_undone {
             parts.push("work revoked last round is still reported by a member (the revocation never arrived): the leader trusts what members report".to_string());
         }
-        if !why.duplicated.is_empty() {
+        if !why.duplicated.is_empty() && why.duplicates_revoked {
             parts.push(format!(
                 "{} reported by two workers at once (a zombie came back): every copy is revoked (KAFKA-9841) and placed once in a later round",
+                size(&why.duplicated)
+            ));
+        } else if !why.duplicated.is_empty() {
+            parts.push(format!(
+                "{} reported by two workers at once (a zombie came back): this release predates KAFKA-9841 (2.5.1, 2.6.0), so the leader revokes neither copy and both keep running",
                 size(&why.duplicated)
             ));
         }
@@ -84,6 +94,10 @@ impl ConnectSimulation {
         let gone = lane_names(&departed);
         match &why.lost_handling {
             LostHandling::NothingLost | LostHandling::DelayExpired => {}
+            LostHandling::StaleDelayKept => parts.push(format!(
+                "nothing is lost, but this release (before KAFKA-9184, 2.4.0) does not clear the delay of an earlier round: every member gets {} again and rejoins when it runs out",
+                duration(f.delay_ms.max(0) as u64)
+            )),
             LostHandling::Postponed { deadline_ms } if why.lost.is_empty() => {
                 parts.push(format!("a backoff delay is pending until {}: no revocations before then", at_clock(*deadline_ms)));
             }
@@ -98,13 +112,23 @@ impl ConnectSimulation {
             LostHandling::DealtToCandidates { candidates } => {
                 let names_of: Vec<String> = candidates.iter().map(|id| self.member_name_by_id(id)).collect();
                 let refs: Vec<&str> = names_of.iter().map(String::as_str).collect();
-                parts.push(format!(
-                    "the scheduled delay expired: the {lost} of departed workers are dealt round-robin to {}, the workers seen empty during the delay (KAFKA-10413) — not necessarily the ones that left",
-                    names(&refs)
-                ));
+                if f.fixes.kafka_10413_spread {
+                    parts.push(format!(
+                        "the scheduled delay expired: the {lost} of departed workers are dealt round-robin to {}, the workers seen empty during the delay (KAFKA-10413) — not necessarily the ones that left",
+                        names(&refs)
+                    ));
+                } else {
+                    parts.push(format!(
+                        "the scheduled delay expired: all {lost} of departed workers go to {}, the first worker seen empty during the delay (this release predates KAFKA-10413, which spreads them over every such worker)",
+                        names(&refs)
+                    ));
+                }
             }
             LostHandling::ReassignedNoCandidates => parts.push(format!(
                 "the scheduled delay expired with no empty worker to take them: the {lost} are spread over everybody as new work"
+            )),
+            LostHandling::Postponed { .. } if f.max_delay_ms == 0 => parts.push(format!(
+                "scheduled.rebalance.max.delay.ms is 0, yet this release (before KAFKA-15693) only marks the loss: the {lost} of {gone} stay unassigned until some other rebalance happens"
             )),
             LostHandling::Postponed { deadline_ms } => {
                 if f.delay_ms as u64 == f.max_delay_ms && !departed.is_empty() {
@@ -136,6 +160,12 @@ impl ConnectSimulation {
                 ordinal(*attempt + 1),
                 duration((*delay_ms).max(0) as u64)
             )),
+            LoadBalancing::HeldBack => parts.push(
+                "the load is uneven, but this leader does not revoke in the round after one that revoked or waited for a delay (canRevoke; KAFKA-12495 replaced it in 3.4.0)".to_string(),
+            ),
+            LoadBalancing::NoEmptyWorker => parts.push(
+                "the load is uneven, but no worker is empty, and before KAFKA-12495 (3.4.0) the leader revokes only to make room for an empty worker".to_string(),
+            ),
             LoadBalancing::SuppressedByDelay
             | LoadBalancing::Balanced
             | LoadBalancing::BalancedBackoffReset => {}
@@ -177,6 +207,8 @@ pub(super) struct RoundFacts<'a> {
     pub(super) assigned_to: Vec<u32>,
     /// The assignor's own account of the round (cooperative only).
     pub(super) why: Option<&'a RoundExplanation>,
+    /// The fixes of the leader's release.
+    pub(super) fixes: AssignorFixes,
     pub(super) delay_ms: i32,
     pub(super) max_delay_ms: u64,
     pub(super) member_lanes: Vec<u32>,

@@ -3,9 +3,10 @@
 //! revocations, starts, the cooperative → eager downgrade and the group
 //! protocol the members' vote chose.
 
-use crate::connect::assignment::{apply_delta, MemberDelta, MemberHoldings};
+use crate::connect::assignment::{MemberDelta, MemberHoldings};
 use crate::connect::ids::ConnectorId;
 use crate::connect::protocol::ConnectProtocol;
+use crate::connect::wire_order::{snapshot_after, wire_order};
 use crate::sim::driver::Simulation;
 use crate::trace::{ItemList, ItemState, StepKind};
 
@@ -94,9 +95,13 @@ impl ConnectSimulation {
         let was_zombie = std::mem::replace(&mut w.zombie, false);
         if d.protocol.is_cooperative() {
             if !d.delta.is_empty() {
-                apply_delta(&mut w.snapshot, &d.delta);
+                let snapshot =
+                    snapshot_after(&self.proc(lane).snapshot, &d.delta, self.work.names());
+                let w = self.proc_mut(lane);
+                w.snapshot = snapshot;
                 w.snapshot_version += 1;
             }
+            let w = self.proc_mut(lane);
             if was_zombie || previous == ConnectProtocol::Eager {
                 w.full_start = true;
             }
@@ -128,12 +133,15 @@ impl ConnectSimulation {
             if previous.is_cooperative() && !self.recorder.timeline.lane_batches(lane).is_empty() {
                 self.orphan_downgrade(lane, &d.delta);
             }
-            let w = self.proc_mut(lane);
-            w.snapshot = MemberHoldings {
-                member: String::new(),
+            // The full assignment as the wire delivers it becomes the snapshot.
+            let assignment = MemberHoldings {
+                member: self.proc(lane).snapshot.member.clone(),
                 connectors: d.delta.assigned_connectors.clone(),
                 tasks: d.delta.assigned_tasks.clone(),
             };
+            let snapshot = wire_order(&assignment, self.work.names());
+            let w = self.proc_mut(lane);
+            w.snapshot = snapshot;
             w.snapshot_version += 1;
             // The round record already holds the assignment as items
             // (connectors, then tasks): start from that list.
@@ -284,7 +292,9 @@ impl ConnectSimulation {
         };
         let (connectors, shared_c) = filter(connectors, shared.map(|s| s.0), &mut adopt);
         let (tasks, shared_t) = filter(tasks, shared.map(|s| s.1), &mut adopt);
-        if !adopt.is_empty() {
+        // A worker dropped again since this assignment was delivered keeps
+        // its copies untracked: they stay zombie copies.
+        if !adopt.is_empty() && !self.proc(lane).zombie {
             self.recorder.timeline.split_off(
                 lane,
                 &adopt,

@@ -6,8 +6,11 @@
 use std::collections::VecDeque;
 
 use crate::connect::assignment::{MemberDelta, MemberHoldings};
+use crate::connect::ids::ConnectorNames;
 use crate::connect::incremental_cooperative_assignor::IncrementalCooperativeAssignor;
 use crate::connect::protocol::ConnectProtocol;
+use crate::connect::versions::connect_release;
+use crate::connect::wire_order::wire_order;
 use crate::scenario::ResolvedConnectConfig;
 use crate::trace::{ItemList, ItemState};
 
@@ -139,8 +142,12 @@ pub(crate) struct ConnectWorker {
     pub(crate) notice_token: u32,
     /// Token of the scheduled-rebalance timer.
     pub(crate) timer_token: u32,
-    /// The assignment snapshot.
+    /// The assignment snapshot (`assignmentSnapshot`), in the order the
+    /// worker keeps it.
     pub(crate) snapshot: MemberHoldings,
+    /// The snapshot as its JoinGroup metadata carries it (wire order, see
+    /// `connect::wire_order`), for the snapshot version it was made from.
+    pub(crate) reported: Option<(u64, MemberHoldings)>,
     /// Bumped whenever the snapshot changes.
     pub(crate) snapshot_version: u64,
     /// The snapshot's items as last written to the pool, by version.
@@ -192,6 +199,7 @@ impl ConnectWorker {
     pub(crate) fn new(incarnation: u32, config: ResolvedConnectConfig, now: u64) -> Self {
         let mode = config.connect_protocol;
         let max_delay = config.scheduled_rebalance_max_delay_ms.min(i32::MAX as u32) as i32;
+        let fixes = connect_release(config.kafka_version).fixes;
         Self {
             incarnation,
             config,
@@ -202,12 +210,13 @@ impl ConnectWorker {
             notice_token: 0,
             timer_token: 0,
             snapshot: MemberHoldings::default(),
+            reported: None,
             snapshot_version: 0,
             owned_list: None,
             config_offset: 0,
             last_completed_generation: -1,
             current_protocol: mode,
-            assignor: IncrementalCooperativeAssignor::new(max_delay, -1),
+            assignor: IncrementalCooperativeAssignor::with_fixes(max_delay, -1, fixes),
             assignor_generation: -1,
             full_start: false,
             leader_lane: None,
@@ -232,6 +241,20 @@ impl ConnectWorker {
             config_offset: self.config_offset,
             snapshot_version: self.snapshot_version,
         }
+    }
+
+    /// Its holdings as the leader reads them from its JoinGroup metadata,
+    /// moved out (hand them back with [`ConnectWorker::keep_reported`]).
+    pub(crate) fn take_reported(&mut self, names: &ConnectorNames) -> MemberHoldings {
+        match self.reported.take() {
+            Some((version, holdings)) if version == self.snapshot_version => holdings,
+            _ => wire_order(&self.snapshot, names),
+        }
+    }
+
+    /// Keeps the reported holdings for the next round while the snapshot is unchanged.
+    pub(crate) fn keep_reported(&mut self, holdings: MemberHoldings) {
+        self.reported = Some((self.snapshot_version, holdings));
     }
 
     /// `heartbeat.interval.ms`.

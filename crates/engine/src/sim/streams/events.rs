@@ -215,7 +215,7 @@ impl StreamsSimulation {
                     None,
                     StepKind::RollingRestart,
                     format!(
-                        "Rolling restart of {n} instances: one every {}, each down for {}.",
+                        "Rolling restart of {n} instances: one every {}, each down for {} from the moment it exits (after close() commits).",
                         duration(interval_ms),
                         duration(downtime_ms)
                     ),

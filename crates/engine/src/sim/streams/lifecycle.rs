@@ -10,6 +10,7 @@ use super::StreamsSimulation;
 use crate::scenario::ProcessingGuarantee;
 use crate::sim::group::RemovalReason;
 use crate::streams::versions::{accepted_upgrade_from, state_updater_restores, streams_release};
+use crate::sim::restart::comes_back;
 use crate::trace::{ItemState, StepKind, WorkerState};
 use crate::wording::duration;
 
@@ -103,15 +104,14 @@ impl StreamsSimulation {
             self.set_copies(lane, &active, ItemState::Stopping);
         }
         let name = self.name(lane);
+        let exit_ms = self.driver.now() + u64::from(self.timings.task_commit_ms);
+        let back = self.comeback(lane, exit_ms);
         self.note(
             Some(lane),
             StepKind::Close,
-            format!("{name} closes: its stream threads commit and checkpoint their tasks. Streams' main consumer sets internal.leave.group.on.close=false, so no LeaveGroup is sent (StreamsConfig CONSUMER_DEFAULT_OVERRIDES)."),
+            format!("{name} closes: its stream threads commit and checkpoint their tasks. Streams' main consumer sets internal.leave.group.on.close=false, so no LeaveGroup is sent (StreamsConfig CONSUMER_DEFAULT_OVERRIDES).{back}"),
         );
-        self.schedule(
-            self.driver.now() + u64::from(self.timings.task_commit_ms),
-            Ev::Exit { lane, inc },
-        );
+        self.schedule(exit_ms, Ev::Exit { lane, inc });
     }
 
     pub(super) fn on_exit(&mut self, lane: u32, inc: u32) {
@@ -125,16 +125,29 @@ impl StreamsSimulation {
         let name = self.name(lane);
         let eos = self.lanes[lane as usize].config.processing_guarantee
             == ProcessingGuarantee::ExactlyOnceV2;
+        let back = self.comeback(lane, self.driver.now());
         self.note(
             Some(lane),
             StepKind::Crash,
             if eos {
-                format!("{name} crashes. Under exactly_once_v2 a running task's checkpoint was deleted at initialisation, so its local state is wiped (ProcessorStateManager, TaskCorruptedException).")
+                format!("{name} crashes. Under exactly_once_v2 a running task's checkpoint was deleted at initialisation, so its local state is wiped (ProcessorStateManager, TaskCorruptedException).{back}")
             } else {
-                format!("{name} crashes; its last checkpoints survive (at_least_once).")
+                format!("{name} crashes; its last checkpoints survive (at_least_once).{back}")
             },
         );
         self.process_gone(lane, eos);
+    }
+
+    /// `" As a restart, it comes back at t = …"` when a restart is planned
+    /// for the process exiting at `exit_ms` (`sim::restart`), else nothing.
+    fn comeback(&self, lane: u32, exit_ms: u64) -> String {
+        match &self.lanes[lane as usize].restart {
+            Some(r) => format!(
+                " As a restart, {}.",
+                comes_back(&self.recorder, exit_ms, r.downtime_ms)
+            ),
+            None => String::new(),
+        }
     }
 
     /// The process is gone (clean close done, or a crash): its copies end,
