@@ -23,6 +23,7 @@ pub(crate) mod sim;
 pub(crate) mod step_kind;
 pub mod streams;
 pub mod svg_export;
+pub mod sweep;
 pub mod trace;
 pub mod trace_text;
 pub mod wording;
