@@ -43,6 +43,18 @@ pub const WORKLOADS: &[(&str, &str)] = &[
         "streams-scaleout-1h",
         "a whole Streams scenario over one hour: 100 instances x 4 threads, 10,000 tasks (half stateful, one standby), 10 instances join; warmups and probing rebalances until the end",
     ),
+    (
+        "sweep-connect-delay-vs-bounce",
+        "the built-in sweep sweeps/connect-delay-vs-bounce, every point one after the other: 21 values of scheduled.rebalance.max.delay.ms x eager and cooperative",
+    ),
+    (
+        "sweep-streams-warmups-vs-changelog",
+        "the built-in sweep sweeps/streams-warmups-vs-changelog, every point one after the other: 20 changelog sizes (log) x eager, cooperative, cooperative + warmups",
+    ),
+    (
+        "sweep-streams-static-session-timeout",
+        "the built-in sweep sweeps/streams-static-session-timeout, every point one after the other: 23 values of session.timeout.ms x dynamic and static",
+    ),
 ];
 
 /// Warm-up before timing: at least this many runs …
@@ -122,8 +134,26 @@ pub fn prepare(name: &str) -> Option<PreparedWorkload> {
         | "connect-rolling-restart-100w-10000t"
         | "streams-scaleout-1h" => scenario(name).map(scenario_run),
         "streams-ha-round-200i-20000t" => Some(streams_ha_round()),
-        _ => None,
+        _ => name
+            .strip_prefix("sweep-")
+            .and_then(|rest| crate::sweep::presets::find(&format!("sweeps/{rest}")))
+            .map(|p| sweep_run(p.file())),
     }
+}
+
+/// A built-in sweep, parsed untimed; a run builds and runs every point
+/// (`sweep::run_sweep`, one after the other: the cost one Web Worker pays
+/// for the whole sweep).
+fn sweep_run(file: crate::sweep::SweepFile) -> PreparedWorkload {
+    Box::new(move || {
+        crate::sweep::run_sweep(&file.scenario, &file.sweep).map_or(0, |r| {
+            r.points
+                .iter()
+                .flat_map(|p| &p.runs)
+                .map(|run| u64::from_str_radix(&run.fingerprint, 16).unwrap_or(0))
+                .fold(0, u64::wrapping_add)
+        })
+    })
 }
 
 const NOW_MS: i64 = 1_000_000_000;
