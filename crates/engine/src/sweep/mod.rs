@@ -52,7 +52,7 @@ pub const DEFAULT_STEPS: u32 = 20;
 pub const MIN_STEPS: u32 = 2;
 /// Most points a sweep may ask for: each point is a whole run per compared
 /// variant, and a link is untrusted input.
-pub const MAX_STEPS: u32 = 200;
+pub const MAX_STEPS: u32 = 100;
 
 /// One sweep: what is stepped, over which range, in how many points.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
