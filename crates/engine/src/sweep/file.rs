@@ -92,24 +92,26 @@ impl SweepFile {
         })
     }
 
-    /// Pretty JSON, as in preset files.
+    /// Pretty JSON, as in preset files: `version`, `title`, `description`,
+    /// `scenario`, `sweep`, in that order.
     pub fn to_json_pretty(&self) -> String {
-        let mut map = Map::new();
-        map.insert("version".into(), Value::from(SWEEP_VERSION));
-        if !self.title.is_empty() {
-            map.insert("title".into(), Value::from(self.title.clone()));
+        #[derive(serde::Serialize)]
+        struct Wire<'a> {
+            version: u32,
+            #[serde(skip_serializing_if = "str::is_empty")]
+            title: &'a str,
+            #[serde(skip_serializing_if = "str::is_empty")]
+            description: &'a str,
+            scenario: &'a Scenario,
+            sweep: &'a SweepSpec,
         }
-        if !self.description.is_empty() {
-            map.insert("description".into(), Value::from(self.description.clone()));
-        }
-        map.insert(
-            "scenario".into(),
-            serde_json::to_value(&self.scenario).unwrap_or(Value::Null),
-        );
-        map.insert(
-            "sweep".into(),
-            serde_json::to_value(&self.sweep).unwrap_or(Value::Null),
-        );
-        serde_json::to_string_pretty(&Value::Object(map)).expect("a sweep file serializes")
+        serde_json::to_string_pretty(&Wire {
+            version: SWEEP_VERSION,
+            title: &self.title,
+            description: &self.description,
+            scenario: &self.scenario,
+            sweep: &self.sweep,
+        })
+        .expect("a sweep file serializes")
     }
 }

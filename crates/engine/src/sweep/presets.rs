@@ -58,6 +58,12 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}: {e}", p.id));
             assert!(points.len() >= 10, "{}: {} points", p.id, points.len());
             assert!(p.id.starts_with("sweeps/"), "{}", p.id);
+            assert_eq!(
+                SweepFile::from_json(&file.to_json_pretty()).unwrap(),
+                file,
+                "{}: a sweep file reads back what it writes",
+                p.id
+            );
         }
     }
 }
