@@ -8,7 +8,8 @@
 //! like a scenario: it travels in sweep files, presets and links.
 //!
 //! Split by job: `parameter` (what can be swept, its range, how it is
-//! written into a scenario), `config_keys` (the numeric Kafka keys per
+//! written into a scenario; `cluster` and `event_field` for the shape and
+//! event parameters), `config_keys` (the numeric Kafka keys per
 //! family and their ranges), `points` (the values and the point scenarios,
 //! pure), `runner` (every point through [`crate::run::run`], headline
 //! metrics per point), `headline` (which metrics), `csv` and `plot_layout`
@@ -16,9 +17,11 @@
 //! `link` (the `&sweep=` link part), `presets` (built-in sweeps) and
 //! `error`.
 
+mod cluster;
 mod config_keys;
 mod csv;
 mod error;
+mod event_field;
 mod file;
 mod headline;
 pub mod link;
@@ -31,11 +34,13 @@ mod runner;
 
 use serde::{Deserialize, Serialize};
 
+pub use cluster::ClusterField;
 pub use config_keys::numeric_config_keys;
 pub use error::SweepError;
+pub use event_field::EventField;
 pub use file::SweepFile;
 pub use headline::Headline;
-pub use parameter::{AllowedRange, ClusterField, EventField, SweepParameter, ValueUnit};
+pub use parameter::{AllowedRange, SweepParameter, ValueUnit};
 pub use plot_svg::render as render_svg;
 pub use points::{sweep_values, SweepPoint};
 pub use runner::{
@@ -167,6 +172,17 @@ impl SweepSpec {
     /// each validated like any scenario (a refusal names the point).
     pub fn points(&self, scenario: &Scenario) -> Result<Vec<SweepPoint>, SweepError> {
         points::point_scenarios(self, scenario)
+    }
+
+    /// The scenario of one value (a point a page opens in its compare
+    /// view, under its own link): `scenario` with `value` written in.
+    pub fn point(&self, scenario: &Scenario, value: u64) -> Result<Scenario, SweepError> {
+        self.validate(scenario)?;
+        let target = self.parameter.resolve(scenario)?;
+        target
+            .range()
+            .check("value", value, &self.parameter.name(), target.unit())?;
+        points::with_value(self, scenario, value)
     }
 }
 

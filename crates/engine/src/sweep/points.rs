@@ -106,19 +106,29 @@ pub(crate) fn point_scenarios(
     values
         .into_iter()
         .map(|value| {
-            let mut point = scenario.clone();
-            spec.parameter.apply(&mut point, value)?;
-            point.validate().map_err(|error| SweepError::Point {
-                parameter: spec.parameter.name(),
-                value,
-                error,
-            })?;
             Ok(SweepPoint {
                 value,
-                scenario: point,
+                scenario: with_value(spec, scenario, value)?,
             })
         })
         .collect()
+}
+
+/// `scenario` with `value` written in, validated (the spec is checked by
+/// the caller).
+pub(crate) fn with_value(
+    spec: &SweepSpec,
+    scenario: &Scenario,
+    value: u64,
+) -> Result<Scenario, SweepError> {
+    let mut point = scenario.clone();
+    spec.parameter.apply(&mut point, value)?;
+    point.validate().map_err(|error| SweepError::Point {
+        parameter: spec.parameter.name(),
+        value,
+        error,
+    })?;
+    Ok(point)
 }
 
 #[cfg(test)]

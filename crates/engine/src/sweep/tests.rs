@@ -93,6 +93,16 @@ fn a_config_sweep_writes_the_key_into_the_named_variant_only() {
         c.compare[1].config.scheduled_rebalance_max_delay_ms = None;
     }
     assert_eq!(back, scenario);
+    // One point on its own is the same scenario.
+    assert_eq!(
+        s.point(&scenario, points[3].value).unwrap(),
+        points[3].scenario
+    );
+    assert!(s
+        .point(&scenario, 3_000_000_000)
+        .unwrap_err()
+        .to_string()
+        .contains("`value` is 3000000000 ms"));
 }
 
 #[test]
