@@ -72,24 +72,6 @@ pub fn run_workload(name: &str, runs: u32) -> Result<JsValue, JsValue> {
     js_value::serialize(&measured)
 }
 
-/// Runs a parameter sweep (`engine::sweep::run_sweep`, every point one
-/// after the other): `scenario` and `sweep` (its spec, e.g. `{parameter:
-/// {kind: "config", key: "scheduled.rebalance.max.delay.ms"}, from: 0, to:
-/// 600000}`) as objects or JSON text. Returns the numbers `rebalance sweep
-/// --json` prints: `{spec, label, unit, range, kafka_default,
-/// kafka_default_at, scenario_value, variants, metrics, points: [{value,
-/// runs: [{label, metrics, cut?, fingerprint}]}]}`. Throws the engine's
-/// message for a spec that does not fit the scenario.
-#[wasm_bindgen(js_name = runSweep)]
-pub fn run_sweep(scenario: JsValue, sweep: JsValue) -> Result<JsValue, JsValue> {
-    let scenario = js_value::scenario(&scenario)?;
-    let spec = engine::sweep::SweepSpec::from_json(&js_value::json_text(&sweep)?)
-        .map_err(|e| JsValue::from_str(&e.to_string()))?;
-    let result = engine::sweep::run_sweep(&scenario, &spec)
-        .map_err(|e| JsValue::from_str(&e.to_string()))?;
-    js_value::serialize(&result)
-}
-
 /// Bytes of WebAssembly linear memory in use by this module (it only grows).
 #[wasm_bindgen(js_name = wasmMemoryBytes)]
 pub fn wasm_memory_bytes() -> f64 {

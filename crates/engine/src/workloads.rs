@@ -43,19 +43,36 @@ pub const WORKLOADS: &[(&str, &str)] = &[
         "streams-scaleout-1h",
         "a whole Streams scenario over one hour: 100 instances x 4 threads, 10,000 tasks (half stateful, one standby), 10 instances join; warmups and probing rebalances until the end",
     ),
-    (
-        "sweep-connect-delay-vs-bounce",
-        "the built-in sweep sweeps/connect-delay-vs-bounce, every point one after the other: 21 values of scheduled.rebalance.max.delay.ms x eager and cooperative",
-    ),
-    (
-        "sweep-streams-warmups-vs-changelog",
-        "the built-in sweep sweeps/streams-warmups-vs-changelog, every point one after the other: 20 changelog sizes (log) x eager, cooperative, cooperative + warmups",
-    ),
-    (
-        "sweep-streams-static-session-timeout",
-        "the built-in sweep sweeps/streams-static-session-timeout, every point one after the other: 23 values of session.timeout.ms x dynamic and static",
-    ),
 ];
+
+/// The built-in sweeps as workloads, `sweep-<name>`: every point of
+/// `sweeps/<name>` one after the other, as one Web Worker would run them.
+/// Kept apart from [`WORKLOADS`] (and [`prepare`]) so the simulator's
+/// WebAssembly module, which runs those, holds no sweep code until the
+/// page runs sweeps; `rebalance bench` times both lists.
+pub fn sweep_workloads() -> Vec<(String, String)> {
+    crate::sweep::presets::all()
+        .iter()
+        .map(|p| {
+            let name = p.id.strip_prefix("sweeps/").unwrap_or(p.id);
+            (
+                format!("sweep-{name}"),
+                format!(
+                    "the built-in sweep {}, every point one after the other",
+                    p.id
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Builds a sweep workload's inputs (the sweep file parsed, untimed);
+/// `None` for an unknown name.
+pub fn prepare_sweep(name: &str) -> Option<PreparedWorkload> {
+    let rest = name.strip_prefix("sweep-")?;
+    let preset = crate::sweep::presets::find(&format!("sweeps/{rest}"))?;
+    Some(sweep_run(preset.file()))
+}
 
 /// Warm-up before timing: at least this many runs …
 const WARMUP_MIN_RUNS: usize = 2;
@@ -134,10 +151,7 @@ pub fn prepare(name: &str) -> Option<PreparedWorkload> {
         | "connect-rolling-restart-100w-10000t"
         | "streams-scaleout-1h" => scenario(name).map(scenario_run),
         "streams-ha-round-200i-20000t" => Some(streams_ha_round()),
-        _ => name
-            .strip_prefix("sweep-")
-            .and_then(|rest| crate::sweep::presets::find(&format!("sweeps/{rest}")))
-            .map(|p| sweep_run(p.file())),
+        _ => None,
     }
 }
 
@@ -363,6 +377,16 @@ mod tests {
             assert!(prepare(name).is_some(), "{name}");
         }
         assert!(prepare("nope").is_none());
+        let sweeps = sweep_workloads();
+        assert_eq!(sweeps.len(), crate::sweep::presets::all().len());
+        for (name, _) in &sweeps {
+            assert!(prepare_sweep(name).is_some(), "{name}");
+            assert!(
+                prepare(name).is_none(),
+                "{name} is not a simulator workload"
+            );
+        }
+        assert!(prepare_sweep("sweep-nope").is_none());
         large_scenario().validate().unwrap();
         streams_scaleout_scenario().validate().unwrap();
         rolling_restart_scenario().validate().unwrap();

@@ -12,11 +12,11 @@ use engine::sweep::link::{self as sweep_link, SweepLinkError};
 use engine::sweep::{ClusterField, EventField, Scale, SweepParameter, SweepSpec};
 
 /// A sweep over the golden scenario `worker-joins` carried in the link.
-const OVER_SCENARIO: &str = "#s=1.z.hVLBTuswEPyVlc-h4oknDuHECYkznBBCbrJtTJxdy7ttVFX5d9Ymhd6IlCiZjGdnxj67I2YJTK791zgNGtG17hFmziNm-ORA4hrXo3Q5JK1E9zJkxJUikA8EOjN0TISdskFz0AF2fMigXkYB9N3wAL5C9udaHLzC3S3IBl6pNxD9vjzN1enCE-Uk35AOgfawxR1nBB0Qnk3jKfMhgaceMor6rALB7nngiEA4gxcJe5qQ9DIlUJexAD6ab06YvYYjAlM8Vd0y2l7M3MRHFFCucFFbXQVLjkcesW_KL1qnYG_iNWqMPN-YsYxbHz11-HCdAaMgjIipFkgGbaxnQezrTqxluvbs1p5de_cDc_l8OzvyU9kuzpZJbsTa7dBUaumu_b80P5TkTyWukQKN15T3pahOyWesktFvMdqCug-uTtyFffGxzt6kzMod_5KWMuey7qrNv1YLSjl5lnhZ3htn5ZjBasLrx1QC39plXk-pRPju4aOcGlf51FfWfWEtXw&sweep=1.j.eyJwYXJhbWV0ZXIiOnsia2luZCI6ImNvbmZpZyIsImtleSI6InNjaGVkdWxlZC5yZWJhbGFuY2UubWF4LmRlbGF5Lm1zIiwidmFyaWFudCI6ImNvb3BlcmF0aXZlIn0sImZyb20iOjAsInRvIjo2MDAwMDAsInN0ZXBzIjoxM30";
+const OVER_SCENARIO: &str = "#s=1.z.hVLBTuswEPyVlc-h4oknDuHECYkznBBCbrJtTJxdy7ttVFX5d9Ymhd6IlCiZjGdnxj67I2YJTK791zgNGtG17hFmziNm-ORA4hrXo3Q5JK1E9zJkxJUikA8EOjN0TISdskFz0AF2fMigXkYB9N3wAL5C9udaHLzC3S3IBl6pNxD9vjzN1enCE-Uk35AOgfawxR1nBB0Qnk3jKfMhgaceMor6rALB7nngiEA4gxcJe5qQ9DIlUJexAD6ab06YvYYjAlM8Vd0y2l7M3MRHFFCucFFbXQVLjkcesW_KL1qnYG_iNWqMPN-YsYxbHz11-HCdAaMgjIipFkgGbaxnQezrTqxluvbs1p5de_cDc_l8OzvyU9kuzpZJbsTa7dBUaumu_b80P5TkTyWukQKN15T3pahOyWesktFvMdqCug-uTtyFffGxzt6kzMod_5KWMuey7qrNv1YLSjl5lnhZ3htn5ZjBasLrx1QC39plXk-pRPju4aOcGlf51FfWfWEtXw&sweep=1.j.eyJrZXkiOiJzY2hlZHVsZWQucmViYWxhbmNlLm1heC5kZWxheS5tcyIsInZhcmlhbnQiOiJjb29wZXJhdGl2ZSIsImZyb20iOjAsInRvIjo2MDAwMDAsInN0ZXBzIjoxM30";
 /// A log sweep of an event's duration over the golden `crash-and-pause`.
-const OVER_EVENT: &str = "#s=1.z.hZHNboMwEIRfBe3ZrfLTpBXXHPoQVYQcsyU0wYtsQ1Uhv3vXBvFTUYWbl_nGs-MOWjS2JA3pVoAr3R0hhZOR9iqS91NSy8aiSBRpjcqRSdS1MRoEWMQc0o2A4RekHXyTubEbpIdxTOH40YGWVTCWTDppbzzcbvzZB11VS4NRdJcXvLMKZYEGosdnWQTnwe25NuRI0STyXkycIqrRSFe2-Ii2aMPWvIP3ZwHYonZ9UumyKsbjj8P-1CF3v1mmQi9s3R_H-dMOQoyB3C3IQmWxwxVqz7O8CXlJ93cemJw5vSycxkYzmeeMDpVepkr3M_awYIMgU9Rol6mr1MXQT-_35112M5fjPwkMVhRLHkPMoNe16r6o1PFSzsAdzeRva3LrqF6p7AjxtXQ-pdv4Xw&sweep=1.j.eyJwYXJhbWV0ZXIiOnsia2luZCI6ImV2ZW50IiwiZXZlbnQiOjEsImZpZWxkIjoiZHVyYXRpb25fbXMifSwiZnJvbSI6MTAwMCwidG8iOjYwMDAwLCJzY2FsZSI6ImxvZyJ9";
-/// A sweep over a built-in preset; its spec compresses (codec `z`).
-const OVER_PRESET: &str = "#p=streams/stateful-scale-out&sweep=1.z.LYxLDoAgEEPv0rUL3XIZQ2BEIr8MuCLc3YHYVfuatqNo1pEaMVTH45OFgglvnWTD5SkscuvkKGR3MpnMtmJIyTlCHbtoQ8u_XUnmpU4g1uhAciFjjA8";
+const OVER_EVENT: &str = "#s=1.z.hZHNboMwEIRfBe3ZrfLTpBXXHPoQVYQcsyU0wYtsQ1Uhv3vXBvFTUYWbl_nGs-MOWjS2JA3pVoAr3R0hhZOR9iqS91NSy8aiSBRpjcqRSdS1MRoEWMQc0o2A4RekHXyTubEbpIdxTOH40YGWVTCWTDppbzzcbvzZB11VS4NRdJcXvLMKZYEGosdnWQTnwe25NuRI0STyXkycIqrRSFe2-Ii2aMPWvIP3ZwHYonZ9UumyKsbjj8P-1CF3v1mmQi9s3R_H-dMOQoyB3C3IQmWxwxVqz7O8CXlJ93cemJw5vSycxkYzmeeMDpVepkr3M_awYIMgU9Rol6mr1MXQT-_35112M5fjPwkMVhRLHkPMoNe16r6o1PFSzsAdzeRva3LrqF6p7AjxtXQ-pdv4Xw&sweep=1.j.eyJrZXkiOiJldmVudHNbMV0uZHVyYXRpb25fbXMiLCJmcm9tIjoxMDAwLCJ0byI6NjAwMDAsInNjYWxlIjoibG9nIn0";
+/// A sweep over a built-in preset.
+const OVER_PRESET: &str = "#p=streams/stateful-scale-out&sweep=1.j.eyJrZXkiOiJjaGFuZ2Vsb2dfcmVjb3JkcyIsImZyb20iOjEwMDAwLCJ0byI6MTAwMDAwMDAsInN0ZXBzIjoxMCwic2NhbGUiOiJsb2cifQ";
 
 fn golden_scenario(name: &str) -> Scenario {
     let path = format!("{}/tests/golden/{name}.json", env!("CARGO_MANIFEST_DIR"));
@@ -176,7 +176,9 @@ fn damaged_sweep_links_say_what_is_wrong() {
     );
     let err = sweep_link::decode(&streams_key).unwrap_err().to_string();
     assert!(
-        err.starts_with("This link's sweep cannot be used. The sweep's `parameter.key` is `max.warmup.replicas`"),
+        err.starts_with(
+            "This link's sweep cannot be used. The sweep's `key` is `max.warmup.replicas`"
+        ),
         "{err}"
     );
     assert!(matches!(

@@ -1,8 +1,7 @@
 //! The cluster-shape numbers a sweep can step: what each takes, where the
 //! scenario stands, and how a value is written into it.
 
-use serde::{Deserialize, Serialize};
-
+use super::config_keys::as_u32;
 use super::parameter::{AllowedRange, Target, ValueUnit};
 use super::SweepError;
 use crate::scenario::{
@@ -10,8 +9,7 @@ use crate::scenario::{
 };
 
 /// A cluster-shape number a sweep can step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ClusterField {
     /// `connect.workers`.
     Workers,
@@ -138,7 +136,7 @@ impl ClusterField {
 fn entry_indices(len: usize, index: Option<usize>, list: &str) -> Result<Vec<usize>, SweepError> {
     if len == 0 {
         return Err(SweepError::invalid(
-            "parameter.field",
+            "key",
             format!("sets a field of {list}, but the scenario lists none"),
         ));
     }
@@ -146,7 +144,7 @@ fn entry_indices(len: usize, index: Option<usize>, list: &str) -> Result<Vec<usi
         None => Ok((0..len).collect()),
         Some(i) if i < len => Ok(vec![i]),
         Some(i) => Err(SweepError::invalid(
-            "parameter.index",
+            "index",
             format!("is {i}, but {list} has {len} entries (0 to {})", len - 1),
         )),
     }
@@ -165,7 +163,7 @@ pub(super) fn resolve_cluster(
             .map(|f| f.as_str())
             .collect();
         return Err(SweepError::invalid(
-            "parameter.field",
+            "key",
             format!(
                 "is `{}`, which a {family} scenario does not have (it has {})",
                 field.as_str(),
@@ -175,7 +173,7 @@ pub(super) fn resolve_cluster(
     }
     if index.is_some() && !field.has_entries() {
         return Err(SweepError::invalid(
-            "parameter.index",
+            "index",
             format!(
                 "is set, but `{}` is one number, not a field of a list's entries",
                 field.as_str()
@@ -237,7 +235,7 @@ fn streams_value(
     if field == ClusterField::ChangelogRecords {
         if let Some(&i) = entries.iter().find(|&&i| !app.subtopologies[i].stateful) {
             return Err(SweepError::invalid(
-                "parameter.field",
+                "key",
                 format!(
                     "is changelog_records, but streams.subtopologies[{i}] is stateless (it has no changelog); pick a stateful entry with `index`"
                 ),
@@ -249,11 +247,6 @@ fn streams_value(
         ClusterField::Partitions => u64::from(spec.partitions),
         _ => spec.changelog_records,
     })
-}
-
-/// A count as the `u32` the format stores (the range check keeps it within).
-fn as_u32(value: u64) -> u32 {
-    u32::try_from(value).unwrap_or(u32::MAX)
 }
 
 pub(super) fn apply_cluster(

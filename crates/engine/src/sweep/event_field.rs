@@ -1,15 +1,12 @@
 //! The fields of a scripted event a sweep can step (times and durations):
 //! which events have them, and how a value is written into one.
 
-use serde::{Deserialize, Serialize};
-
 use super::parameter::{AllowedRange, Target, ValueUnit};
 use super::SweepError;
 use crate::scenario::{ranges, Event, Family, Scenario, StreamsEvent};
 
 /// A field of a scripted event a sweep can step (the event's own key).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EventField {
     /// When it happens (a join's time, a crash's time …).
     AtMs,
@@ -131,18 +128,18 @@ pub(super) fn resolve_event(
             n => format!("the scenario has {n} (0 to {})", n - 1),
         };
         return Err(SweepError::invalid(
-            "parameter.event",
-            format!("is {event}, but {has}"),
+            "key",
+            format!("names events[{event}], but {has}"),
         ));
     };
     let mut family = scenario.family.clone();
     let Some(value) = event_field(&mut family, event, field).map(|v| *v) else {
         return Err(SweepError::invalid(
-            "parameter.field",
+            "key",
             format!(
-                "is {}, but events[{event}] ({event_label}) has none; {} have one",
-                field.as_str(),
-                field.owners(&scenario.family)
+                "names events[{event}].{f}, but events[{event}] ({event_label}) has no {f}; {} have one",
+                field.owners(&scenario.family),
+                f = field.as_str()
             ),
         ));
     };

@@ -60,8 +60,13 @@ pub const MIN_STEPS: u32 = 2;
 pub const MAX_STEPS: u32 = 100;
 
 /// One sweep: what is stepped, over which range, in how many points.
+///
+/// In JSON (sweep files, links) the parameter is flat, as on the CLI:
+/// `{"key": "scheduled.rebalance.max.delay.ms", "variant": "cooperative",
+/// "from": 0, "to": 600000, "steps": 21, "scale": "linear"}`; `variant`,
+/// `index`, `steps` (20) and `scale` (linear) may be left out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "SpecWire", into = "SpecWire")]
 pub struct SweepSpec {
     /// What is swept.
     pub parameter: SweepParameter,
@@ -72,11 +77,55 @@ pub struct SweepSpec {
     /// Points requested, endpoints included ([`DEFAULT_STEPS`] when absent).
     /// Values are whole numbers, so a narrow integer range may give fewer
     /// distinct points.
-    #[serde(default = "default_steps", skip_serializing_if = "is_default_steps")]
     pub steps: u32,
     /// How the points are spaced.
-    #[serde(default, skip_serializing_if = "is_linear")]
     pub scale: Scale,
+}
+
+/// A spec as JSON writes it.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpecWire {
+    key: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    variant: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    index: Option<usize>,
+    from: u64,
+    to: u64,
+    #[serde(default = "default_steps", skip_serializing_if = "is_default_steps")]
+    steps: u32,
+    #[serde(default, skip_serializing_if = "is_linear")]
+    scale: Scale,
+}
+
+impl TryFrom<SpecWire> for SweepSpec {
+    type Error = SweepError;
+
+    fn try_from(w: SpecWire) -> Result<Self, SweepError> {
+        Ok(SweepSpec {
+            parameter: SweepParameter::parse_key(&w.key, w.variant.as_deref(), w.index)?,
+            from: w.from,
+            to: w.to,
+            steps: w.steps,
+            scale: w.scale,
+        })
+    }
+}
+
+impl From<SweepSpec> for SpecWire {
+    fn from(s: SweepSpec) -> Self {
+        let (key, variant, index) = s.parameter.key();
+        SpecWire {
+            variant: variant.map(str::to_string),
+            key,
+            index,
+            from: s.from,
+            to: s.to,
+            steps: s.steps,
+            scale: s.scale,
+        }
+    }
 }
 
 /// How a sweep's points are spaced between `from` and `to`.

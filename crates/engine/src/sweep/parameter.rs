@@ -3,7 +3,6 @@
 //! values must lie in, where Kafka's default lies, and how a value is
 //! written into a scenario.
 
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::cluster::{apply_cluster, resolve_cluster, ClusterField};
@@ -17,9 +16,11 @@ use crate::scenario::ranges::Range;
 use crate::scenario::{ConnectConfig, Family, Scenario, StreamsConfig};
 use crate::wording::duration;
 
-/// The one input a sweep steps.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+/// The one input a sweep steps. In a spec's JSON (and on the CLI) it is a
+/// `key` — a Kafka config key, a cluster field or `events[<i>].<field>` —
+/// with `variant` for a config key and `index` for a field of the
+/// connectors or subtopologies ([`SweepParameter::parse_key`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SweepParameter {
     /// A numeric Kafka config key (its property name), set in the config of
     /// every compared variant, or only of the one labelled `variant`.
@@ -27,7 +28,6 @@ pub enum SweepParameter {
         /// E.g. `scheduled.rebalance.max.delay.ms`.
         key: String,
         /// The compared variant's label; absent: every variant.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         variant: Option<String>,
     },
     /// A number of the cluster's shape.
@@ -36,7 +36,6 @@ pub enum SweepParameter {
         field: ClusterField,
         /// For a field of `connect.connectors` or `streams.subtopologies`:
         /// which entry; absent: every entry.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         index: Option<usize>,
     },
     /// A time or duration of one scripted event.
@@ -158,23 +157,6 @@ impl Target {
     }
 }
 
-/// `config` with `key` set to `value`, through serde under Kafka's
-/// property names (the format's own mapping, never field names).
-fn with_key<C: Serialize + DeserializeOwned>(
-    config: &C,
-    key: &str,
-    value: u64,
-) -> Result<C, SweepError> {
-    let mut map = match serde_json::to_value(config) {
-        Ok(serde_json::Value::Object(map)) => map,
-        _ => serde_json::Map::new(),
-    };
-    map.insert(key.to_string(), serde_json::Value::from(value));
-    serde_json::from_value(serde_json::Value::Object(map)).map_err(|e| {
-        SweepError::invalid("parameter.key", format!("({key}) cannot be {value}: {e}"))
-    })
-}
-
 /// The compared variants' labels.
 fn labels(scenario: &Scenario) -> Vec<&str> {
     scenario.variant_labels()
@@ -195,46 +177,70 @@ impl SweepParameter {
         }
     }
 
-    /// Reads the CLI's `--key`: a Kafka config key (`session.timeout.ms`),
-    /// a cluster field (`workers`, `changelog_records`) or an event field
-    /// (`events[0].downtime_ms`). `variant` and `index` go with a config
-    /// key and a cluster field.
+    /// Reads a spec's (and the CLI's) `key`: a Kafka config key
+    /// (`session.timeout.ms`), a cluster field (`workers`,
+    /// `changelog_records`) or an event field (`events[0].downtime_ms`).
+    /// `variant` goes only with a config key, `index` only with a cluster
+    /// field of the connectors or subtopologies.
     pub fn parse_key(
         key: &str,
         variant: Option<&str>,
         index: Option<usize>,
     ) -> Result<Self, SweepError> {
         let key = key.trim();
-        if let Some(rest) = key.strip_prefix("events[") {
+        let parameter = if let Some(rest) = key.strip_prefix("events[") {
             let parsed = rest
                 .split_once("].")
                 .and_then(|(i, f)| Some((i.parse::<usize>().ok()?, EventField::parse(f)?)));
             let Some((event, field)) = parsed else {
                 return Err(SweepError::invalid(
-                    "parameter",
+                    "key",
                     format!("`{}` is not an event field; write events[<index>].<at_ms|downtime_ms|duration_ms|interval_ms>", shorten(key)),
                 ));
             };
-            return Ok(Self::Event { event, field });
-        }
-        if let Some(field) = ClusterField::parse(key) {
-            return Ok(Self::Cluster { field, index });
-        }
-        if key.contains('.') {
-            return Ok(Self::Config {
+            Self::Event { event, field }
+        } else if let Some(field) = ClusterField::parse(key) {
+            Self::Cluster { field, index }
+        } else if key.contains('.') {
+            Self::Config {
                 key: key.to_string(),
                 variant: variant.map(str::to_string),
-            });
+            }
+        } else {
+            let fields: Vec<&str> = ClusterField::ALL.iter().map(|f| f.as_str()).collect();
+            return Err(SweepError::invalid(
+                "key",
+                format!(
+                    "is `{}`, neither a Kafka config key, a cluster field ({}) nor an event field (events[<index>].downtime_ms …)",
+                    shorten(key),
+                    fields.join(", ")
+                ),
+            ));
+        };
+        if variant.is_some() && !matches!(parameter, Self::Config { .. }) {
+            return Err(SweepError::invalid(
+                "variant",
+                "is set, but only a config key is set per variant; leave it out",
+            ));
         }
-        let fields: Vec<&str> = ClusterField::ALL.iter().map(|f| f.as_str()).collect();
-        Err(SweepError::invalid(
-            "parameter",
-            format!(
-                "`{}` is neither a Kafka config key, a cluster field ({}) nor an event field (events[<index>].downtime_ms …)",
-                shorten(key),
-                fields.join(", ")
-            ),
-        ))
+        if index.is_some() && !matches!(parameter, Self::Cluster { .. }) {
+            return Err(SweepError::invalid(
+                "index",
+                "is set, but only a cluster field picks an entry; leave it out",
+            ));
+        }
+        Ok(parameter)
+    }
+
+    /// The parameter as a spec writes it: `key`, `variant`, `index`.
+    pub fn key(&self) -> (String, Option<&str>, Option<usize>) {
+        match self {
+            Self::Config { key, variant } => (key.clone(), variant.as_deref(), None),
+            Self::Cluster { field, index } => (field.as_str().to_string(), None, *index),
+            Self::Event { event, field } => {
+                (format!("events[{event}].{}", field.as_str()), None, None)
+            }
+        }
     }
 
     /// Checks the parameter against `scenario`: it exists in this family,
@@ -247,22 +253,25 @@ impl SweepParameter {
         }
     }
 
-    /// Writes `value` into `scenario` (resolved before: errors here are
-    /// only values a config type cannot hold).
-    pub(crate) fn apply(&self, scenario: &mut Scenario, value: u64) -> Result<(), SweepError> {
+    /// Writes `value` into `scenario` (resolved and range-checked before).
+    pub(crate) fn apply(&self, scenario: &mut Scenario, value: u64) {
         match self {
             Self::Config { key, variant } => {
                 let only = variant.as_deref();
                 let wanted = |label: &str| only.is_none_or(|v| v == label);
                 match &mut scenario.family {
                     Family::Connect(c) => {
-                        for v in c.compare.iter_mut().filter(|v| wanted(&v.label)) {
-                            v.config = with_key(&v.config, key, value)?;
+                        if let Some(k) = find_key(CONNECT_KEYS, key) {
+                            for v in c.compare.iter_mut().filter(|v| wanted(&v.label)) {
+                                (k.set)(&mut v.config, value);
+                            }
                         }
                     }
                     Family::Streams(s) => {
-                        for v in s.compare.iter_mut().filter(|v| wanted(&v.label)) {
-                            v.config = with_key(&v.config, key, value)?;
+                        if let Some(k) = find_key(STREAMS_KEYS, key) {
+                            for v in s.compare.iter_mut().filter(|v| wanted(&v.label)) {
+                                (k.set)(&mut v.config, value);
+                            }
                         }
                     }
                 }
@@ -274,7 +283,6 @@ impl SweepParameter {
                 }
             }
         }
-        Ok(())
     }
 }
 
@@ -292,7 +300,7 @@ fn variant_indices(scenario: &Scenario, variant: Option<&str>) -> Result<Vec<usi
     match hits.len() {
         1 => Ok(hits),
         0 => Err(SweepError::invalid(
-            "parameter.variant",
+            "variant",
             format!(
                 "names `{}`, but the compared variants are {}",
                 shorten(wanted),
@@ -304,7 +312,7 @@ fn variant_indices(scenario: &Scenario, variant: Option<&str>) -> Result<Vec<usi
             ),
         )),
         _ => Err(SweepError::invalid(
-            "parameter.variant",
+            "variant",
             format!(
                 "names `{}`, which labels {} compared variants; give them distinct labels",
                 shorten(wanted),
@@ -326,16 +334,24 @@ fn unknown_key(key: &str, numeric: Vec<&str>, choices: &[&str]) -> SweepError {
         )
     };
     SweepError::invalid(
-        "parameter.key",
+        "key",
         format!("{reason} (numeric keys: {})", numeric.join(", ")),
     )
 }
 
-fn find_key<R>(keys: &'static [NumericKey<R>], key: &str) -> Option<&'static NumericKey<R>> {
+fn find_key<R, C>(
+    keys: &'static [NumericKey<R, C>],
+    key: &str,
+) -> Option<&'static NumericKey<R, C>> {
     keys.iter().find(|k| k.name == key)
 }
 
-fn config_target<R>(k: &NumericKey<R>, default: &R, first_variant: &R, label: String) -> Target {
+fn config_target<R, C>(
+    k: &NumericKey<R, C>,
+    default: &R,
+    first_variant: &R,
+    label: String,
+) -> Target {
     Target {
         range: AllowedRange::of(k.range),
         unit: k.unit,

@@ -2,7 +2,7 @@
 //! functions of the spec and the scenario, identical natively and in
 //! WebAssembly.
 
-use super::{Scale, SweepError, SweepSpec};
+use super::{Scale, SweepError, SweepSpec, MAX_STEPS, MIN_STEPS};
 use crate::scenario::Scenario;
 
 /// One point of a sweep: the swept value and the scenario that has it.
@@ -18,10 +18,11 @@ pub struct SweepPoint {
 /// The whole-number values from `from` to `to` (both included) in `steps`
 /// points, evenly spaced (linear) or at a constant ratio (log). Rounding
 /// to whole numbers can make neighbours equal in a narrow range; each value
-/// appears once, so there may be fewer than `steps`. Assumes `from < to`,
-/// `steps >= 2` and, for log, `from >= 1` ([`SweepSpec::validate`]).
+/// appears once, so there may be fewer than `steps`. `steps` is held to
+/// [`MIN_STEPS`]..=[`MAX_STEPS`]; assumes `from < to` and, for log,
+/// `from >= 1` ([`SweepSpec::validate`]).
 pub fn sweep_values(from: u64, to: u64, steps: u32, scale: Scale) -> Vec<u64> {
-    let last = u64::from(steps.max(2) - 1);
+    let last = u64::from(steps.clamp(MIN_STEPS, MAX_STEPS) - 1);
     let mut values: Vec<u64> = (0..=last)
         .map(|i| match scale {
             Scale::Linear => linear(from, to, i, last),
@@ -33,11 +34,13 @@ pub fn sweep_values(from: u64, to: u64, steps: u32, scale: Scale) -> Vec<u64> {
     values
 }
 
-/// `from + (to - from) · i / last`, rounded half up, in exact integer arithmetic.
+/// `from + (to - from) · i / last`, rounded half up, in exact integer
+/// arithmetic: `span · i / last = q · i + r · i / last` for `span = q · last
+/// + r`, and `r · i` stays small (`i, r < last <= MAX_STEPS`).
 fn linear(from: u64, to: u64, i: u64, last: u64) -> u64 {
-    let span = u128::from(to - from);
-    let offset = (span * u128::from(i) * 2 + u128::from(last)) / (2 * u128::from(last));
-    from + offset as u64
+    let span = to - from;
+    let (q, r) = (span / last, span % last);
+    from + q * i + (2 * r * i + last) / (2 * last)
 }
 
 /// `from · (to / from)^(i / last)`, rounded to the nearest whole number;
@@ -122,7 +125,7 @@ pub(crate) fn with_value(
     value: u64,
 ) -> Result<Scenario, SweepError> {
     let mut point = scenario.clone();
-    spec.parameter.apply(&mut point, value)?;
+    spec.parameter.apply(&mut point, value);
     point.validate().map_err(|error| SweepError::Point {
         parameter: spec.parameter.name(),
         value,

@@ -28,7 +28,8 @@ impl SweepPreset {
     /// The sweep file: question, scenario and sweep.
     pub fn file(&self) -> SweepFile {
         // Built-in data: every sweep preset is parsed and validated by the tests below.
-        SweepFile::from_json(self.json).expect("built-in sweep presets are valid")
+        SweepFile::from_json(self.json)
+            .unwrap_or_else(|e| panic!("built-in sweep presets are valid: {e}"))
     }
 }
 

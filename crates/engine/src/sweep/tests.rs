@@ -174,9 +174,7 @@ fn unknown_and_non_numeric_keys_are_refused_with_the_numeric_ones_listed() {
     );
     let err = refusal(&spec(config("max.warmup.replicas", None), 1, 4), &scenario);
     assert!(
-        err.starts_with(
-            "The sweep's `parameter.key` is `max.warmup.replicas`, not a numeric config key"
-        ),
+        err.starts_with("The sweep's `key` is `max.warmup.replicas`, not a numeric config key"),
         "{err}"
     );
     let err = refusal(
@@ -184,7 +182,9 @@ fn unknown_and_non_numeric_keys_are_refused_with_the_numeric_ones_listed() {
         &scenario,
     );
     assert!(
-        err.contains("`parameter.variant` names `coop`, but the compared variants are `eager`, `cooperative`"),
+        err.contains(
+            "`variant` names `coop`, but the compared variants are `eager`, `cooperative`"
+        ),
         "{err}"
     );
 }
@@ -239,7 +239,7 @@ fn cluster_fields_belong_to_their_family_and_entry() {
         index: Some(2),
     };
     assert!(refusal(&spec(out_of_range, 1, 4), &connect)
-        .contains("`parameter.index` is 2, but connect.connectors has 2 entries (0 to 1)"));
+        .contains("`index` is 2, but connect.connectors has 2 entries (0 to 1)"));
     // A stateless subtopology has no changelog to grow.
     let changelog = SweepParameter::Cluster {
         field: ClusterField::ChangelogRecords,
@@ -286,14 +286,14 @@ fn event_fields_exist_on_their_event() {
         field: EventField::DurationMs,
     };
     assert!(refusal(&spec(gc, 1, 10), &connect).contains(
-        "`parameter.field` is duration_ms, but events[0] (worker-2 restarts) has none; gc_pause have one"
+        "`key` names events[0].duration_ms, but events[0] (worker-2 restarts) has no duration_ms; gc_pause have one"
     ));
     let missing = SweepParameter::Event {
         event: 3,
         field: EventField::AtMs,
     };
     assert!(refusal(&spec(missing, 1, 10), &connect)
-        .contains("`parameter.event` is 3, but the scenario has 1 (0 to 0)"));
+        .contains("`key` names events[3], but the scenario has 1 (0 to 0)"));
     let streams = preset("streams/stateless-restart");
     let at = SweepParameter::Event {
         event: 0,
@@ -359,6 +359,20 @@ fn the_cli_key_syntax_reads_every_kind() {
         }
     );
     assert!(SweepParameter::parse_key("events[x].downtime_ms", None, None).is_err());
+    assert!(SweepParameter::parse_key("workers", Some("eager"), None)
+        .unwrap_err()
+        .to_string()
+        .contains("`variant` is set, but only a config key"));
+    assert!(
+        SweepParameter::parse_key("session.timeout.ms", None, Some(1))
+            .unwrap_err()
+            .to_string()
+            .contains("`index` is set, but only a cluster field")
+    );
+    for key in ["session.timeout.ms", "tasks", "events[3].at_ms"] {
+        let p = SweepParameter::parse_key(key, None, None).unwrap();
+        assert_eq!(p.key().0, key);
+    }
     assert!(SweepParameter::parse_key("nodes", None, None)
         .unwrap_err()
         .to_string()
@@ -371,14 +385,12 @@ fn specs_round_trip_through_json_and_defaults_stay_out() {
     let json = s.to_json();
     assert_eq!(
         json,
-        r#"{"parameter":{"kind":"config","key":"scheduled.rebalance.max.delay.ms"},"from":0,"to":600000}"#
+        r#"{"key":"scheduled.rebalance.max.delay.ms","from":0,"to":600000}"#
     );
     assert_eq!(SweepSpec::from_json(&json).unwrap(), s);
-    let err = SweepSpec::from_json(
-        r#"{"parameter":{"kind":"config","key":"a.b"},"from":0,"to":1,"step":3}"#,
-    )
-    .unwrap_err()
-    .to_string();
+    let err = SweepSpec::from_json(r#"{"key":"a.b","from":0,"to":1,"step":3}"#)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("unknown field `step`"), "{err}");
 }
 
