@@ -4,18 +4,37 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// Times the simulator's workloads, then (without `--json`) the built-in
+/// sweeps. `--json` lists the simulator's workloads only: `cargo xtask
+/// bench` runs each of those in WebAssembly too, and the simulator's
+/// module holds no sweep code yet.
 pub fn run(json: bool, filter: Option<&str>, runs: usize) -> ExitCode {
     let origin = Instant::now();
     let mut clock = || origin.elapsed().as_secs_f64() * 1000.0;
     let mut lines = Vec::new();
-    for (name, _) in engine::workloads::WORKLOADS {
+    let sweeps = engine::workloads::sweep_workloads();
+    let names = engine::workloads::WORKLOADS
+        .iter()
+        .map(|(name, _)| (name.to_string(), false))
+        .chain(
+            sweeps
+                .iter()
+                .filter(|_| !json)
+                .map(|(name, _)| (name.clone(), true)),
+        );
+    for (name, sweep) in names {
         if filter.is_some_and(|f| !name.contains(f)) {
             continue;
         }
-        let Some(mut work) = engine::workloads::prepare(name) else {
+        let prepared = if sweep {
+            engine::workloads::prepare_sweep(&name)
+        } else {
+            engine::workloads::prepare(&name)
+        };
+        let Some(mut work) = prepared else {
             continue;
         };
-        let line = engine::workloads::measure(name, &mut work, runs, &mut clock);
+        let line = engine::workloads::measure(&name, &mut work, runs, &mut clock);
         if !json {
             println!(
                 "{}  median {:.2} ms  min {:.2} ms  max {:.2} ms  runs {}",

@@ -3,6 +3,7 @@
 mod bench_cmd;
 mod conformance_cmd;
 mod run_cmd;
+mod sweep_cmd;
 mod url_cmd;
 
 use std::process::ExitCode;
@@ -55,7 +56,11 @@ enum Command {
         #[arg(long, default_value_t = 7)]
         runs: usize,
     },
-    /// List the built-in presets.
+    /// Run a scenario over a range of one parameter (a Kafka config key, a
+    /// cluster-shape number or an event's time or duration): a table per
+    /// point and protocol, CSV, JSON or an SVG plot.
+    Sweep(sweep_cmd::SweepArgs),
+    /// List the built-in presets and sweeps.
     Presets,
     /// Replay conformance vectors (files or directories of *.json) against the engine's assignors.
     Conformance {
@@ -78,5 +83,6 @@ fn main() -> ExitCode {
         Command::Presets => run_cmd::list_presets(),
         Command::Bench { json, only, runs } => bench_cmd::run(json, only.as_deref(), runs),
         Command::Svg { scenario, output } => run_cmd::svg(&scenario, &output),
+        Command::Sweep(args) => sweep_cmd::run(&args),
     }
 }

@@ -6,18 +6,21 @@ use std::process::ExitCode;
 use clap::Subcommand;
 use engine::link::{self, LinkTarget};
 use engine::scenario::Scenario;
+use engine::sweep::{self, SweepFile};
 
 /// Exit code for input the user can fix (a bad link or file), as the page would report it.
 pub const BAD_INPUT: u8 = 2;
 
 #[derive(Subcommand)]
 pub enum UrlAction {
-    /// Print the link fragment (`#s=…`) of a scenario file.
+    /// Print the link fragment (`#s=…`) of a scenario file (`#s=…&sweep=…`
+    /// of a sweep file).
     Encode {
-        /// A scenario JSON file.
+        /// A scenario or sweep JSON file.
         file: PathBuf,
     },
-    /// Print the scenario JSON a link (or its fragment) carries.
+    /// Print the scenario JSON a link (or its fragment) carries (the sweep
+    /// file of a sweep link).
     Decode {
         /// A whole link, `#s=…`, or `s=…`.
         link: String,
@@ -26,6 +29,28 @@ pub enum UrlAction {
 
 pub fn run(action: UrlAction) -> ExitCode {
     match action {
+        UrlAction::Encode { file } if is_sweep_file(&file) => {
+            match std::fs::read_to_string(&file)
+                .map_err(|e| format!("Cannot read {}: {e}.", file.display()))
+                .and_then(|text| {
+                    SweepFile::from_json(&text).map_err(|e| format!("{}: {e}", file.display()))
+                }) {
+                Ok(f) => {
+                    println!("#{}", sweep::link::encode(&f.scenario, &f.sweep));
+                    ExitCode::SUCCESS
+                }
+                Err(message) => fail(&message),
+            }
+        }
+        UrlAction::Decode { link } if link.contains("&sweep=") || link.contains("p=sweeps/") => {
+            match sweep::link::decode(&link) {
+                Ok(f) => {
+                    println!("{}", f.to_json_pretty());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&e.to_string()),
+            }
+        }
         UrlAction::Encode { file } => match read_scenario(&file) {
             Ok(scenario) => {
                 println!("#{}", link::encode(&scenario));
@@ -49,6 +74,11 @@ pub fn run(action: UrlAction) -> ExitCode {
             Err(e) => fail(&e.to_string()),
         },
     }
+}
+
+/// Whether a file holds a sweep (a JSON object with a `sweep` key).
+fn is_sweep_file(file: &PathBuf) -> bool {
+    std::fs::read_to_string(file).is_ok_and(|text| SweepFile::looks_like(&text))
 }
 
 /// Reads and validates a scenario file; the error is a sentence for the user.

@@ -24,6 +24,7 @@ pub(crate) mod step_kind;
 pub mod streams;
 pub mod streams_group;
 pub mod svg_export;
+pub mod sweep;
 pub mod trace;
 pub mod trace_text;
 pub mod wording;

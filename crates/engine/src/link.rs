@@ -5,6 +5,9 @@
 //!   raw deflate then base64url without padding, used only when it saves at
 //!   least 20%; otherwise `j`, base64url of the JSON.
 //! * `#p=<preset-id>` — a built-in preset.
+//! * Either, followed by `&sweep=<version>.<codec>.<payload>` — a parameter
+//!   sweep over that scenario ([`crate::sweep::link`]); [`decode`] reads
+//!   the scenario part of such a link and leaves the sweep to `sweep::link`.
 //!
 //! View options (`?embed=1`) live in the query string, never in the scenario.
 //! A link is untrusted input: every way it can be wrong is a [`LinkError`] with
@@ -116,15 +119,19 @@ pub fn encode(scenario: &Scenario) -> String {
 
 /// Picks the codec for a scenario's JSON: deflate only when it saves a fifth.
 fn encode_json(json: &str) -> String {
+    format!("s={}", encode_body(LINK_VERSION, json))
+}
+
+/// `<version>.<codec>.<payload>` for a JSON text: deflate (`z`) only when it
+/// saves a fifth, base64url JSON (`j`) otherwise. The scenario part and a
+/// sweep's `&sweep=` part are both written this way.
+pub(crate) fn encode_body(version: u32, json: &str) -> String {
     let compressed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
     let saves = 1.0 - compressed.len() as f64 / json.len().max(1) as f64;
     if saves >= MIN_SAVING {
-        format!("s={LINK_VERSION}.z.{}", URL_SAFE_NO_PAD.encode(compressed))
+        format!("{version}.z.{}", URL_SAFE_NO_PAD.encode(compressed))
     } else {
-        format!(
-            "s={LINK_VERSION}.j.{}",
-            URL_SAFE_NO_PAD.encode(json.as_bytes())
-        )
+        format!("{version}.j.{}", URL_SAFE_NO_PAD.encode(json.as_bytes()))
     }
 }
 
@@ -145,6 +152,11 @@ pub fn decode(link: &str) -> Result<LinkTarget, LinkError> {
     if fragment.len() > MAX_FRAGMENT_BYTES {
         return Err(LinkError::TooLong(fragment.len()));
     }
+    // A sweep link carries its sweep after the scenario (`&sweep=`, read by
+    // `sweep::link`); the scenario part decodes as it always did.
+    let fragment = fragment
+        .split_once(SWEEP_PART)
+        .map_or(fragment, |(scenario, _)| scenario);
     if fragment.is_empty() {
         return Ok(LinkTarget::Empty);
     }
@@ -154,6 +166,20 @@ pub fn decode(link: &str) -> Result<LinkTarget, LinkError> {
     let Some(body) = fragment.strip_prefix("s=") else {
         return Err(LinkError::UnknownKind);
     };
+    let json = decode_body(LINK_VERSION, body)?;
+    // A link's JSON is one line nobody sees: its errors quote the text
+    // around the problem instead of a line number.
+    Scenario::from_json(&json)
+        .map(|s| LinkTarget::Scenario(Box::new(s)))
+        .map_err(|e| LinkError::Scenario(e.without_line()))
+}
+
+/// Where a sweep link's sweep starts in the fragment.
+pub(crate) const SWEEP_PART: &str = "&sweep=";
+
+/// The JSON text of a `<version>.<codec>.<payload>` body written by
+/// [`encode_body`], checking the version, the encoding and the size limit.
+pub(crate) fn decode_body(expected_version: u32, body: &str) -> Result<String, LinkError> {
     let mut parts = body.splitn(3, '.');
     let (Some(version), Some(codec), Some(payload)) = (parts.next(), parts.next(), parts.next())
     else {
@@ -162,7 +188,7 @@ pub fn decode(link: &str) -> Result<LinkTarget, LinkError> {
     if version.is_empty() {
         return Err(LinkError::MissingVersion);
     }
-    if version != LINK_VERSION.to_string() {
+    if version != expected_version.to_string() {
         return Err(LinkError::UnsupportedVersion(shorten(version)));
     }
     if payload.is_empty() {
@@ -180,12 +206,7 @@ pub fn decode(link: &str) -> Result<LinkTarget, LinkError> {
         "j" => bytes,
         other => return Err(LinkError::UnknownCodec(shorten(other))),
     };
-    let text = std::str::from_utf8(&json).map_err(|_| LinkError::BadEncoding)?;
-    // A link's JSON is one line nobody sees: its errors quote the text
-    // around the problem instead of a line number.
-    Scenario::from_json(text)
-        .map(|s| LinkTarget::Scenario(Box::new(s)))
-        .map_err(|e| LinkError::Scenario(e.without_line()))
+    String::from_utf8(json).map_err(|_| LinkError::BadEncoding)
 }
 
 fn decode_preset_id(id: &str) -> Result<LinkTarget, LinkError> {

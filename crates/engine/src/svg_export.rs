@@ -170,7 +170,7 @@ fn render_timeline(s: &mut String, trace: &crate::trace::Trace, lay: &TimelineLa
 }
 
 /// Escapes text for XML.
-fn esc(text: &str) -> String {
+pub(crate) fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -45,6 +45,35 @@ pub const WORKLOADS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The built-in sweeps as workloads, `sweep-<name>`: every point of
+/// `sweeps/<name>` one after the other, as one Web Worker would run them.
+/// Kept apart from [`WORKLOADS`] (and [`prepare`]) so the simulator's
+/// WebAssembly module, which runs those, holds no sweep code until the
+/// page runs sweeps; `rebalance bench` times both lists.
+pub fn sweep_workloads() -> Vec<(String, String)> {
+    crate::sweep::presets::all()
+        .iter()
+        .map(|p| {
+            let name = p.id.strip_prefix("sweeps/").unwrap_or(p.id);
+            (
+                format!("sweep-{name}"),
+                format!(
+                    "the built-in sweep {}, every point one after the other",
+                    p.id
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Builds a sweep workload's inputs (the sweep file parsed, untimed);
+/// `None` for an unknown name.
+pub fn prepare_sweep(name: &str) -> Option<PreparedWorkload> {
+    let rest = name.strip_prefix("sweep-")?;
+    let preset = crate::sweep::presets::find(&format!("sweeps/{rest}"))?;
+    Some(sweep_run(preset.file()))
+}
+
 /// Warm-up before timing: at least this many runs …
 const WARMUP_MIN_RUNS: usize = 2;
 /// … and at least this much work, …
@@ -124,6 +153,21 @@ pub fn prepare(name: &str) -> Option<PreparedWorkload> {
         "streams-ha-round-200i-20000t" => Some(streams_ha_round()),
         _ => None,
     }
+}
+
+/// A built-in sweep, parsed untimed; a run builds and runs every point
+/// (`sweep::run_sweep`, one after the other: the cost one Web Worker pays
+/// for the whole sweep).
+fn sweep_run(file: crate::sweep::SweepFile) -> PreparedWorkload {
+    Box::new(move || {
+        crate::sweep::run_sweep(&file.scenario, &file.sweep).map_or(0, |r| {
+            r.points
+                .iter()
+                .flat_map(|p| &p.runs)
+                .map(|run| u64::from_str_radix(&run.fingerprint, 16).unwrap_or(0))
+                .fold(0, u64::wrapping_add)
+        })
+    })
 }
 
 const NOW_MS: i64 = 1_000_000_000;
@@ -333,6 +377,16 @@ mod tests {
             assert!(prepare(name).is_some(), "{name}");
         }
         assert!(prepare("nope").is_none());
+        let sweeps = sweep_workloads();
+        assert_eq!(sweeps.len(), crate::sweep::presets::all().len());
+        for (name, _) in &sweeps {
+            assert!(prepare_sweep(name).is_some(), "{name}");
+            assert!(
+                prepare(name).is_none(),
+                "{name} is not a simulator workload"
+            );
+        }
+        assert!(prepare_sweep("sweep-nope").is_none());
         large_scenario().validate().unwrap();
         streams_scaleout_scenario().validate().unwrap();
         rolling_restart_scenario().validate().unwrap();

@@ -9,7 +9,7 @@ mod connect_config;
 mod error;
 mod event;
 mod parse_problem;
-mod ranges;
+pub(crate) mod ranges;
 mod streams;
 mod wire;
 
