@@ -23,10 +23,10 @@ pub fn encode_link(scenario: JsValue) -> Result<String, JsValue> {
 #[wasm_bindgen(js_name = decodeLink)]
 pub fn decode_link(fragment: &str) -> Result<JsValue, JsValue> {
     match link::decode(fragment).map_err(|e| JsValue::from_str(&e.to_string()))? {
-        LinkTarget::Scenario(s) => js_value::serialize(&*s),
+        LinkTarget::Scenario(s) => js_value::parse(&s.to_json()),
         LinkTarget::Preset(id) => engine::presets::resolve(&id)
             .map_err(|message| JsValue::from_str(&message))
-            .and_then(|p| js_value::serialize(&p.scenario())),
+            .and_then(|p| js_value::parse(&p.scenario().to_json())),
         LinkTarget::Empty => Err(JsValue::from_str("This link holds no scenario.")),
     }
 }

@@ -105,7 +105,8 @@ impl TimelineLayout {
         let mut lanes = Vec::with_capacity(lanes_n);
         let mut y = options.top;
         for (i, mut items) in rows.into_iter().enumerate() {
-            items.sort_unstable();
+            // Equal items are alike: the stable sort gives the same order.
+            crate::sort_by_key::sort_by_u64_key(&mut items, |&i| u64::from(i));
             items.dedup();
             let hidden = items.len().saturating_sub(options.max_rows_per_lane);
             items.truncate(options.max_rows_per_lane);

@@ -70,8 +70,11 @@ pub fn keys() -> Vec<Key> {
         .collect()
 }
 
+/// Through JSON text rather than `serde_json::to_value`: the page already
+/// holds the text serialiser (for links), not a second one for `Value`.
 fn as_map(config: &ConnectConfig) -> Map<String, Value> {
-    match serde_json::to_value(config) {
+    let text = serde_json::to_string(config).unwrap_or_default();
+    match serde_json::from_str(&text) {
         Ok(Value::Object(map)) => map,
         _ => Map::new(),
     }

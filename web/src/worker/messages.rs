@@ -9,9 +9,9 @@
 //! * worker → page `{simulated: {id, result, lists, elapsed_ms}}` or
 //!   `{failed: {id, message}}` ([`Reply`]).
 //!
-//! A result's bulky item lists do not go through serde: `lists` holds one
-//! `Uint32Array` per variant, passed through as is
-//! (`serde_wasm_bindgen::preserve`), and the worker transfers their
+//! A result does not go through serde: `result` is a `Uint8Array` of its
+//! binary form and `lists` one `Uint32Array` per variant, passed through as
+//! is (`serde_wasm_bindgen::preserve`), and the worker transfers their
 //! buffers (see [`super::wire`]).
 //!
 //! `Reply` is externally tagged (`{simulated: …}`), not tagged by a field:
@@ -20,7 +20,7 @@
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::js_sys::{Array, Uint32Array};
+use web_sys::js_sys::{Array, Uint32Array, Uint8Array};
 
 /// Page → worker: simulate `scenario` (JSON text) as request `id`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,7 +42,8 @@ pub(crate) enum Reply {
         /// The request it answers (none for the page's main-thread fallback).
         id: Option<u64>,
         /// The result without its item lists, as [`super::wire`] encodes it.
-        result: String,
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        result: Uint8Array,
         /// Each variant's item-list pool, a `Uint32Array` each, in order.
         #[serde(with = "serde_wasm_bindgen::preserve")]
         lists: Array,
@@ -90,17 +91,20 @@ impl Reply {
     }
 }
 
-/// The item-list pools as `Uint32Array`s for [`Reply::Simulated`], and the
-/// buffers to transfer with it (moved, not copied).
-pub(crate) fn lists_to_js(lists: &[Vec<u32>]) -> (Array, Array) {
+/// A result's bytes and item-list pools as typed arrays for
+/// [`Reply::Simulated`], and the buffers to transfer with it (moved, not
+/// copied).
+pub(crate) fn result_to_js(bytes: &[u8], lists: &[Vec<u32>]) -> (Uint8Array, Array, Array) {
+    let result = Uint8Array::from(bytes);
     let typed = Array::new();
     let transfer = Array::new();
+    transfer.push(&result.buffer());
     for list in lists {
         let array = Uint32Array::from(list.as_slice());
         transfer.push(&array.buffer());
         typed.push(&array);
     }
-    (typed, transfer)
+    (result, typed, transfer)
 }
 
 /// The item-list pools of [`Reply::Simulated`] back in Rust (an entry that

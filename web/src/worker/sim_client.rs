@@ -430,7 +430,7 @@ fn take_early_worker() -> Option<EarlyWorker> {
 fn read_reply(reply: Reply) -> Result<Rc<RunResult>, String> {
     match reply {
         Reply::Simulated { result, lists, .. } => profile::timed("decode result", || {
-            wire::decode(&result, lists_from_js(&lists))
+            wire::decode(&result.to_vec(), lists_from_js(&lists))
         })
         .map(Rc::new),
         Reply::Failed { message, .. } => Err(message),

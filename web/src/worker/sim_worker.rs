@@ -1,5 +1,5 @@
 //! The Web Worker side of the simulator: it receives scenarios as JSON text,
-//! runs the engine and posts the result back as JSON text. Running here keeps
+//! runs the engine and posts the result back in binary ([`super::wire`]). Running here keeps
 //! the page responsive while a big scenario simulates. The messages are
 //! [`super::messages`]'s.
 
@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use web_sys::js_sys::{self, Array};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use super::messages::{lists_to_js, Reply, Simulate};
+use super::messages::{result_to_js, Reply, Simulate};
 use super::wire;
 use crate::browser::profile;
 
@@ -67,10 +67,10 @@ fn reply(id: Option<u64>, text: &str) -> (Reply, Array) {
     let started = profile::now();
     match simulate(text) {
         Ok(wire) => {
-            let (lists, transfer) = lists_to_js(&wire.lists);
+            let (result, lists, transfer) = result_to_js(&wire.bytes, &wire.lists);
             let reply = Reply::Simulated {
                 id,
-                result: wire.json,
+                result,
                 lists,
                 elapsed_ms: profile::now() - started,
             };
@@ -84,7 +84,7 @@ fn reply(id: Option<u64>, text: &str) -> (Reply, Array) {
 /// trusts nobody), simulate, encode.
 fn simulate(text: &str) -> Result<wire::Wire, String> {
     let scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
-    wire::encode(engine::run::run(&scenario))
+    Ok(wire::encode(engine::run::run(&scenario)))
 }
 
 /// Posts a reply, moving the buffers in `transfer`; a reply that cannot be
