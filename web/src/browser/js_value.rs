@@ -31,6 +31,16 @@ pub fn json_text(value: &JsValue) -> Result<String, JsValue> {
     Ok(json.to_string())
 }
 
+/// A JS value (an object, or JSON text) as compact JSON text; throws when
+/// text is not JSON.
+pub fn compact_json(value: &JsValue) -> Result<String, JsValue> {
+    let value: Value = match value.as_string() {
+        Some(text) => serde_json::from_str(&text).map_err(|e| JsValue::from_str(&e.to_string()))?,
+        None => from_js(value).map_err(|e| JsValue::from_str(&e))?,
+    };
+    Ok(value.to_string())
+}
+
 /// A scenario from a JS value (an object or JSON text), or the reason it is
 /// not one, as the JS API throws it.
 pub fn scenario(value: &JsValue) -> Result<engine::scenario::Scenario, JsValue> {

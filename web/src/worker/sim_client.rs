@@ -6,6 +6,9 @@
 //!   supersedes it: the busy worker is terminated (its result would be
 //!   stale anyway) and a fresh one starts on the new scenario.
 //! * Results of superseded requests are dropped, here and in the reducer.
+//! * Links' and files' scenarios are parsed there too ([`Job::Open`]): the
+//!   page's module holds no scenario parser. The worker answers with the
+//!   scenario ([`Answer::Opened`]) before it simulates it.
 //! * The simulator is not part of the page's WebAssembly. Where no worker
 //!   can run (a missing worker file, a strict CSP, no WebAssembly in
 //!   workers), the page loads the simulator module on the main thread
@@ -25,20 +28,58 @@ use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::Callback;
 
 use crate::browser::profile;
-use crate::worker::messages::{lists_from_js, Reply, Simulate};
+use crate::worker::messages::{lists_from_js, Reply, Request, Task};
 use crate::worker::wire;
 
 /// Where Trunk puts the worker's loader shim, relative to the page (so the
 /// site works from any sub-path).
 pub const WORKER_URL: &str = "./rebalance-worker_loader.js";
 
-/// A finished simulation.
+/// A scenario only the simulator's module can parse (the page's holds no
+/// scenario parser): a link's JSON or a file the user opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opening {
+    /// The JSON a `#s=` link carries (`engine::link::decode_payload`).
+    Link {
+        /// The scenario's JSON.
+        json: String,
+    },
+    /// A scenario file.
+    File {
+        /// Its name, for messages.
+        name: String,
+        /// Its text.
+        text: String,
+    },
+}
+
+/// What a request asks of the simulator.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Job {
+    /// Simulate a (valid) scenario.
+    Simulate(Rc<Scenario>),
+    /// Parse a scenario, answer with it, then simulate it.
+    Open(Rc<Opening>),
+}
+
+/// What the simulator answered.
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// An opened link or file holds this valid scenario; its result follows.
+    Opened(Box<Scenario>),
+    /// An opened link or file holds no scenario the playground can use: why.
+    Refused(String),
+    /// The simulation's result, or why there is none.
+    Simulated(Result<Rc<RunResult>, String>),
+}
+
+/// One answer to a request.
 #[derive(Clone, Debug)]
 pub struct SimOutcome {
     /// The request it answers.
     pub id: u64,
-    /// The result, or why there is none.
-    pub result: Result<Rc<RunResult>, String>,
+    /// What the simulator said.
+    pub answer: Answer,
     /// Wall time from request to result, ms.
     pub elapsed_ms: f64,
     /// True when the worker ran it; false for the main-thread fallback.
@@ -82,9 +123,9 @@ struct Inner {
     ready: bool,
     running: Option<u64>,
     /// The next job for the worker.
-    queued: Option<Simulate>,
+    queued: Option<Request>,
     /// The next job for the main thread.
-    here: Option<Simulate>,
+    here: Option<Request>,
     latest: u64,
     started_at: f64,
     main_thread: bool,
@@ -173,12 +214,21 @@ impl SimClient {
         client
     }
 
-    /// Simulates `scenario` as request `id`, superseding every earlier request.
-    pub fn request(&self, id: u64, scenario: &Scenario) {
-        let job = Simulate {
-            id,
-            scenario: scenario.to_json(),
+    /// Runs `job` as request `id`, superseding every earlier request.
+    pub fn request(&self, id: u64, job: &Job) {
+        let task = match job {
+            Job::Simulate(scenario) => Task::Simulate {
+                scenario: scenario.to_json(),
+            },
+            Job::Open(opening) => match &**opening {
+                Opening::Link { json } => Task::OpenLink { json: json.clone() },
+                Opening::File { name, text } => Task::OpenFile {
+                    name: name.clone(),
+                    text: text.clone(),
+                },
+            },
         };
+        let job = Request { id, task };
         let run_here = {
             let mut inner = self.0.borrow_mut();
             inner.latest = id;
@@ -230,30 +280,37 @@ impl SimClient {
                 };
                 // A newer request took this one's place while the module loaded.
                 let Some(job) = job else { return };
-                let result = simulator.and_then(|bindings| {
-                    crate::worker::sim_module::call(
-                        &bindings,
-                        "simulateForPage",
-                        &job.scenario.into(),
+                let replies = simulator.and_then(|bindings| {
+                    let request = job.to_js()?;
+                    crate::worker::sim_module::call(&bindings, "answerForPage", &request).map_err(
+                        |e| {
+                            format!(
+                                "The simulator failed: {}",
+                                e.as_string().unwrap_or_default()
+                            )
+                        },
                     )
-                    .map_err(|e| {
-                        format!(
-                            "The simulator failed: {}",
-                            e.as_string().unwrap_or_default()
-                        )
-                    })
-                    .and_then(|reply| {
-                        Reply::from_js(reply)
-                            .map_err(|e| format!("The simulator's answer is unreadable: {e}"))
-                    })
-                    .and_then(read_reply)
                 });
-                on_done.emit(SimOutcome {
-                    id: job.id,
-                    result,
-                    elapsed_ms: profile::now() - started,
-                    in_worker: false,
-                });
+                let answers: Vec<Answer> = match replies {
+                    Ok(list) => web_sys::js_sys::Array::from(&list)
+                        .iter()
+                        .map(|reply| match Reply::from_js(reply) {
+                            Ok(reply) => read_reply(reply),
+                            Err(e) => Answer::Simulated(Err(format!(
+                                "The simulator's answer is unreadable: {e}"
+                            ))),
+                        })
+                        .collect(),
+                    Err(message) => vec![Answer::Simulated(Err(message))],
+                };
+                for answer in answers {
+                    on_done.emit(SimOutcome {
+                        id: job.id,
+                        answer,
+                        elapsed_ms: profile::now() - started,
+                        in_worker: false,
+                    });
+                }
             });
         });
         self.0.borrow_mut().fallback = Some(timeout);
@@ -272,7 +329,20 @@ impl SimClient {
                     post_queued(&mut inner);
                     After::Status(WorkerStatus::Ready)
                 }
-                Reply::Simulated { .. } | Reply::Failed { .. } => {
+                Reply::Opened { .. } => {
+                    // The request goes on: its simulation follows.
+                    if reply.id() == Some(inner.latest) && inner.running == reply.id() {
+                        After::Emit(SimOutcome {
+                            id: inner.latest,
+                            answer: read_reply(reply),
+                            elapsed_ms: profile::now() - inner.started_at,
+                            in_worker: true,
+                        })
+                    } else {
+                        After::Nothing
+                    }
+                }
+                Reply::Refused { .. } | Reply::Simulated { .. } | Reply::Failed { .. } => {
                     inner.running = None;
                     let fresh = reply.id() == Some(inner.latest);
                     let elapsed_ms = profile::now() - inner.started_at;
@@ -282,7 +352,7 @@ impl SimClient {
                     } else {
                         After::Emit(SimOutcome {
                             id: inner.latest,
-                            result: read_reply(reply),
+                            answer: read_reply(reply),
                             elapsed_ms,
                             in_worker: true,
                         })
@@ -314,7 +384,9 @@ impl SimClient {
             } else if running == Some(inner.latest) {
                 After::Emit(SimOutcome {
                     id: inner.latest,
-                    result: Err(format!("The simulator stopped unexpectedly: {message}")),
+                    answer: Answer::Simulated(Err(format!(
+                        "The simulator stopped unexpectedly: {message}"
+                    ))),
                     elapsed_ms: profile::now() - inner.started_at,
                     in_worker: true,
                 })
@@ -426,14 +498,23 @@ fn take_early_worker() -> Option<EarlyWorker> {
     serde_wasm_bindgen::from_value(early).ok()
 }
 
-/// The result a worker reply (or the main-thread simulator's) carries.
-fn read_reply(reply: Reply) -> Result<Rc<RunResult>, String> {
+/// What a worker reply (or the main-thread simulator's) says.
+fn read_reply(reply: Reply) -> Answer {
     match reply {
-        Reply::Simulated { result, lists, .. } => profile::timed("decode result", || {
-            wire::decode(&result.to_vec(), lists_from_js(&lists))
-        })
-        .map(Rc::new),
-        Reply::Failed { message, .. } => Err(message),
-        Reply::Ready => Err("The simulator sent no result.".to_string()),
+        Reply::Opened { scenario, .. } => {
+            match engine::binary::from_bytes::<Scenario>(&scenario.to_vec()) {
+                Ok(scenario) => Answer::Opened(Box::new(scenario)),
+                Err(e) => Answer::Refused(format!("The simulator's answer is unreadable: {e}")),
+            }
+        }
+        Reply::Refused { message, .. } => Answer::Refused(message),
+        Reply::Simulated { result, lists, .. } => Answer::Simulated(
+            profile::timed("decode result", || {
+                wire::decode(&result.to_vec(), lists_from_js(&lists))
+            })
+            .map(Rc::new),
+        ),
+        Reply::Failed { message, .. } => Answer::Simulated(Err(message)),
+        Reply::Ready => Answer::Simulated(Err("The simulator sent no result.".to_string())),
     }
 }

@@ -15,6 +15,7 @@
 //! field added to a type without adding it here does not compile.
 
 mod result;
+mod scenario;
 
 /// The input ended early or held a value no writer produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
