@@ -346,6 +346,9 @@ impl PlaygroundState {
             Answer::Refused(message) => return self.refused(message),
             Answer::Simulated(result) => result,
         };
+        // `history` stays: a result does not move the address bar, and the
+        // scenario's own change (an opened file's Push) may not have been
+        // written yet when the result comes in the same render.
         match result {
             Ok(result) => Self {
                 shown: Some(Shown {
@@ -355,13 +358,11 @@ impl PlaygroundState {
                     in_worker: outcome.in_worker,
                 }),
                 failure: None,
-                history: History::Keep,
                 ..self.clone()
             },
             Err(message) => Self {
                 failure: Some(message),
                 opening: None,
-                history: History::Keep,
                 ..self.clone()
             },
         }
@@ -544,6 +545,13 @@ mod tests {
         assert_eq!(opened.history, History::Push);
         assert_eq!(opened.fragment, link::encode(&opened_file));
         assert_eq!(opened.opened, before.opened + 1, "playback restarts");
+        // Its result, even in the same render, leaves the Push to be written.
+        let shown = opened.reduce(Action::Simulated(outcome(
+            request,
+            Rc::new(engine::run::run(&opened_file)),
+        )));
+        assert_eq!(shown.history, History::Push);
+        assert!(!shown.simulating());
     }
 
     #[test]

@@ -2,9 +2,12 @@
 //! ([`crate::worker::sim_worker`]) and hands back the newest result. The
 //! messages are [`crate::worker::messages`]'s.
 //!
-//! * A request that arrives while the worker is busy with an older one
-//!   supersedes it: the busy worker is terminated (its result would be
-//!   stale anyway) and a fresh one starts on the new scenario.
+//! * One worker serves every request (warm: its WebAssembly compiled and
+//!   instantiated once). A request that arrives while it is busy with an
+//!   older one supersedes it: the busy worker is terminated (its result
+//!   would be stale anyway, and a running simulation cannot be interrupted)
+//!   and a spare, started in the background after the first result, takes
+//!   over at once instead of a cold worker.
 //! * Results of superseded requests are dropped, here and in the reducer.
 //! * Links' and files' scenarios are parsed there too ([`Job::Open`]): the
 //!   page's module holds no scenario parser. The worker answers with the
@@ -121,6 +124,11 @@ impl PartialEq for SimClient {
 struct Inner {
     worker: Option<Spawned>,
     ready: bool,
+    /// A second worker, idle, to take over from a terminated busy one.
+    spare: Option<Spawned>,
+    spare_ready: bool,
+    /// Tells workers apart in their message handlers.
+    next_serial: u32,
     running: Option<u64>,
     /// The next job for the worker.
     queued: Option<Request>,
@@ -138,6 +146,7 @@ struct Inner {
 
 /// A live worker and the closures it calls; dropping it terminates the worker.
 struct Spawned {
+    serial: u32,
     worker: Worker,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(Event)>,
@@ -165,6 +174,9 @@ impl SimClient {
         let client = SimClient(Rc::new(RefCell::new(Inner {
             worker: None,
             ready: false,
+            spare: None,
+            spare_ready: false,
+            next_serial: 0,
             running: None,
             queued: None,
             here: None,
@@ -189,7 +201,8 @@ impl SimClient {
                 }
                 None => {
                     let mut inner = client.0.borrow_mut();
-                    inner.worker = Some(attach(early.worker, weak));
+                    let serial = inner.serial();
+                    inner.worker = Some(attach(early.worker, weak, serial));
                     inner.ready = early.ready;
                     Some(if early.ready {
                         WorkerStatus::Ready
@@ -198,10 +211,13 @@ impl SimClient {
                     })
                 }
             },
-            None => spawn(weak).map(|spawned| {
-                client.0.borrow_mut().worker = Some(spawned);
-                WorkerStatus::Starting
-            }),
+            None => {
+                let serial = client.0.borrow_mut().serial();
+                spawn(weak, serial).map(|spawned| {
+                    client.0.borrow_mut().worker = Some(spawned);
+                    WorkerStatus::Starting
+                })
+            }
         };
         let status = status.unwrap_or_else(|| {
             client.0.borrow_mut().main_thread = true;
@@ -236,14 +252,16 @@ impl SimClient {
             inner.queued = None;
             inner.here = None;
             if inner.running.is_some() {
-                // Busy with a stale scenario: stop it rather than wait for it.
-                inner.worker = None;
-                inner.ready = false;
+                // Busy with a stale scenario: stop it rather than wait for
+                // it, and hand over to the spare.
+                inner.worker = inner.spare.take();
+                inner.ready = std::mem::take(&mut inner.spare_ready);
                 inner.running = None;
                 inner.superseded += 1;
             }
             if !inner.main_thread && inner.worker.is_none() {
-                match spawn(Rc::downgrade(&self.0)) {
+                let serial = inner.serial();
+                match spawn(Rc::downgrade(&self.0), serial) {
                     Some(w) => inner.worker = Some(w),
                     None => inner.main_thread = true,
                 }
@@ -260,6 +278,10 @@ impl SimClient {
         if run_here {
             self.run_on_main_thread();
         }
+    }
+
+    fn weak(&self) -> Weak<RefCell<Inner>> {
+        Rc::downgrade(&self.0)
     }
 
     /// How many busy simulations newer requests have cut short.
@@ -316,13 +338,21 @@ impl SimClient {
         self.0.borrow_mut().fallback = Some(timeout);
     }
 
-    fn on_message(&self, data: JsValue) {
+    fn on_message(&self, serial: u32, data: JsValue) {
         // Not one of the worker's replies: nothing to do.
         let Ok(reply) = Reply::from_js(data) else {
             return;
         };
         let after = {
             let mut inner = self.0.borrow_mut();
+            if inner.spare.as_ref().is_some_and(|s| s.serial == serial) {
+                inner.spare_ready |= matches!(reply, Reply::Ready);
+                return;
+            }
+            if inner.worker.as_ref().is_none_or(|w| w.serial != serial) {
+                // A worker already let go of.
+                return;
+            }
             match reply {
                 Reply::Ready => {
                     inner.ready = true;
@@ -347,6 +377,13 @@ impl SimClient {
                     let fresh = reply.id() == Some(inner.latest);
                     let elapsed_ms = profile::now() - inner.started_at;
                     post_queued(&mut inner);
+                    // A worker answers: start the spare now, off the
+                    // first timeline's path, if there is none yet.
+                    if inner.spare.is_none() {
+                        let serial = inner.serial();
+                        inner.spare = spawn(self.weak(), serial);
+                        inner.spare_ready = false;
+                    }
                     if !fresh {
                         After::Nothing
                     } else {
@@ -363,9 +400,18 @@ impl SimClient {
         self.finish(after);
     }
 
-    fn on_error(&self, message: String) {
+    fn on_error(&self, serial: u32, message: String) {
         let after = {
             let mut inner = self.0.borrow_mut();
+            if inner.spare.as_ref().is_some_and(|s| s.serial == serial) {
+                // The spare failed: do without it.
+                inner.spare = None;
+                inner.spare_ready = false;
+                return;
+            }
+            if inner.worker.as_ref().is_none_or(|w| w.serial != serial) {
+                return;
+            }
             let was_ready = inner.ready;
             let running = inner.running.take();
             inner.worker = None;
@@ -432,17 +478,25 @@ fn post_queued(inner: &mut Inner) {
     }
 }
 
-fn spawn(weak: Weak<RefCell<Inner>>) -> Option<Spawned> {
-    Some(attach(Worker::new(WORKER_URL).ok()?, weak))
+impl Inner {
+    /// A new worker's serial.
+    fn serial(&mut self) -> u32 {
+        self.next_serial += 1;
+        self.next_serial
+    }
+}
+
+fn spawn(weak: Weak<RefCell<Inner>>, serial: u32) -> Option<Spawned> {
+    Some(attach(Worker::new(WORKER_URL).ok()?, weak, serial))
 }
 
 /// Routes a worker's messages and errors to the client.
-fn attach(worker: Worker, weak: Weak<RefCell<Inner>>) -> Spawned {
+fn attach(worker: Worker, weak: Weak<RefCell<Inner>>, serial: u32) -> Spawned {
     let on_message = {
         let weak = weak.clone();
         Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             if let Some(rc) = weak.upgrade() {
-                SimClient(rc).on_message(e.data());
+                SimClient(rc).on_message(serial, e.data());
             }
         })
     };
@@ -457,12 +511,13 @@ fn attach(worker: Worker, weak: Weak<RefCell<Inner>>) -> Spawned {
                 .map(ErrorEvent::message)
                 .filter(|m| !m.is_empty())
                 .unwrap_or_else(|| "the worker script could not be loaded".to_string());
-            SimClient(rc).on_error(message);
+            SimClient(rc).on_error(serial, message);
         }
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     Spawned {
+        serial,
         worker,
         _on_message: on_message,
         _on_error: on_error,
