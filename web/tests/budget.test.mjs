@@ -30,12 +30,15 @@ test('release .wasm sizes (gzip -9)', async () => {
     budget[key] = { file: f, bytes: raw.length, gzip_bytes: gzipSync(raw, { level: 9 }).length };
   }
   assert.ok(budget.page_wasm && budget.worker_wasm);
-  // The size budget (issue #7): each module under 400 KB gzip. A size is
-  // exact for a given build, unlike a timing, so it is checked, not just
-  // reported. The page must never hold the simulator (it loads the worker's
-  // module instead); the worker must not hold the UI.
-  for (const key of ['page_wasm', 'worker_wasm']) {
-    assert.ok(budget[key].gzip_bytes < 400_000, `${key} over budget: ${JSON.stringify(budget[key])}`);
+  // The size budget: under 400 KB gzip each (issue #7), tightened to just
+  // above what issue #13 reached (docs/performance.md): the page 318 KB, with
+  // 45 KB of room for the view and editing work of #11; the simulator 387 KB.
+  // A size is exact for a given build, unlike a timing, so it is checked, not
+  // just reported. The page must never hold the simulator (it loads the
+  // worker's module instead); the worker must not hold the UI.
+  const limits = { page_wasm: 363_000, worker_wasm: 390_000 };
+  for (const [key, limit] of Object.entries(limits)) {
+    assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }
   // The split itself, by text only one side may hold: a Connect round
   // explanation (crates/engine/src/sim/connect/rounds.rs) and the help

@@ -114,8 +114,9 @@ pub fn encode(scenario: &Scenario) -> String {
     encode_json(&scenario.to_json())
 }
 
-/// Picks the codec for a scenario's JSON: deflate only when it saves a fifth.
-fn encode_json(json: &str) -> String {
+/// The fragment for a scenario's JSON, as given (compact, not checked):
+/// deflate only when it saves a fifth.
+pub fn encode_json(json: &str) -> String {
     let compressed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
     let saves = 1.0 - compressed.len() as f64 / json.len().max(1) as f64;
     if saves >= MIN_SAVING {
@@ -133,8 +134,37 @@ pub fn preset_fragment(id: &str) -> String {
     format!("p={id}")
 }
 
+/// What a link carries before its scenario is parsed: the page's module
+/// stops here (it holds no scenario parser) and hands the JSON to the
+/// simulator's, which parses it with [`parse_scenario`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkPayload {
+    /// A scenario's JSON text, unpacked but not yet parsed.
+    Json(String),
+    /// A built-in preset, by id.
+    Preset(String),
+    /// No scenario in the link.
+    Empty,
+}
+
 /// Decodes a whole URL, a `#fragment` or a bare fragment.
 pub fn decode(link: &str) -> Result<LinkTarget, LinkError> {
+    match decode_payload(link)? {
+        LinkPayload::Json(text) => parse_scenario(&text).map(|s| LinkTarget::Scenario(Box::new(s))),
+        LinkPayload::Preset(id) => Ok(LinkTarget::Preset(id)),
+        LinkPayload::Empty => Ok(LinkTarget::Empty),
+    }
+}
+
+/// A link's scenario JSON (from [`decode_payload`]), parsed and validated.
+pub fn parse_scenario(text: &str) -> Result<Scenario, LinkError> {
+    // A link's JSON is one line nobody sees: its errors quote the text
+    // around the problem instead of a line number.
+    Scenario::from_json(text).map_err(|e| LinkError::Scenario(e.without_line()))
+}
+
+/// Decodes a link up to its payload: every check but the scenario's own.
+pub fn decode_payload(link: &str) -> Result<LinkPayload, LinkError> {
     let link = link.trim();
     let fragment = match link.find('#') {
         Some(i) => &link[i + 1..],
@@ -146,10 +176,10 @@ pub fn decode(link: &str) -> Result<LinkTarget, LinkError> {
         return Err(LinkError::TooLong(fragment.len()));
     }
     if fragment.is_empty() {
-        return Ok(LinkTarget::Empty);
+        return Ok(LinkPayload::Empty);
     }
     if let Some(id) = fragment.strip_prefix("p=") {
-        return decode_preset_id(id);
+        return decode_preset_id(id).map(LinkPayload::Preset);
     }
     let Some(body) = fragment.strip_prefix("s=") else {
         return Err(LinkError::UnknownKind);
@@ -180,15 +210,12 @@ pub fn decode(link: &str) -> Result<LinkTarget, LinkError> {
         "j" => bytes,
         other => return Err(LinkError::UnknownCodec(shorten(other))),
     };
-    let text = std::str::from_utf8(&json).map_err(|_| LinkError::BadEncoding)?;
-    // A link's JSON is one line nobody sees: its errors quote the text
-    // around the problem instead of a line number.
-    Scenario::from_json(text)
-        .map(|s| LinkTarget::Scenario(Box::new(s)))
-        .map_err(|e| LinkError::Scenario(e.without_line()))
+    String::from_utf8(json)
+        .map(LinkPayload::Json)
+        .map_err(|_| LinkError::BadEncoding)
 }
 
-fn decode_preset_id(id: &str) -> Result<LinkTarget, LinkError> {
+fn decode_preset_id(id: &str) -> Result<String, LinkError> {
     let id = id.split('&').next().unwrap_or("");
     let valid = !id.is_empty()
         && id.len() <= 100
@@ -196,7 +223,7 @@ fn decode_preset_id(id: &str) -> Result<LinkTarget, LinkError> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '/' | '.'));
     if valid {
-        Ok(LinkTarget::Preset(id.to_string()))
+        Ok(id.to_string())
     } else {
         Err(LinkError::BadPresetId)
     }

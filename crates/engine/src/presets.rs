@@ -78,7 +78,7 @@ pub fn resolve(id: &str) -> Result<&'static Preset, String> {
 }
 
 /// What to tell someone whose link names a preset that does not exist.
-fn unknown_preset_message(id: &str) -> String {
+pub fn unknown_preset_message(id: &str) -> String {
     let shown: String = id.chars().take(60).collect();
     format!("There is no preset `{shown}` in this version of the playground. Pick one from the gallery.")
 }
