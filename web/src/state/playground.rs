@@ -432,9 +432,10 @@ impl PlaygroundState {
                 failure: None,
                 ..self.clone()
             },
+            // A pending open stays pending: there is no scenario to show
+            // (or edit) under the message.
             Err(message) => Self {
                 failure: Some(message),
-                opening: None,
                 ..self.clone()
             },
         }
@@ -555,6 +556,22 @@ mod tests {
         let result = Rc::new(engine::run::run(&scenario));
         let s = s.reduce(Action::Simulated(outcome(request, result)));
         assert!(!s.simulating());
+    }
+
+    #[test]
+    fn a_link_the_simulator_cannot_read_shows_the_failure_and_no_scenario() {
+        let (fragment, _) = scenario_link(&presets::default_preset().scenario());
+        let s = Rc::new(PlaygroundState::load(&fragment, false));
+        let request = s.request;
+        let s = s.reduce(Action::Simulated(answer(
+            request,
+            Answer::Simulated(Err("The simulator could not be loaded".into())),
+        )));
+        assert!(s.failure.is_some());
+        assert!(
+            s.loading() && !s.has_scenario(),
+            "no editor for a scenario never read"
+        );
     }
 
     #[test]
