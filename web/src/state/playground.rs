@@ -96,7 +96,14 @@ pub struct PlaygroundState {
     /// The scenario as it was when its title and description were last
     /// written (by a preset's author or in the editor); see [`Self::text_stale`].
     pub text_basis: Rc<Scenario>,
+    /// The scenarios behind the links this page wrote into the address bar
+    /// (newest last, at most [`WRITTEN_LINKS`]): Back and Forward to one of
+    /// them open it at once, without asking the simulator to read it.
+    written: Rc<Vec<(String, Rc<Scenario>)>>,
 }
+
+/// How many of its own links the page remembers for Back and Forward.
+const WRITTEN_LINKS: usize = 100;
 
 /// Everything the user, the address bar or the simulator can do to the state.
 #[derive(Clone, Debug)]
@@ -140,6 +147,7 @@ impl PlaygroundState {
             opened: 0,
             embed,
             text_basis: default,
+            written: Rc::default(),
         };
         blank.navigate(fragment)
     }
@@ -164,6 +172,20 @@ impl PlaygroundState {
             .map(|p| p.scenario())
             .find(|p| same_words(p))
             .map_or_else(|| Rc::new(scenario.clone()), Rc::new)
+    }
+
+    /// Remembers that `fragment`, written by this page, names `scenario`.
+    fn remember(&self, fragment: &str, scenario: &Rc<Scenario>) -> Rc<Vec<(String, Rc<Scenario>)>> {
+        let mut written: Vec<_> = self
+            .written
+            .iter()
+            .filter(|(f, _)| f != fragment)
+            .cloned()
+            .collect();
+        written.push((fragment.to_string(), scenario.clone()));
+        let excess = written.len().saturating_sub(WRITTEN_LINKS);
+        written.drain(..excess);
+        Rc::new(written)
     }
 
     /// True once a scenario has been opened (an open the simulator is still
@@ -333,6 +355,24 @@ impl PlaygroundState {
         }
         // Back and Forward within the comparison on screen.
         let continues = self.view == View::Compare && self.has_scenario();
+        let keep_playhead = |next: Self| {
+            if continues && next.scenario.family_kind() == self.scenario.family_kind() {
+                Self {
+                    opened: self.opened,
+                    ..next
+                }
+            } else {
+                next
+            }
+        };
+        if let Some((_, scenario)) = self.written.iter().find(|(f, _)| f == fragment) {
+            // A link this page wrote (an edit): undo and redo at once.
+            let next = self.open((**scenario).clone(), None, History::Keep);
+            return keep_playhead(Self {
+                fragment: fragment.to_string(),
+                ..next
+            });
+        }
         match link::decode_payload(fragment) {
             Ok(LinkPayload::Json(json)) => Self {
                 view: View::Compare,
@@ -343,17 +383,7 @@ impl PlaygroundState {
                 ..self.start_open(Opening::Link { json }, continues)
             },
             Ok(LinkPayload::Preset(id)) => match presets::resolve(&id) {
-                Ok(p) => {
-                    let next = self.open(p.scenario(), Some(p.id), History::Keep);
-                    if continues && next.scenario.family_kind() == self.scenario.family_kind() {
-                        Self {
-                            opened: self.opened,
-                            ..next
-                        }
-                    } else {
-                        next
-                    }
-                }
+                Ok(p) => keep_playhead(self.open(p.scenario(), Some(p.id), History::Keep)),
                 Err(message) => self.refuse(message),
             },
             Ok(LinkPayload::Empty) if self.embed => self.open(
@@ -385,18 +415,22 @@ impl PlaygroundState {
             self.text_basis.clone()
         };
         match scenario.validate() {
-            Ok(()) => Self {
-                fragment: link::encode(&scenario),
-                scenario,
-                opening: None,
-                preset: None,
-                invalid: None,
-                request: self.request + 1,
-                failure: None,
-                history: History::Push,
-                text_basis,
-                ..self.clone()
-            },
+            Ok(()) => {
+                let fragment = link::encode(&scenario);
+                Self {
+                    written: self.remember(&fragment, &scenario),
+                    fragment,
+                    scenario,
+                    opening: None,
+                    preset: None,
+                    invalid: None,
+                    request: self.request + 1,
+                    failure: None,
+                    history: History::Push,
+                    text_basis,
+                    ..self.clone()
+                }
+            }
             Err(e) => Self {
                 invalid: Some(page_error(&e, &scenario)),
                 scenario,
@@ -711,8 +745,15 @@ mod tests {
         let s = s.reduce(Action::Edit(Edit::Workers(7)));
         assert!(s.text_stale(), "the preset's description no longer fits");
         let edited = s.fragment.clone();
-        // Opened from the link alone, the words are still the preset's.
-        assert!(PlaygroundState::load(&edited, false).text_stale());
+        // Opened from the link alone (read by the simulator), the words are
+        // still the preset's.
+        let fresh = Rc::new(PlaygroundState::load(&edited, false));
+        let request = fresh.request;
+        let fresh = fresh.reduce(Action::Simulated(answer(
+            request,
+            Answer::Opened(Box::new((*s.scenario).clone())),
+        )));
+        assert!(fresh.text_stale());
         let s = s.reduce(Action::Edit(Edit::Description("Seven workers.".into())));
         assert!(!s.text_stale());
         let described = s.fragment.clone();
