@@ -6,6 +6,8 @@
 
 use std::fmt::Write as _;
 
+use engine::scenario::FamilyKind;
+
 fn main() {
     // The presets are compiled into the engine (a build dependency), so a
     // changed preset rebuilds it and reruns this script.
@@ -24,6 +26,19 @@ fn main() {
     let dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
     std::fs::write(std::path::Path::new(&dir).join("presets.rs"), out)
         .expect("OUT_DIR is writable");
+    // The blank scenarios of the gallery's "New … scenario" buttons, likewise.
+    let blanks: Vec<String> = [FamilyKind::Connect, FamilyKind::Streams]
+        .into_iter()
+        .map(|kind| {
+            let bytes = engine::binary::to_bytes(&engine::presets::blank(kind));
+            format!("b\"{}\"", escaped(&bytes))
+        })
+        .collect();
+    std::fs::write(
+        std::path::Path::new(&dir).join("blanks.rs"),
+        format!("[{}]\n", blanks.join(", ")),
+    )
+    .expect("OUT_DIR is writable");
 }
 
 /// Bytes as the inside of a Rust byte string literal.

@@ -16,6 +16,18 @@ pub struct Preset {
 
 static PRESETS: &[Preset] = include!(concat!(env!("OUT_DIR"), "/presets.rs"));
 
+/// The blank scenarios (Connect, Streams), binary, from `web/build.rs`.
+static BLANKS: [&[u8]; 2] = include!(concat!(env!("OUT_DIR"), "/blanks.rs"));
+
+/// A blank scenario of a family ([`engine::presets::blank`]).
+pub fn blank(kind: FamilyKind) -> Scenario {
+    let bytes = match kind {
+        FamilyKind::Connect => BLANKS[0],
+        FamilyKind::Streams => BLANKS[1],
+    };
+    engine::binary::from_bytes(bytes).expect("the blank scenarios decode")
+}
+
 impl Preset {
     /// The preset's scenario.
     pub fn scenario(&self) -> Scenario {

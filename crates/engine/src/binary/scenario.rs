@@ -12,10 +12,10 @@ use super::{binary_enum, binary_struct, Binary, BinaryError, Reader};
 use crate::connect::protocol::ConnectProtocol;
 use crate::kafka_version::KafkaVersion;
 use crate::scenario::{
-    ConnectCluster, ConnectConfig, GroupProtocol, ConnectScenario, ConnectVariant, ConnectorSpec, Event, Family,
-    ProcessingGuarantee, Reference, Scenario, Start, StreamsApp, StreamsConfig, StreamsEvent,
-    StreamsScenario, StreamsTimedEvent, StreamsTimings, StreamsVariant, SubtopologySpec,
-    TaskAssignorClass, TimedEvent, Timings, WorkerOverride,
+    ConnectCluster, ConnectConfig, ConnectScenario, ConnectVariant, ConnectorSpec, Event, Family,
+    GroupProtocol, ProcessingGuarantee, Reference, Scenario, Start, StreamsApp, StreamsConfig,
+    StreamsEvent, StreamsScenario, StreamsTimedEvent, StreamsTimings, StreamsVariant,
+    SubtopologySpec, TaskAssignorClass, TimedEvent, Timings, WorkerOverride,
 };
 
 binary_struct!(Scenario {
