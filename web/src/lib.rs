@@ -20,10 +20,12 @@
 //! * [`browser`]: glue to the browser: the address bar, window listeners,
 //!   hooks over DOM APIs, the clipboard and files, iframe sizing, the
 //!   clock, and JS values for the JS APIs;
+//! * [`presets`]: the built-in presets in binary, made at build time;
 //! * [`shared`]: an `Rc` that compares by pointer, for props.
 
 pub mod browser;
 mod components;
+pub mod presets;
 mod shared;
 mod state;
 pub mod worker;

@@ -6,28 +6,35 @@
 //! the Web Worker runs, see [`rebalance_web::worker::sim_module`]) on first use and
 //! returns a `Promise`. Integers stay exact: those beyond 2^53 travel as
 //! `BigInt` (see [`rebalance_web::browser::js_value`]).
+//!
+//! `encodeLink` and `decodeLink` pack and unpack links; they do not parse
+//! the scenario inside (the page's module holds no scenario parser, the
+//! simulator's does): a link whose scenario is invalid decodes, and
+//! `simulate` (or opening the link) says what is wrong with it.
 
-use engine::link::{self, LinkTarget};
+use engine::link::{self, LinkPayload};
 use rebalance_web::browser::js_value;
 use rebalance_web::worker::sim_module;
 use wasm_bindgen::prelude::*;
 use web_sys::js_sys::Promise;
 
-/// The link fragment (`s=…`, without `#`) of a scenario (object or JSON text).
+/// The link fragment (`s=…`, without `#`) of a scenario (object or JSON
+/// text; throws when it is not JSON).
 #[wasm_bindgen(js_name = encodeLink)]
 pub fn encode_link(scenario: JsValue) -> Result<String, JsValue> {
-    Ok(link::encode(&js_value::scenario(&scenario)?))
+    Ok(link::encode_json(&js_value::compact_json(&scenario)?))
 }
 
-/// The scenario a link or fragment carries (presets resolved); throws the page's message.
+/// The scenario a link or fragment carries (presets resolved); throws the
+/// page's message for a link that is damaged, cut or names no preset.
 #[wasm_bindgen(js_name = decodeLink)]
 pub fn decode_link(fragment: &str) -> Result<JsValue, JsValue> {
-    match link::decode(fragment).map_err(|e| JsValue::from_str(&e.to_string()))? {
-        LinkTarget::Scenario(s) => js_value::serialize(&*s),
-        LinkTarget::Preset(id) => engine::presets::resolve(&id)
+    match link::decode_payload(fragment).map_err(|e| JsValue::from_str(&e.to_string()))? {
+        LinkPayload::Json(text) => js_value::parse(&text),
+        LinkPayload::Preset(id) => rebalance_web::presets::resolve(&id)
             .map_err(|message| JsValue::from_str(&message))
-            .and_then(|p| js_value::serialize(&p.scenario())),
-        LinkTarget::Empty => Err(JsValue::from_str("This link holds no scenario.")),
+            .and_then(|p| js_value::parse(&p.scenario().to_json())),
+        LinkPayload::Empty => Err(JsValue::from_str("This link holds no scenario.")),
     }
 }
 

@@ -22,13 +22,13 @@ pub fn simulate(scenario: JsValue) -> Result<JsValue, JsValue> {
     js_value::serialize(&engine::run::run(&scenario))
 }
 
-/// What the worker would post for a request (`{simulated: {result, lists,
-/// …}}` or `{failed: {message}}`, see `web/src/worker/messages.rs`): the
-/// page's main-thread fallback calls this and reads the answer exactly as
-/// it reads the worker's.
-#[wasm_bindgen(js_name = simulateForPage)]
-pub fn simulate_for_page(scenario_json: &str) -> Result<JsValue, JsValue> {
-    sim_worker::reply_here(scenario_json)
+/// What the worker would post for a request (`{id, task}`, see
+/// `web/src/worker/messages.rs`), as an array of its replies in order
+/// (`{opened: …}`, `{simulated: …}`, …): the page's main-thread fallback
+/// calls this and reads the answers exactly as it reads the worker's.
+#[wasm_bindgen(js_name = answerForPage)]
+pub fn answer_for_page(request: JsValue) -> Result<JsValue, JsValue> {
+    sim_worker::replies_here(request)
 }
 
 /// Simulates a scenario and returns only `[{label, fingerprint}]`: cheap to

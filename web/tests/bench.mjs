@@ -1,25 +1,36 @@
 // Runs the named workloads natively (`rebalance bench --json`) and in
 // WebAssembly in headless Chromium (the simulator module's `runWorkload`,
 // loaded through the page's JS API `loadSimulator()`), and
-// prints both figures and the WASM/native ratio per workload. Not a test:
-// `cargo xtask bench` runs it. Speed targets live here, never in tests.
+// prints both figures and the WASM/native ratio per workload; then the
+// page's own measures (page_bench.mjs: first timeline, edit → redraw). Not a
+// test: `cargo xtask bench` runs it. Speed targets live here, never in tests.
+// BENCH_ONLY=engine or BENCH_ONLY=page runs one half; BENCH_RUNS sets the
+// runs per measure (default 5).
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { serveStatic, launchBrowser, newPage } from './harness.mjs';
+import { measurePage, machine, printPage } from './page_bench.mjs';
 
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const ONLY = process.env.BENCH_ONLY ?? '';
 
-const native = JSON.parse(execFileSync('cargo', [
+const native = ONLY === 'page' ? [] : JSON.parse(execFileSync('cargo', [
   'run', '--quiet', '--profile', 'native', '-p', 'rebalance-cli', '--',
   'bench', '--json', '--runs', String(RUNS),
 ], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 }));
+// `rebalance presets` prints `<id>  <title>` per line.
+const presets = ONLY === 'engine' ? [] : execFileSync('cargo', [
+  'run', '--quiet', '--profile', 'native', '-p', 'rebalance-cli', '--', 'presets',
+], { cwd: ROOT, encoding: 'utf8' }).split('\n').map((l) => l.split(/\s+/)[0]).filter(Boolean);
 
 const server = await serveStatic();
 const browser = await launchBrowser();
 const rows = [];
 let memory = null;
+let pageRows = [];
+let machineNote = '';
 try {
   for (const n of native) {
     // A fresh page per workload, so one workload's memory does not count for the next.
@@ -37,19 +48,24 @@ try {
       wasm_min_ms: wasm.min_ms, wasm_max_ms: wasm.max_ms, runs: wasm.runs, wasm_memory_mb: after / 2 ** 20 });
     await page.close();
   }
+  if (ONLY !== 'engine') {
+    machineNote = await machine(browser);
+    pageRows = await measurePage(browser, server, presets, RUNS);
+  }
 } finally {
   await browser.close();
   await server.close();
 }
 
-const w = Math.max(...rows.map((r) => r.name.length));
-console.log(`${'workload'.padEnd(w)}  native median  wasm median  wasm/native  wasm memory`);
+const w = Math.max(0, ...rows.map((r) => r.name.length));
+if (rows.length) console.log(`${'workload'.padEnd(w)}  native median  wasm median  wasm/native  wasm memory`);
 for (const r of rows) {
   console.log(`${r.name.padEnd(w)}  ${r.native_ms.toFixed(2).padStart(10)} ms  ${r.wasm_ms.toFixed(2).padStart(8)} ms  ${r.ratio.toFixed(2).padStart(10)}x  ${r.wasm_memory_mb.toFixed(0).padStart(7)} MB`);
 }
+if (pageRows.length) printPage(pageRows, machineNote);
 if (memory) {
   console.log(`WebAssembly memory around the 1,000-worker scenario: ${memory.before_mb.toFixed(0)} MB before, ${memory.after_mb.toFixed(0)} MB after (peak; linear memory never shrinks)`);
 }
 const out = join(ROOT, 'web/tests/results');
 await mkdir(out, { recursive: true });
-await writeFile(join(out, 'bench.json'), JSON.stringify({ runs: RUNS, rows, memory }, null, 2));
+await writeFile(join(out, 'bench.json'), JSON.stringify({ runs: RUNS, rows, memory, machine: machineNote, page: pageRows }, null, 2));

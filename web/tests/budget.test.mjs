@@ -30,12 +30,18 @@ test('release .wasm sizes (gzip -9)', async () => {
     budget[key] = { file: f, bytes: raw.length, gzip_bytes: gzipSync(raw, { level: 9 }).length };
   }
   assert.ok(budget.page_wasm && budget.worker_wasm);
-  // The size budget (issue #7): each module under 400 KB gzip. A size is
-  // exact for a given build, unlike a timing, so it is checked, not just
-  // reported. The page must never hold the simulator (it loads the worker's
-  // module instead); the worker must not hold the UI.
-  for (const key of ['page_wasm', 'worker_wasm']) {
-    assert.ok(budget[key].gzip_bytes < 400_000, `${key} over budget: ${JSON.stringify(budget[key])}`);
+  // The size budget: under 400 KB gzip each (issue #7). The page is held
+  // below that since issue #13 moved the scenario parser and the result
+  // deserialisers into the simulator (docs/performance.md): 318 KB, then
+  // 363 KB with #11's view and editing work, plus a few KB of headroom.
+  // The simulator keeps the 400 KB of #7: the Streams thread model and the
+  // Connect release table of #14 grew it to about 390 KB.
+  // A size is exact for a given build, unlike a timing, so it is checked, not
+  // just reported. The page must never hold the simulator (it loads the
+  // worker's module instead); the worker must not hold the UI.
+  const limits = { page_wasm: 370_000, worker_wasm: 400_000 };
+  for (const [key, limit] of Object.entries(limits)) {
+    assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }
   // The split itself, by text only one side may hold: a Connect round
   // explanation (crates/engine/src/sim/connect/rounds.rs) and the help

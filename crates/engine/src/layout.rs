@@ -323,7 +323,8 @@ fn lane_rows(trace: &Trace) -> Vec<Vec<u32>> {
         rows[lane_of(span.worker)].extend_from_slice(trace.list(span.items));
     }
     for items in &mut rows {
-        items.sort_unstable();
+        // Equal items are alike: the stable sort gives the same order.
+        crate::sort_by_key::sort_by_u64_key(items, |&i| u64::from(i));
         items.dedup();
     }
     rows

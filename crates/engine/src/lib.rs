@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod binary;
 pub mod budget;
 pub mod conformance;
 pub mod connect;
@@ -20,6 +21,7 @@ pub mod report;
 pub mod run;
 pub mod scenario;
 pub(crate) mod sim;
+pub mod sort_by_key;
 pub(crate) mod step_kind;
 pub mod streams;
 pub mod streams_group;

@@ -117,8 +117,9 @@ pub fn encode(scenario: &Scenario) -> String {
     encode_json(&scenario.to_json())
 }
 
-/// Picks the codec for a scenario's JSON: deflate only when it saves a fifth.
-fn encode_json(json: &str) -> String {
+/// The fragment for a scenario's JSON, as given (compact, not checked):
+/// deflate only when it saves a fifth.
+pub fn encode_json(json: &str) -> String {
     format!("s={}", encode_body(LINK_VERSION, json))
 }
 
@@ -140,8 +141,37 @@ pub fn preset_fragment(id: &str) -> String {
     format!("p={id}")
 }
 
+/// What a link carries before its scenario is parsed: the page's module
+/// stops here (it holds no scenario parser) and hands the JSON to the
+/// simulator's, which parses it with [`parse_scenario`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkPayload {
+    /// A scenario's JSON text, unpacked but not yet parsed.
+    Json(String),
+    /// A built-in preset, by id.
+    Preset(String),
+    /// No scenario in the link.
+    Empty,
+}
+
 /// Decodes a whole URL, a `#fragment` or a bare fragment.
 pub fn decode(link: &str) -> Result<LinkTarget, LinkError> {
+    match decode_payload(link)? {
+        LinkPayload::Json(text) => parse_scenario(&text).map(|s| LinkTarget::Scenario(Box::new(s))),
+        LinkPayload::Preset(id) => Ok(LinkTarget::Preset(id)),
+        LinkPayload::Empty => Ok(LinkTarget::Empty),
+    }
+}
+
+/// A link's scenario JSON (from [`decode_payload`]), parsed and validated.
+pub fn parse_scenario(text: &str) -> Result<Scenario, LinkError> {
+    // A link's JSON is one line nobody sees: its errors quote the text
+    // around the problem instead of a line number.
+    Scenario::from_json(text).map_err(|e| LinkError::Scenario(e.without_line()))
+}
+
+/// Decodes a link up to its payload: every check but the scenario's own.
+pub fn decode_payload(link: &str) -> Result<LinkPayload, LinkError> {
     let link = link.trim();
     let fragment = match link.find('#') {
         Some(i) => &link[i + 1..],
@@ -158,20 +188,15 @@ pub fn decode(link: &str) -> Result<LinkTarget, LinkError> {
         .split_once(SWEEP_PART)
         .map_or(fragment, |(scenario, _)| scenario);
     if fragment.is_empty() {
-        return Ok(LinkTarget::Empty);
+        return Ok(LinkPayload::Empty);
     }
     if let Some(id) = fragment.strip_prefix("p=") {
-        return decode_preset_id(id);
+        return decode_preset_id(id).map(LinkPayload::Preset);
     }
     let Some(body) = fragment.strip_prefix("s=") else {
         return Err(LinkError::UnknownKind);
     };
-    let json = decode_body(LINK_VERSION, body)?;
-    // A link's JSON is one line nobody sees: its errors quote the text
-    // around the problem instead of a line number.
-    Scenario::from_json(&json)
-        .map(|s| LinkTarget::Scenario(Box::new(s)))
-        .map_err(|e| LinkError::Scenario(e.without_line()))
+    decode_body(LINK_VERSION, body).map(LinkPayload::Json)
 }
 
 /// Where a sweep link's sweep starts in the fragment.
@@ -209,7 +234,7 @@ pub(crate) fn decode_body(expected_version: u32, body: &str) -> Result<String, L
     String::from_utf8(json).map_err(|_| LinkError::BadEncoding)
 }
 
-fn decode_preset_id(id: &str) -> Result<LinkTarget, LinkError> {
+fn decode_preset_id(id: &str) -> Result<String, LinkError> {
     let id = id.split('&').next().unwrap_or("");
     let valid = !id.is_empty()
         && id.len() <= 100
@@ -217,7 +242,7 @@ fn decode_preset_id(id: &str) -> Result<LinkTarget, LinkError> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '/' | '.'));
     if valid {
-        Ok(LinkTarget::Preset(id.to_string()))
+        Ok(id.to_string())
     } else {
         Err(LinkError::BadPresetId)
     }

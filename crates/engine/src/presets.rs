@@ -78,9 +78,29 @@ pub fn resolve(id: &str) -> Result<&'static Preset, String> {
 }
 
 /// What to tell someone whose link names a preset that does not exist.
-fn unknown_preset_message(id: &str) -> String {
+pub fn unknown_preset_message(id: &str) -> String {
     let shown: String = id.chars().take(60).collect();
     format!("There is no preset `{shown}` in this version of the playground. Pick one from the gallery.")
+}
+
+/// A blank scenario of a family: a small cluster with Kafka's defaults, the
+/// family's default comparison (eager vs cooperative) and no events.
+pub fn blank(kind: FamilyKind) -> Scenario {
+    let json = match kind {
+        FamilyKind::Connect => {
+            r#"{"version": 1, "title": "New Connect scenario",
+                "description": "Three workers run one connector with six tasks. Add events (a worker joins, leaves or restarts) to see how each protocol rebalances.",
+                "seed": 1, "connect": {"workers": 3, "connectors": [{"name": "connector-1", "tasks": 6}]},
+                "events": [], "end_ms": 60000}"#
+        }
+        FamilyKind::Streams => {
+            r#"{"version": 1, "title": "New Streams scenario",
+                "description": "Three instances run one stateless subtopology with six partitions. Add events (an instance joins, stops or restarts) to see how each protocol rebalances.",
+                "seed": 1, "streams": {"instances": 3, "subtopologies": [{"partitions": 6}]},
+                "events": [], "end_ms": 60000}"#
+        }
+    };
+    Scenario::from_json(json).expect("the blank scenarios are valid")
 }
 
 #[cfg(test)]

@@ -13,6 +13,14 @@ pub fn serialize<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
     Ok(to_js(&json))
 }
 
+/// JSON text as a plain JS value (integers exact). The page hands a
+/// scenario over as its own JSON text, so its module holds no second
+/// serialiser for it (one that builds a `Value`).
+pub fn parse(json: &str) -> Result<JsValue, JsValue> {
+    let value: Value = serde_json::from_str(json).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    Ok(to_js(&value))
+}
+
 /// The JSON text of a JS value: a string is taken as JSON text already,
 /// anything else is converted (BigInts back to exact integers).
 pub fn json_text(value: &JsValue) -> Result<String, JsValue> {
@@ -21,6 +29,16 @@ pub fn json_text(value: &JsValue) -> Result<String, JsValue> {
     }
     let json = from_js(value).map_err(|e| JsValue::from_str(&e))?;
     Ok(json.to_string())
+}
+
+/// A JS value (an object, or JSON text) as compact JSON text; throws when
+/// text is not JSON.
+pub fn compact_json(value: &JsValue) -> Result<String, JsValue> {
+    let value: Value = match value.as_string() {
+        Some(text) => serde_json::from_str(&text).map_err(|e| JsValue::from_str(&e.to_string()))?,
+        None => from_js(value).map_err(|e| JsValue::from_str(&e))?,
+    };
+    Ok(value.to_string())
 }
 
 /// A scenario from a JS value (an object or JSON text), or the reason it is

@@ -4,7 +4,6 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use engine::scenario::Scenario;
 use gloo::events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
 use web_sys::{DragEvent, Element, KeyboardEvent};
@@ -69,9 +68,9 @@ pub fn use_shortcuts(on_command: Callback<Command>) {
     });
 }
 
-/// Scenario files dropped on the page, read and validated.
+/// Scenario files dropped on the page, read (the simulator parses them).
 #[hook]
-pub fn use_file_drop(enabled: bool, on_file: Callback<Result<Box<Scenario>, String>>) {
+pub fn use_file_drop(enabled: bool, on_file: Callback<share::FileRead>) {
     let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
     use_effect_with(enabled, move |enabled| {
         let mut listeners = Vec::new();

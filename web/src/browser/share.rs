@@ -3,6 +3,8 @@
 //! tested natively; the rest are thin browser calls.
 
 use engine::scenario::Scenario;
+
+use crate::worker::sim_client::Opening;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::js_sys::{Array, Promise, Reflect};
@@ -16,7 +18,8 @@ pub const MAX_SHARE_LINK: usize = 8_000;
 /// link codec puts on an unpacked scenario).
 pub const MAX_FILE_BYTES: f64 = engine::link::MAX_DECODED_BYTES as f64;
 
-/// A scenario file's text, validated exactly like a link's payload.
+/// A scenario file's text, validated exactly like a link's payload (by the
+/// simulator's module, which parses what the page opens).
 pub fn parse_scenario_file(name: &str, text: &str) -> Result<Scenario, String> {
     let shown: String = name.chars().take(80).collect();
     Scenario::from_json(text)
@@ -129,11 +132,15 @@ pub fn download(name: &str, text: &str) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// Reads a scenario file picked or dropped by the user and validates it;
-/// keep the returned reader alive until `done` runs (dropping it aborts).
+/// A scenario file as read (the simulator parses it: the page's module
+/// holds no scenario parser), or why it could not be read.
+pub type FileRead = Result<Opening, String>;
+
+/// Reads a scenario file picked or dropped by the user; keep the returned
+/// reader alive until `done` runs (dropping it aborts).
 pub fn read_scenario_file(
     file: web_sys::File,
-    done: yew::Callback<Result<Box<Scenario>, String>>,
+    done: yew::Callback<FileRead>,
 ) -> Option<gloo::file::callbacks::FileReader> {
     let name = file.name();
     let size = file.size();
@@ -144,7 +151,7 @@ pub fn read_scenario_file(
     let file = gloo::file::File::from(file);
     Some(gloo::file::callbacks::read_as_text(&file, move |text| {
         done.emit(match text {
-            Ok(text) => parse_scenario_file(&name, &text).map(Box::new),
+            Ok(text) => Ok(Opening::File { name, text }),
             Err(e) => Err(format!("“{name}” could not be read: {e}")),
         });
     }))

@@ -97,10 +97,10 @@ pub fn App() -> Html {
     // Each new request (a valid scenario) goes to the simulator.
     {
         let client = client.clone();
-        let scenario = state.scenario.clone();
+        let job = state.job();
         use_effect_with(state.request, move |request| {
             if *request > 0 {
-                client.request(*request, &scenario);
+                client.request(*request, &job);
             }
         });
     }
@@ -265,7 +265,9 @@ pub fn App() -> Html {
         .then_some(embed_options.column)
         .flatten()
         .filter(|c| *c < s.scenario.variant_labels().len());
-    let has_scenario = s.request > 0;
+    let has_scenario = s.has_scenario();
+    // While the simulator reads a link's or a file's scenario there is none to show.
+    let loading = s.loading();
 
     html! {
         <main ref={main_ref} class={classes!("playground", embed.then_some("embed"),
@@ -286,7 +288,7 @@ pub fn App() -> Html {
                     } else {
                         <a class="brand" href="./" onclick={show_gallery.clone().reform(|e: MouseEvent| { e.prevent_default(); e })}>{"Rebalance Playground"}</a>
                     }
-                    if !gallery_shown {
+                    if !gallery_shown && !loading {
                         <span class="scenario-title" id="scenario-title">{ &s.scenario.title }</span>
                     }
                 </h1>
@@ -297,7 +299,7 @@ pub fn App() -> Html {
                 } else {
                     <nav class="toolbar" aria-label="Playground">
                         <button id="presets-button" class={classes!(gallery_shown.then_some("active"))} onclick={show_gallery}>{"Presets"}</button>
-                        if has_scenario && !gallery_shown {
+                        if has_scenario && !gallery_shown && !loading {
                             <ShareBar scenario={s.scenario.clone()} fragment={s.fragment.clone()}
                                       on_open_file={on_file.clone()} {on_embed}
                                       result={s.shown.as_ref().map(|x| x.result.clone())} />
@@ -315,13 +317,13 @@ pub fn App() -> Html {
                 <Gallery on_open={on_open_preset} current={s.preset.filter(|_| has_scenario)}
                          on_back={has_scenario.then_some(back_to_compare)} {on_blank} />
             } else {
-                if !embed && !s.scenario.description.is_empty() {
+                if !embed && !loading && !s.scenario.description.is_empty() {
                     { description(&s.scenario.description, s.text_stale()) }
                 }
-                if !embed && !s.scenario.references.is_empty() {
+                if !embed && !loading && !s.scenario.references.is_empty() {
                     { references(&s.scenario.references) }
                 }
-                if !embed {
+                if !embed && !loading {
                     <Editor scenario={s.scenario.clone()} invalid={s.invalid.clone().map(AttrValue::from)} {on_edit}
                             text_stale={s.text_stale()} />
                 }

@@ -2,7 +2,7 @@
 //! link (it can be opened in a new tab or copied); a plain click opens the
 //! preset in place. Two buttons open a blank scenario of each family.
 
-use engine::presets::{self, Preset};
+use crate::presets::{self, Preset};
 use engine::scenario::{Family, FamilyKind, Scenario};
 use yew::prelude::*;
 

@@ -25,7 +25,7 @@ pub struct ShareBarProps {
     /// Its fragment (`s=…` or `p=…`).
     pub fragment: AttrValue,
     /// A scenario file was opened (or refused).
-    pub on_open_file: Callback<Result<Box<Scenario>, String>>,
+    pub on_open_file: Callback<share::FileRead>,
     /// Show the embed snippet.
     pub on_embed: Callback<()>,
     /// The result shown (what the exports draw), once there is one.

@@ -53,7 +53,7 @@ fn process_gaps(trace: &Trace, worker: u32) -> (Ranges, Ranges) {
         .iter()
         .filter(|s| s.worker == worker)
         .collect();
-    spans.sort_by_key(|s| s.start_ms);
+    engine::sort_by_key::sort_by_u64_key(&mut spans, |s| s.start_ms);
     let mut down = Vec::new();
     let mut frozen = Vec::new();
     let mut covered = 0;

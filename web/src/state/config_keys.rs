@@ -106,10 +106,7 @@ fn streams_name(dotted: &str) -> Option<&'static str> {
 /// changed between versions: `session.timeout.ms`, the task assignor).
 pub fn streams_keys(version: KafkaVersion) -> Vec<Key> {
     let resolved = StreamsConfig::default().resolve(version);
-    let Ok(Value::Object(fields)) = serde_json::to_value(&resolved) else {
-        return Vec::new();
-    };
-    fields
+    as_map(&resolved)
         .into_iter()
         .filter_map(|(field, default)| {
             // The resolved config names its fields in Rust; the Kafka name is
@@ -139,8 +136,11 @@ pub fn streams_keys(version: KafkaVersion) -> Vec<Key> {
         .collect()
 }
 
+/// Through JSON text rather than `serde_json::to_value`: the page already
+/// holds the text serialiser (for links), not a second one for `Value`.
 fn as_map<T: Serialize>(config: &T) -> Map<String, Value> {
-    match serde_json::to_value(config) {
+    let text = serde_json::to_string(config).unwrap_or_default();
+    match serde_json::from_str(&text) {
         Ok(Value::Object(map)) => map,
         _ => Map::new(),
     }

@@ -47,7 +47,9 @@ pub fn round_stops(result: &RunResult) -> Vec<RoundRef> {
                 })
         })
         .collect();
-    stops.sort();
+    // Collected column by column, round by round: sorting by time alone,
+    // stably, gives the full (time, column, round) order.
+    engine::sort_by_key::sort_by_u64_key(&mut stops, |s| s.at_ms);
     stops
 }
 

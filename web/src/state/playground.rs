@@ -5,16 +5,16 @@
 
 use std::rc::Rc;
 
-use engine::link::{self, LinkTarget};
-use engine::presets;
+use engine::link::{self, LinkPayload};
 use engine::run::RunResult;
 use engine::scenario::{FamilyKind, Scenario};
 use yew::Reducible;
 
+use crate::presets;
 use crate::shared::Shared;
 use crate::state::edit::{self, text_is_stale, Edit};
 use crate::state::error_names::page_error;
-use crate::worker::sim_client::SimOutcome;
+use crate::worker::sim_client::{Answer, Job, Opening, SimOutcome};
 
 /// What fills the page below the header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,13 +49,30 @@ pub struct Shown {
     pub in_worker: bool,
 }
 
+/// A link's or a file's scenario that the simulator is reading (the page's
+/// module holds no scenario parser); the newest request is its.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingOpen {
+    /// What is being read.
+    pub opening: Rc<Opening>,
+    /// The result on screen was complete for the scenario on screen when
+    /// the open started: if the open is refused, it still is.
+    shown_was_current: bool,
+    /// Back or Forward within the comparison on screen: if the scenario is
+    /// of the same family, the playhead stays (like undo and redo).
+    continues: bool,
+}
+
 /// What the page shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlaygroundState {
     /// Gallery or compare view.
     pub view: View,
     /// The scenario as edited (it may be invalid; see [`Self::invalid`]).
+    /// While [`Self::opening`] is set, the one before (not shown).
     pub scenario: Rc<Scenario>,
+    /// A link's or a file's scenario the simulator is reading.
+    pub opening: Option<PendingOpen>,
     /// The preset, while the scenario is an unedited preset.
     pub preset: Option<&'static str>,
     /// Why the edited scenario cannot be simulated.
@@ -72,14 +89,21 @@ pub struct PlaygroundState {
     pub fragment: String,
     /// How the address bar should follow the newest change.
     pub history: History,
-    /// Counts scenario opens (not edits), so playback can restart.
+    /// Counts scenarios opened (not edits), so playback can restart.
     pub opened: u64,
     /// Embedded in another page (`?embed=1`): no gallery, no editor.
     pub embed: bool,
     /// The scenario as it was when its title and description were last
     /// written (by a preset's author or in the editor); see [`Self::text_stale`].
     pub text_basis: Rc<Scenario>,
+    /// The scenarios behind the links this page wrote into the address bar
+    /// (newest last, at most [`WRITTEN_LINKS`]): Back and Forward to one of
+    /// them open it at once, without asking the simulator to read it.
+    written: Rc<Vec<(String, Rc<Scenario>)>>,
 }
+
+/// How many of its own links the page remembers for Back and Forward.
+const WRITTEN_LINKS: usize = 100;
 
 /// Everything the user, the address bar or the simulator can do to the state.
 #[derive(Clone, Debug)]
@@ -88,8 +112,8 @@ pub enum Action {
     Navigate(String),
     /// Open a preset from the gallery.
     OpenPreset(&'static str),
-    /// Open a scenario read from a file, or say why the file is not one.
-    OpenFile(Result<Box<Scenario>, String>),
+    /// Open a scenario file (read, not parsed), or say why it could not be read.
+    OpenFile(Result<Opening, String>),
     /// Open a blank scenario of a family.
     OpenBlank(FamilyKind),
     /// Change the scenario.
@@ -111,6 +135,7 @@ impl PlaygroundState {
         let blank = Self {
             view: View::Gallery,
             scenario: default.clone(),
+            opening: None,
             preset: Some(presets::default_preset().id),
             invalid: None,
             notice: None,
@@ -122,6 +147,7 @@ impl PlaygroundState {
             opened: 0,
             embed,
             text_basis: default,
+            written: Rc::default(),
         };
         blank.navigate(fragment)
     }
@@ -148,6 +174,40 @@ impl PlaygroundState {
             .map_or_else(|| Rc::new(scenario.clone()), Rc::new)
     }
 
+    /// Remembers that `fragment`, written by this page, names `scenario`.
+    fn remember(&self, fragment: &str, scenario: &Rc<Scenario>) -> Rc<Vec<(String, Rc<Scenario>)>> {
+        let mut written: Vec<_> = self
+            .written
+            .iter()
+            .filter(|(f, _)| f != fragment)
+            .cloned()
+            .collect();
+        written.push((fragment.to_string(), scenario.clone()));
+        let excess = written.len().saturating_sub(WRITTEN_LINKS);
+        written.drain(..excess);
+        Rc::new(written)
+    }
+
+    /// True once a scenario has been opened (an open the simulator is still
+    /// reading does not count yet).
+    pub fn has_scenario(&self) -> bool {
+        self.opened > 0
+    }
+
+    /// True while the simulator reads a link's or a file's scenario: the
+    /// page has no scenario to show yet.
+    pub fn loading(&self) -> bool {
+        self.opening.is_some()
+    }
+
+    /// What the newest request asks of the simulator.
+    pub fn job(&self) -> Job {
+        match &self.opening {
+            Some(pending) => Job::Open(pending.opening.clone()),
+            None => Job::Simulate(self.scenario.clone()),
+        }
+    }
+
     /// True while the newest valid scenario has no result yet.
     pub fn simulating(&self) -> bool {
         self.view == View::Compare
@@ -167,6 +227,7 @@ impl PlaygroundState {
             view: View::Compare,
             text_basis,
             scenario: Rc::new(scenario),
+            opening: None,
             preset,
             invalid: None,
             notice: None,
@@ -176,6 +237,84 @@ impl PlaygroundState {
             history,
             opened: self.opened + 1,
             ..self.clone()
+        }
+    }
+
+    /// Asks the simulator to read a scenario: a new request whose first
+    /// answer is the scenario (or why there is none).
+    fn start_open(&self, opening: Opening, continues: bool) -> Self {
+        Self {
+            opening: Some(PendingOpen {
+                opening: Rc::new(opening),
+                shown_was_current: self.shown.as_ref().map(|s| s.id) == Some(self.request),
+                continues,
+            }),
+            request: self.request + 1,
+            failure: None,
+            history: History::Keep,
+            ..self.clone()
+        }
+    }
+
+    /// The scenario the simulator read for the pending open.
+    fn opened_scenario(&self, scenario: Scenario) -> Self {
+        let Some(pending) = &self.opening else {
+            return self.clone();
+        };
+        let (fragment, history) = match &*pending.opening {
+            // Keep the link as the user has it; it names this scenario.
+            Opening::Link { .. } => (self.fragment.clone(), History::Keep),
+            Opening::File { .. } => (link::encode(&scenario), History::Push),
+        };
+        let opened = if pending.continues && scenario.family_kind() == self.scenario.family_kind() {
+            self.opened
+        } else {
+            self.opened + 1
+        };
+        let text_basis = self.basis_for(&scenario);
+        Self {
+            view: View::Compare,
+            text_basis,
+            scenario: Rc::new(scenario),
+            opening: None,
+            preset: None,
+            invalid: None,
+            notice: None,
+            failure: None,
+            fragment,
+            history,
+            opened,
+            ..self.clone()
+        }
+    }
+
+    /// The pending open found no scenario: say why, and keep what was there.
+    fn refused(&self, message: String) -> Self {
+        let Some(pending) = &self.opening else {
+            return self.clone();
+        };
+        let mut next = Self {
+            opening: None,
+            ..self.clone()
+        };
+        if pending.shown_was_current {
+            // The result on screen is still the scenario's.
+            if let Some(shown) = &mut next.shown {
+                shown.id = next.request;
+            }
+        } else if self.has_scenario() {
+            // Its simulation was superseded by the open: run it again.
+            next.request += 1;
+        }
+        match &*pending.opening {
+            Opening::Link { .. } => next.refuse(format!(
+                "{message} Pick a scenario from the gallery instead."
+            )),
+            Opening::File { .. } => Self {
+                notice: Some(message),
+                history: History::Keep,
+                ..next
+            },
         }
     }
 
@@ -214,12 +353,10 @@ impl PlaygroundState {
         if !fragment.is_empty() && fragment == self.fragment && self.view == View::Compare {
             return self.clone();
         }
-        let continues = |next: Self| {
-            if self.view == View::Compare
-                && self.request > 0
-                && next.view == View::Compare
-                && next.scenario.family_kind() == self.scenario.family_kind()
-            {
+        // Back and Forward within the comparison on screen.
+        let continues = self.view == View::Compare && self.has_scenario();
+        let keep_playhead = |next: Self| {
+            if continues && next.scenario.family_kind() == self.scenario.family_kind() {
                 Self {
                     opened: self.opened,
                     ..next
@@ -228,23 +365,33 @@ impl PlaygroundState {
                 next
             }
         };
-        match link::decode(fragment) {
-            Ok(LinkTarget::Scenario(s)) => {
-                let mut next = self.open(*s, None, History::Keep);
-                // Keep the link as the user has it; it names this scenario.
-                next.fragment = fragment.to_string();
-                continues(next)
-            }
-            Ok(LinkTarget::Preset(id)) => match presets::resolve(&id) {
-                Ok(p) => continues(self.open(p.scenario(), Some(p.id), History::Keep)),
+        if let Some((_, scenario)) = self.written.iter().find(|(f, _)| f == fragment) {
+            // A link this page wrote (an edit): undo and redo at once.
+            let next = self.open((**scenario).clone(), None, History::Keep);
+            return keep_playhead(Self {
+                fragment: fragment.to_string(),
+                ..next
+            });
+        }
+        match link::decode_payload(fragment) {
+            Ok(LinkPayload::Json(json)) => Self {
+                view: View::Compare,
+                preset: None,
+                invalid: None,
+                notice: None,
+                fragment: fragment.to_string(),
+                ..self.start_open(Opening::Link { json }, continues)
+            },
+            Ok(LinkPayload::Preset(id)) => match presets::resolve(&id) {
+                Ok(p) => keep_playhead(self.open(p.scenario(), Some(p.id), History::Keep)),
                 Err(message) => self.refuse(message),
             },
-            Ok(LinkTarget::Empty) if self.embed => self.open(
+            Ok(LinkPayload::Empty) if self.embed => self.open(
                 presets::default_preset().scenario(),
                 Some(presets::default_preset().id),
                 History::Keep,
             ),
-            Ok(LinkTarget::Empty) => Self {
+            Ok(LinkPayload::Empty) => Self {
                 view: View::Gallery,
                 notice: None,
                 history: History::Keep,
@@ -268,17 +415,22 @@ impl PlaygroundState {
             self.text_basis.clone()
         };
         match scenario.validate() {
-            Ok(()) => Self {
-                fragment: link::encode(&scenario),
-                scenario,
-                preset: None,
-                invalid: None,
-                request: self.request + 1,
-                failure: None,
-                history: History::Push,
-                text_basis,
-                ..self.clone()
-            },
+            Ok(()) => {
+                let fragment = link::encode(&scenario);
+                Self {
+                    written: self.remember(&fragment, &scenario),
+                    fragment,
+                    scenario,
+                    opening: None,
+                    preset: None,
+                    invalid: None,
+                    request: self.request + 1,
+                    failure: None,
+                    history: History::Push,
+                    text_basis,
+                    ..self.clone()
+                }
+            }
             Err(e) => Self {
                 invalid: Some(page_error(&e, &scenario)),
                 scenario,
@@ -295,7 +447,15 @@ impl PlaygroundState {
             // Superseded by a newer edit: drop the stale result.
             return self.clone();
         }
-        match outcome.result {
+        let result = match outcome.answer {
+            Answer::Opened(scenario) => return self.opened_scenario(*scenario),
+            Answer::Refused(message) => return self.refused(message),
+            Answer::Simulated(result) => result,
+        };
+        // `history` stays: a result does not move the address bar, and the
+        // scenario's own change (an opened file's Push) may not have been
+        // written yet when the result comes in the same render.
+        match result {
             Ok(result) => Self {
                 shown: Some(Shown {
                     id: outcome.id,
@@ -304,12 +464,12 @@ impl PlaygroundState {
                     in_worker: outcome.in_worker,
                 }),
                 failure: None,
-                history: History::Keep,
                 ..self.clone()
             },
+            // A pending open stays pending: there is no scenario to show
+            // (or edit) under the message.
             Err(message) => Self {
                 failure: Some(message),
-                history: History::Keep,
                 ..self.clone()
             },
         }
@@ -326,7 +486,7 @@ impl Reducible for PlaygroundState {
                 Ok(p) => self.open(p.scenario(), Some(p.id), History::Push),
                 Err(message) => self.refuse(message),
             },
-            Action::OpenFile(Ok(scenario)) => self.open(*scenario, None, History::Push),
+            Action::OpenFile(Ok(file)) => self.start_open(file, false),
             Action::OpenBlank(kind) => self.open(edit::blank(kind), None, History::Push),
             Action::OpenFile(Err(message)) => Self {
                 notice: Some(message),
@@ -364,12 +524,21 @@ mod tests {
     use super::*;
 
     fn outcome(id: u64, result: Rc<RunResult>) -> SimOutcome {
+        answer(id, Answer::Simulated(Ok(result)))
+    }
+
+    fn answer(id: u64, answer: Answer) -> SimOutcome {
         SimOutcome {
             id,
-            result: Ok(result),
+            answer,
             elapsed_ms: 1.0,
             in_worker: true,
         }
+    }
+
+    /// A `#s=` link's fragment and the JSON it carries.
+    fn scenario_link(s: &Scenario) -> (String, String) {
+        (link::encode(s), s.to_json())
     }
 
     #[test]
@@ -394,6 +563,119 @@ mod tests {
             assert_eq!(e.view, View::Compare, "embeds fall back to the default");
             assert!(e.notice.is_some());
         }
+    }
+
+    #[test]
+    fn a_scenario_link_is_read_by_the_simulator_then_shown() {
+        let mut scenario = presets::find("connect/worker-dies").unwrap().scenario();
+        scenario.title = "From a link".to_string();
+        let (fragment, json) = scenario_link(&scenario);
+        let s = Rc::new(PlaygroundState::load(&fragment, false));
+        assert_eq!(s.view, View::Compare);
+        assert!(s.loading() && s.simulating() && !s.has_scenario());
+        assert_eq!(s.job(), Job::Open(Rc::new(Opening::Link { json })));
+        assert_eq!(s.fragment, fragment, "the link stays as the user has it");
+        let request = s.request;
+        let s = s.reduce(Action::Simulated(answer(
+            request,
+            Answer::Opened(Box::new(scenario.clone())),
+        )));
+        assert!(!s.loading() && s.has_scenario() && s.simulating());
+        assert_eq!(*s.scenario, scenario);
+        assert_eq!(
+            (s.fragment.as_str(), s.history),
+            (fragment.as_str(), History::Keep)
+        );
+        assert_eq!(s.request, request, "the same request simulates it");
+        let result = Rc::new(engine::run::run(&scenario));
+        let s = s.reduce(Action::Simulated(outcome(request, result)));
+        assert!(!s.simulating());
+    }
+
+    #[test]
+    fn a_link_the_simulator_cannot_read_shows_the_failure_and_no_scenario() {
+        let (fragment, _) = scenario_link(&presets::default_preset().scenario());
+        let s = Rc::new(PlaygroundState::load(&fragment, false));
+        let request = s.request;
+        let s = s.reduce(Action::Simulated(answer(
+            request,
+            Answer::Simulated(Err("The simulator could not be loaded".into())),
+        )));
+        assert!(s.failure.is_some());
+        assert!(
+            s.loading() && !s.has_scenario(),
+            "no editor for a scenario never read"
+        );
+    }
+
+    #[test]
+    fn a_refused_link_shows_the_gallery_with_the_simulators_message() {
+        let (fragment, _) = scenario_link(&presets::default_preset().scenario());
+        let s = Rc::new(PlaygroundState::load(&fragment, false));
+        let why = "This link's scenario cannot be used. connect.workers: must be at least 1.";
+        let request = s.request;
+        let s = s.reduce(Action::Simulated(answer(
+            request,
+            Answer::Refused(why.into()),
+        )));
+        assert_eq!(s.view, View::Gallery);
+        assert!(!s.loading() && !s.has_scenario());
+        assert_eq!(
+            s.notice.as_deref(),
+            Some(format!("{why} Pick a scenario from the gallery instead.").as_str())
+        );
+        let e = Rc::new(PlaygroundState::load(&fragment, true));
+        let request = e.request;
+        let e = e.reduce(Action::Simulated(answer(
+            request,
+            Answer::Refused(why.into()),
+        )));
+        assert_eq!(e.view, View::Compare, "embeds fall back to the default");
+        assert_eq!(e.preset, Some(presets::default_preset().id));
+        assert!(e.notice.is_some() && e.simulating());
+    }
+
+    #[test]
+    fn a_file_opens_through_the_simulator_and_a_refused_one_changes_nothing() {
+        let s = Rc::new(PlaygroundState::load("p=connect/worker-joins", false));
+        let result = Rc::new(engine::run::run(&s.scenario));
+        let request = s.request;
+        let s = s.reduce(Action::Simulated(outcome(request, result)));
+        let before = s.clone();
+        let file = Opening::File {
+            name: "a.json".into(),
+            text: "{}".into(),
+        };
+        let s = s.reduce(Action::OpenFile(Ok(file.clone())));
+        assert!(s.loading() && s.request > before.request);
+        assert_eq!(s.job(), Job::Open(Rc::new(file.clone())));
+        let request = s.request;
+        let refused = s.clone().reduce(Action::Simulated(answer(
+            request,
+            Answer::Refused("no".into()),
+        )));
+        assert_eq!(refused.notice.as_deref(), Some("no"));
+        assert_eq!(refused.scenario, before.scenario);
+        assert!(
+            !refused.loading() && !refused.simulating(),
+            "the result on screen still holds"
+        );
+        let opened_file = presets::find("connect/worker-dies").unwrap().scenario();
+        let opened = s.reduce(Action::Simulated(answer(
+            request,
+            Answer::Opened(Box::new(opened_file.clone())),
+        )));
+        assert_eq!(*opened.scenario, opened_file);
+        assert_eq!(opened.history, History::Push);
+        assert_eq!(opened.fragment, link::encode(&opened_file));
+        assert_eq!(opened.opened, before.opened + 1, "playback restarts");
+        // Its result, even in the same render, leaves the Push to be written.
+        let shown = opened.reduce(Action::Simulated(outcome(
+            request,
+            Rc::new(engine::run::run(&opened_file)),
+        )));
+        assert_eq!(shown.history, History::Push);
+        assert!(!shown.simulating());
     }
 
     #[test]
@@ -463,8 +745,15 @@ mod tests {
         let s = s.reduce(Action::Edit(Edit::Workers(7)));
         assert!(s.text_stale(), "the preset's description no longer fits");
         let edited = s.fragment.clone();
-        // Opened from the link alone, the words are still the preset's.
-        assert!(PlaygroundState::load(&edited, false).text_stale());
+        // Opened from the link alone (read by the simulator), the words are
+        // still the preset's.
+        let fresh = Rc::new(PlaygroundState::load(&edited, false));
+        let request = fresh.request;
+        let fresh = fresh.reduce(Action::Simulated(answer(
+            request,
+            Answer::Opened(Box::new((*s.scenario).clone())),
+        )));
+        assert!(fresh.text_stale());
         let s = s.reduce(Action::Edit(Edit::Description("Seven workers.".into())));
         assert!(!s.text_stale());
         let described = s.fragment.clone();

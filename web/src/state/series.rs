@@ -16,7 +16,7 @@ pub struct Steps {
 impl Steps {
     /// Builds the step function from `(t, delta)` changes.
     fn from_deltas(mut deltas: Vec<(u64, i64)>) -> Self {
-        deltas.sort_by_key(|d| d.0);
+        engine::sort_by_key::sort_by_u64_key(&mut deltas, |d| d.0);
         let mut points: Vec<(u64, u32)> = vec![(0, 0)];
         let mut value: i64 = 0;
         for (t, d) in deltas {

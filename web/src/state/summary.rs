@@ -115,7 +115,7 @@ pub fn summarize(trace: &Trace, size: usize) -> Vec<Group> {
             let end = ((g + 1) * size).min(n_workers) as u32;
             Members::Workers(start..end)
         };
-        d.sort_by_key(|x| x.0);
+        engine::sort_by_key::sort_by_u64_key(&mut d, |x| x.0);
         let mut times = vec![0];
         let mut counts = vec![[0u32; STATES]];
         let mut current = [0i64; STATES];

@@ -5,13 +5,17 @@
 //! * worker → page `"ready"` once it listens (messages sent before that
 //!   would be lost, so the page waits for it; `index.html` checks for it
 //!   too, for the worker it starts early);
-//! * page → worker `{id, scenario}` ([`Simulate`]);
-//! * worker → page `{simulated: {id, result, lists, elapsed_ms}}` or
+//! * page → worker `{id, task}` ([`Request`]): simulate a scenario (JSON
+//!   text), or open a link's scenario JSON or a file's text, parsing it
+//!   first (the page's module holds no scenario parser);
+//! * worker → page, for an open, `{opened: {id, scenario}}` (the scenario in
+//!   the engine's binary form) or `{refused: {id, message}}`, then for every
+//!   request `{simulated: {id, result, lists, elapsed_ms}}` or
 //!   `{failed: {id, message}}` ([`Reply`]).
 //!
-//! A result's bulky item lists do not go through serde: `lists` holds one
-//! `Uint32Array` per variant, passed through as is
-//! (`serde_wasm_bindgen::preserve`), and the worker transfers their
+//! A result does not go through serde: `result` is a `Uint8Array` of its
+//! binary form and `lists` one `Uint32Array` per variant, passed through as
+//! is (`serde_wasm_bindgen::preserve`), and the worker transfers their
 //! buffers (see [`super::wire`]).
 //!
 //! `Reply` is externally tagged (`{simulated: …}`), not tagged by a field:
@@ -20,15 +24,39 @@
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::js_sys::{Array, Uint32Array};
+use web_sys::js_sys::{Array, Uint32Array, Uint8Array};
 
-/// Page → worker: simulate `scenario` (JSON text) as request `id`.
+/// Page → worker: `task`, as request `id`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Simulate {
+pub(crate) struct Request {
     /// The request, so the page can drop answers to superseded ones.
     pub id: u64,
-    /// The scenario as JSON text (the worker validates it again).
-    pub scenario: String,
+    /// What to do.
+    pub task: Task,
+}
+
+/// What the worker is asked to do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Task {
+    /// Simulate a scenario the page holds (JSON text; the worker validates it again).
+    Simulate {
+        /// The scenario's JSON.
+        scenario: String,
+    },
+    /// Parse a link's scenario JSON, answer [`Reply::Opened`] or
+    /// [`Reply::Refused`], then simulate it.
+    OpenLink {
+        /// The JSON the link carries (`engine::link::decode_payload`).
+        json: String,
+    },
+    /// The same for a scenario file the user opened.
+    OpenFile {
+        /// The file's name, for messages.
+        name: String,
+        /// Its text.
+        text: String,
+    },
 }
 
 /// Worker → page.
@@ -37,12 +65,28 @@ pub(crate) struct Simulate {
 pub(crate) enum Reply {
     /// The worker listens now.
     Ready,
+    /// An opened link or file holds this scenario (valid); its simulation follows.
+    Opened {
+        /// The request it answers.
+        id: Option<u64>,
+        /// The scenario in the engine's binary form (`engine::binary`).
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        scenario: Uint8Array,
+    },
+    /// An opened link or file holds no scenario the playground can use.
+    Refused {
+        /// The request it answers.
+        id: Option<u64>,
+        /// Why, as the page shows it.
+        message: String,
+    },
     /// A simulation finished.
     Simulated {
         /// The request it answers (none for the page's main-thread fallback).
         id: Option<u64>,
         /// The result without its item lists, as [`super::wire`] encodes it.
-        result: String,
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        result: Uint8Array,
         /// Each variant's item-list pool, a `Uint32Array` each, in order.
         #[serde(with = "serde_wasm_bindgen::preserve")]
         lists: Array,
@@ -58,7 +102,7 @@ pub(crate) enum Reply {
     },
 }
 
-impl Simulate {
+impl Request {
     /// As a JS value to post.
     pub(crate) fn to_js(&self) -> Result<JsValue, String> {
         serde_wasm_bindgen::to_value(self).map_err(|e| e.to_string())
@@ -75,7 +119,10 @@ impl Reply {
     pub(crate) fn id(&self) -> Option<u64> {
         match self {
             Reply::Ready => None,
-            Reply::Simulated { id, .. } | Reply::Failed { id, .. } => *id,
+            Reply::Opened { id, .. }
+            | Reply::Refused { id, .. }
+            | Reply::Simulated { id, .. }
+            | Reply::Failed { id, .. } => *id,
         }
     }
 
@@ -90,17 +137,20 @@ impl Reply {
     }
 }
 
-/// The item-list pools as `Uint32Array`s for [`Reply::Simulated`], and the
-/// buffers to transfer with it (moved, not copied).
-pub(crate) fn lists_to_js(lists: &[Vec<u32>]) -> (Array, Array) {
+/// A result's bytes and item-list pools as typed arrays for
+/// [`Reply::Simulated`], and the buffers to transfer with it (moved, not
+/// copied).
+pub(crate) fn result_to_js(bytes: &[u8], lists: &[Vec<u32>]) -> (Uint8Array, Array, Array) {
+    let result = Uint8Array::from(bytes);
     let typed = Array::new();
     let transfer = Array::new();
+    transfer.push(&result.buffer());
     for list in lists {
         let array = Uint32Array::from(list.as_slice());
         transfer.push(&array.buffer());
         typed.push(&array);
     }
-    (typed, transfer)
+    (result, typed, transfer)
 }
 
 /// The item-list pools of [`Reply::Simulated`] back in Rust (an entry that
@@ -127,13 +177,15 @@ mod tests {
 
     #[test]
     fn requests_and_failures_have_the_documented_shape() {
-        let request = Simulate {
+        let request = Request {
             id: 7,
-            scenario: "{}".to_string(),
+            task: Task::Simulate {
+                scenario: "{}".to_string(),
+            },
         };
         let json = serde_json::to_string(&request).unwrap();
-        assert_eq!(json, r#"{"id":7,"scenario":"{}"}"#);
-        assert_eq!(serde_json::from_str::<Simulate>(&json).unwrap(), request);
+        assert_eq!(json, r#"{"id":7,"task":{"simulate":{"scenario":"{}"}}}"#);
+        assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), request);
         let failed = Reply::Failed {
             id: Some(7),
             message: "no".to_string(),

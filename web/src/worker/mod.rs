@@ -1,5 +1,6 @@
 //! The simulator off the main thread. The page's [`sim_client`] posts each
-//! scenario to the Web Worker, which [`sim_worker`] serves; where no worker
+//! scenario (or a link's or file's scenario text, for the simulator to parse)
+//! to the Web Worker, which [`sim_worker`] serves; where no worker
 //! can run, [`sim_module`] loads the same simulator module on the main
 //! thread. They talk in [`messages`]; a result crosses the boundary as
 //! [`wire`] packs it.

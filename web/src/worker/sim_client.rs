@@ -2,10 +2,16 @@
 //! ([`crate::worker::sim_worker`]) and hands back the newest result. The
 //! messages are [`crate::worker::messages`]'s.
 //!
-//! * A request that arrives while the worker is busy with an older one
-//!   supersedes it: the busy worker is terminated (its result would be
-//!   stale anyway) and a fresh one starts on the new scenario.
+//! * One worker serves every request (warm: its WebAssembly compiled and
+//!   instantiated once). A request that arrives while it is busy with an
+//!   older one supersedes it: the busy worker is terminated (its result
+//!   would be stale anyway, and a running simulation cannot be interrupted)
+//!   and a spare, started in the background after the first result, takes
+//!   over at once instead of a cold worker.
 //! * Results of superseded requests are dropped, here and in the reducer.
+//! * Links' and files' scenarios are parsed there too ([`Job::Open`]): the
+//!   page's module holds no scenario parser. The worker answers with the
+//!   scenario ([`Answer::Opened`]) before it simulates it.
 //! * The simulator is not part of the page's WebAssembly. Where no worker
 //!   can run (a missing worker file, a strict CSP, no WebAssembly in
 //!   workers), the page loads the simulator module on the main thread
@@ -25,20 +31,58 @@ use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::Callback;
 
 use crate::browser::profile;
-use crate::worker::messages::{lists_from_js, Reply, Simulate};
+use crate::worker::messages::{lists_from_js, Reply, Request, Task};
 use crate::worker::wire;
 
 /// Where Trunk puts the worker's loader shim, relative to the page (so the
 /// site works from any sub-path).
 pub const WORKER_URL: &str = "./rebalance-worker_loader.js";
 
-/// A finished simulation.
+/// A scenario only the simulator's module can parse (the page's holds no
+/// scenario parser): a link's JSON or a file the user opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opening {
+    /// The JSON a `#s=` link carries (`engine::link::decode_payload`).
+    Link {
+        /// The scenario's JSON.
+        json: String,
+    },
+    /// A scenario file.
+    File {
+        /// Its name, for messages.
+        name: String,
+        /// Its text.
+        text: String,
+    },
+}
+
+/// What a request asks of the simulator.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Job {
+    /// Simulate a (valid) scenario.
+    Simulate(Rc<Scenario>),
+    /// Parse a scenario, answer with it, then simulate it.
+    Open(Rc<Opening>),
+}
+
+/// What the simulator answered.
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// An opened link or file holds this valid scenario; its result follows.
+    Opened(Box<Scenario>),
+    /// An opened link or file holds no scenario the playground can use: why.
+    Refused(String),
+    /// The simulation's result, or why there is none.
+    Simulated(Result<Rc<RunResult>, String>),
+}
+
+/// One answer to a request.
 #[derive(Clone, Debug)]
 pub struct SimOutcome {
     /// The request it answers.
     pub id: u64,
-    /// The result, or why there is none.
-    pub result: Result<Rc<RunResult>, String>,
+    /// What the simulator said.
+    pub answer: Answer,
     /// Wall time from request to result, ms.
     pub elapsed_ms: f64,
     /// True when the worker ran it; false for the main-thread fallback.
@@ -80,11 +124,16 @@ impl PartialEq for SimClient {
 struct Inner {
     worker: Option<Spawned>,
     ready: bool,
+    /// A second worker, idle, to take over from a terminated busy one.
+    spare: Option<Spawned>,
+    spare_ready: bool,
+    /// Tells workers apart in their message handlers.
+    next_serial: u32,
     running: Option<u64>,
     /// The next job for the worker.
-    queued: Option<Simulate>,
+    queued: Option<Request>,
     /// The next job for the main thread.
-    here: Option<Simulate>,
+    here: Option<Request>,
     latest: u64,
     started_at: f64,
     main_thread: bool,
@@ -97,6 +146,7 @@ struct Inner {
 
 /// A live worker and the closures it calls; dropping it terminates the worker.
 struct Spawned {
+    serial: u32,
     worker: Worker,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(Event)>,
@@ -124,6 +174,9 @@ impl SimClient {
         let client = SimClient(Rc::new(RefCell::new(Inner {
             worker: None,
             ready: false,
+            spare: None,
+            spare_ready: false,
+            next_serial: 0,
             running: None,
             queued: None,
             here: None,
@@ -148,7 +201,8 @@ impl SimClient {
                 }
                 None => {
                     let mut inner = client.0.borrow_mut();
-                    inner.worker = Some(attach(early.worker, weak));
+                    let serial = inner.serial();
+                    inner.worker = Some(attach(early.worker, weak, serial));
                     inner.ready = early.ready;
                     Some(if early.ready {
                         WorkerStatus::Ready
@@ -157,10 +211,13 @@ impl SimClient {
                     })
                 }
             },
-            None => spawn(weak).map(|spawned| {
-                client.0.borrow_mut().worker = Some(spawned);
-                WorkerStatus::Starting
-            }),
+            None => {
+                let serial = client.0.borrow_mut().serial();
+                spawn(weak, serial).map(|spawned| {
+                    client.0.borrow_mut().worker = Some(spawned);
+                    WorkerStatus::Starting
+                })
+            }
         };
         let status = status.unwrap_or_else(|| {
             client.0.borrow_mut().main_thread = true;
@@ -173,12 +230,21 @@ impl SimClient {
         client
     }
 
-    /// Simulates `scenario` as request `id`, superseding every earlier request.
-    pub fn request(&self, id: u64, scenario: &Scenario) {
-        let job = Simulate {
-            id,
-            scenario: scenario.to_json(),
+    /// Runs `job` as request `id`, superseding every earlier request.
+    pub fn request(&self, id: u64, job: &Job) {
+        let task = match job {
+            Job::Simulate(scenario) => Task::Simulate {
+                scenario: scenario.to_json(),
+            },
+            Job::Open(opening) => match &**opening {
+                Opening::Link { json } => Task::OpenLink { json: json.clone() },
+                Opening::File { name, text } => Task::OpenFile {
+                    name: name.clone(),
+                    text: text.clone(),
+                },
+            },
         };
+        let job = Request { id, task };
         let run_here = {
             let mut inner = self.0.borrow_mut();
             inner.latest = id;
@@ -186,14 +252,16 @@ impl SimClient {
             inner.queued = None;
             inner.here = None;
             if inner.running.is_some() {
-                // Busy with a stale scenario: stop it rather than wait for it.
-                inner.worker = None;
-                inner.ready = false;
+                // Busy with a stale scenario: stop it rather than wait for
+                // it, and hand over to the spare.
+                inner.worker = inner.spare.take();
+                inner.ready = std::mem::take(&mut inner.spare_ready);
                 inner.running = None;
                 inner.superseded += 1;
             }
             if !inner.main_thread && inner.worker.is_none() {
-                match spawn(Rc::downgrade(&self.0)) {
+                let serial = inner.serial();
+                match spawn(Rc::downgrade(&self.0), serial) {
                     Some(w) => inner.worker = Some(w),
                     None => inner.main_thread = true,
                 }
@@ -210,6 +278,10 @@ impl SimClient {
         if run_here {
             self.run_on_main_thread();
         }
+    }
+
+    fn weak(&self) -> Weak<RefCell<Inner>> {
+        Rc::downgrade(&self.0)
     }
 
     /// How many busy simulations newer requests have cut short.
@@ -230,59 +302,94 @@ impl SimClient {
                 };
                 // A newer request took this one's place while the module loaded.
                 let Some(job) = job else { return };
-                let result = simulator.and_then(|bindings| {
-                    crate::worker::sim_module::call(
-                        &bindings,
-                        "simulateForPage",
-                        &job.scenario.into(),
+                let replies = simulator.and_then(|bindings| {
+                    let request = job.to_js()?;
+                    crate::worker::sim_module::call(&bindings, "answerForPage", &request).map_err(
+                        |e| {
+                            format!(
+                                "The simulator failed: {}",
+                                e.as_string().unwrap_or_default()
+                            )
+                        },
                     )
-                    .map_err(|e| {
-                        format!(
-                            "The simulator failed: {}",
-                            e.as_string().unwrap_or_default()
-                        )
-                    })
-                    .and_then(|reply| {
-                        Reply::from_js(reply)
-                            .map_err(|e| format!("The simulator's answer is unreadable: {e}"))
-                    })
-                    .and_then(read_reply)
                 });
-                on_done.emit(SimOutcome {
-                    id: job.id,
-                    result,
-                    elapsed_ms: profile::now() - started,
-                    in_worker: false,
-                });
+                let answers: Vec<Answer> = match replies {
+                    Ok(list) => web_sys::js_sys::Array::from(&list)
+                        .iter()
+                        .map(|reply| match Reply::from_js(reply) {
+                            Ok(reply) => read_reply(reply),
+                            Err(e) => Answer::Simulated(Err(format!(
+                                "The simulator's answer is unreadable: {e}"
+                            ))),
+                        })
+                        .collect(),
+                    Err(message) => vec![Answer::Simulated(Err(message))],
+                };
+                for answer in answers {
+                    on_done.emit(SimOutcome {
+                        id: job.id,
+                        answer,
+                        elapsed_ms: profile::now() - started,
+                        in_worker: false,
+                    });
+                }
             });
         });
         self.0.borrow_mut().fallback = Some(timeout);
     }
 
-    fn on_message(&self, data: JsValue) {
+    fn on_message(&self, serial: u32, data: JsValue) {
         // Not one of the worker's replies: nothing to do.
         let Ok(reply) = Reply::from_js(data) else {
             return;
         };
         let after = {
             let mut inner = self.0.borrow_mut();
+            if inner.spare.as_ref().is_some_and(|s| s.serial == serial) {
+                inner.spare_ready |= matches!(reply, Reply::Ready);
+                return;
+            }
+            if inner.worker.as_ref().is_none_or(|w| w.serial != serial) {
+                // A worker already let go of.
+                return;
+            }
             match reply {
                 Reply::Ready => {
                     inner.ready = true;
                     post_queued(&mut inner);
                     After::Status(WorkerStatus::Ready)
                 }
-                Reply::Simulated { .. } | Reply::Failed { .. } => {
+                Reply::Opened { .. } => {
+                    // The request goes on: its simulation follows.
+                    if reply.id() == Some(inner.latest) && inner.running == reply.id() {
+                        After::Emit(SimOutcome {
+                            id: inner.latest,
+                            answer: read_reply(reply),
+                            elapsed_ms: profile::now() - inner.started_at,
+                            in_worker: true,
+                        })
+                    } else {
+                        After::Nothing
+                    }
+                }
+                Reply::Refused { .. } | Reply::Simulated { .. } | Reply::Failed { .. } => {
                     inner.running = None;
                     let fresh = reply.id() == Some(inner.latest);
                     let elapsed_ms = profile::now() - inner.started_at;
                     post_queued(&mut inner);
+                    // A worker answers: start the spare now, off the
+                    // first timeline's path, if there is none yet.
+                    if inner.spare.is_none() {
+                        let serial = inner.serial();
+                        inner.spare = spawn(self.weak(), serial);
+                        inner.spare_ready = false;
+                    }
                     if !fresh {
                         After::Nothing
                     } else {
                         After::Emit(SimOutcome {
                             id: inner.latest,
-                            result: read_reply(reply),
+                            answer: read_reply(reply),
                             elapsed_ms,
                             in_worker: true,
                         })
@@ -293,9 +400,18 @@ impl SimClient {
         self.finish(after);
     }
 
-    fn on_error(&self, message: String) {
+    fn on_error(&self, serial: u32, message: String) {
         let after = {
             let mut inner = self.0.borrow_mut();
+            if inner.spare.as_ref().is_some_and(|s| s.serial == serial) {
+                // The spare failed: do without it.
+                inner.spare = None;
+                inner.spare_ready = false;
+                return;
+            }
+            if inner.worker.as_ref().is_none_or(|w| w.serial != serial) {
+                return;
+            }
             let was_ready = inner.ready;
             let running = inner.running.take();
             inner.worker = None;
@@ -314,7 +430,9 @@ impl SimClient {
             } else if running == Some(inner.latest) {
                 After::Emit(SimOutcome {
                     id: inner.latest,
-                    result: Err(format!("The simulator stopped unexpectedly: {message}")),
+                    answer: Answer::Simulated(Err(format!(
+                        "The simulator stopped unexpectedly: {message}"
+                    ))),
                     elapsed_ms: profile::now() - inner.started_at,
                     in_worker: true,
                 })
@@ -360,17 +478,25 @@ fn post_queued(inner: &mut Inner) {
     }
 }
 
-fn spawn(weak: Weak<RefCell<Inner>>) -> Option<Spawned> {
-    Some(attach(Worker::new(WORKER_URL).ok()?, weak))
+impl Inner {
+    /// A new worker's serial.
+    fn serial(&mut self) -> u32 {
+        self.next_serial += 1;
+        self.next_serial
+    }
+}
+
+fn spawn(weak: Weak<RefCell<Inner>>, serial: u32) -> Option<Spawned> {
+    Some(attach(Worker::new(WORKER_URL).ok()?, weak, serial))
 }
 
 /// Routes a worker's messages and errors to the client.
-fn attach(worker: Worker, weak: Weak<RefCell<Inner>>) -> Spawned {
+fn attach(worker: Worker, weak: Weak<RefCell<Inner>>, serial: u32) -> Spawned {
     let on_message = {
         let weak = weak.clone();
         Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             if let Some(rc) = weak.upgrade() {
-                SimClient(rc).on_message(e.data());
+                SimClient(rc).on_message(serial, e.data());
             }
         })
     };
@@ -385,12 +511,13 @@ fn attach(worker: Worker, weak: Weak<RefCell<Inner>>) -> Spawned {
                 .map(ErrorEvent::message)
                 .filter(|m| !m.is_empty())
                 .unwrap_or_else(|| "the worker script could not be loaded".to_string());
-            SimClient(rc).on_error(message);
+            SimClient(rc).on_error(serial, message);
         }
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     Spawned {
+        serial,
         worker,
         _on_message: on_message,
         _on_error: on_error,
@@ -426,14 +553,23 @@ fn take_early_worker() -> Option<EarlyWorker> {
     serde_wasm_bindgen::from_value(early).ok()
 }
 
-/// The result a worker reply (or the main-thread simulator's) carries.
-fn read_reply(reply: Reply) -> Result<Rc<RunResult>, String> {
+/// What a worker reply (or the main-thread simulator's) says.
+fn read_reply(reply: Reply) -> Answer {
     match reply {
-        Reply::Simulated { result, lists, .. } => profile::timed("decode result", || {
-            wire::decode(&result, lists_from_js(&lists))
-        })
-        .map(Rc::new),
-        Reply::Failed { message, .. } => Err(message),
-        Reply::Ready => Err("The simulator sent no result.".to_string()),
+        Reply::Opened { scenario, .. } => {
+            match engine::binary::from_bytes::<Scenario>(&scenario.to_vec()) {
+                Ok(scenario) => Answer::Opened(Box::new(scenario)),
+                Err(e) => Answer::Refused(format!("The simulator's answer is unreadable: {e}")),
+            }
+        }
+        Reply::Refused { message, .. } => Answer::Refused(message),
+        Reply::Simulated { result, lists, .. } => Answer::Simulated(
+            profile::timed("decode result", || {
+                wire::decode(&result.to_vec(), lists_from_js(&lists))
+            })
+            .map(Rc::new),
+        ),
+        Reply::Failed { message, .. } => Answer::Simulated(Err(message)),
+        Reply::Ready => Answer::Simulated(Err("The simulator sent no result.".to_string())),
     }
 }

@@ -1,19 +1,20 @@
-//! The Web Worker side of the simulator: it receives scenarios as JSON text,
-//! runs the engine and posts the result back as JSON text. Running here keeps
-//! the page responsive while a big scenario simulates. The messages are
-//! [`super::messages`]'s.
+//! The Web Worker side of the simulator: it receives requests, parses what
+//! the page cannot (a link's or a file's scenario JSON: the page's module
+//! holds no scenario parser), runs the engine and posts the result back in
+//! binary ([`super::wire`]). Running here keeps the page responsive while a
+//! big scenario simulates. The messages are [`super::messages`]'s.
 
 use std::cell::Cell;
 
 use engine::scenario::Scenario;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::js_sys::{self, Array};
+use web_sys::js_sys::{self, Array, Uint8Array};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use super::messages::{lists_to_js, Reply, Simulate};
+use super::messages::{result_to_js, Reply, Request, Task};
 use super::wire;
-use crate::browser::profile;
+use crate::browser::{profile, share};
 
 thread_local! {
     /// The request being simulated, so a panic can say which one failed.
@@ -26,22 +27,21 @@ pub fn serve() {
     install_panic_report(scope.clone());
     let replies = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-        let (reply, transfer) = match Simulate::from_js(e.data()) {
+        let send = |reply: Reply, transfer: Array| post(&replies, &reply, &transfer);
+        match Request::from_js(e.data()) {
             Ok(request) => {
                 CURRENT.with(|c| c.set(Some(request.id)));
-                let answer = reply(Some(request.id), &request.scenario);
+                answer(Some(request.id), request.task, send);
                 CURRENT.with(|c| c.set(None));
-                answer
             }
-            Err(e) => (
+            Err(e) => send(
                 Reply::Failed {
                     id: None,
                     message: format!("The simulator cannot read this request: {e}"),
                 },
                 Array::new(),
             ),
-        };
-        post(&replies, &reply, &transfer);
+        }
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker does.
@@ -54,37 +54,91 @@ pub fn in_worker() -> bool {
     js_sys::global().is_instance_of::<DedicatedWorkerGlobalScope>()
 }
 
-/// What the worker would post for a scenario (JSON text), as a JS value:
-/// the page's main-thread fallback (`simulateForPage`) reads it exactly as
-/// it reads the worker's replies. Nothing is transferred on the main thread.
-pub fn reply_here(text: &str) -> Result<JsValue, JsValue> {
-    let (reply, _transfer) = reply(None, text);
-    reply.to_js().map_err(|e| JsValue::from_str(&e))
-}
-
-/// The answer to request `id`, and the buffers to transfer with it.
-fn reply(id: Option<u64>, text: &str) -> (Reply, Array) {
-    let started = profile::now();
-    match simulate(text) {
-        Ok(wire) => {
-            let (lists, transfer) = lists_to_js(&wire.lists);
-            let reply = Reply::Simulated {
-                id,
-                result: wire.json,
-                lists,
-                elapsed_ms: profile::now() - started,
-            };
-            (reply, transfer)
+/// What the worker would post for a request (`{id, task}`), as an array of
+/// JS values in order: the page's main-thread fallback (`answerForPage`)
+/// reads them exactly as it reads the worker's replies. Nothing is
+/// transferred on the main thread.
+pub fn replies_here(request: JsValue) -> Result<JsValue, JsValue> {
+    let request = Request::from_js(request).map_err(|e| JsValue::from_str(&e))?;
+    let out = Array::new();
+    let mut failed = None;
+    answer(None, request.task, |reply, _transfer| match reply.to_js() {
+        Ok(value) => {
+            out.push(&value);
         }
-        Err(message) => (Reply::Failed { id, message }, Array::new()),
+        Err(e) => failed = Some(e),
+    });
+    match failed {
+        Some(e) => Err(JsValue::from_str(&e)),
+        None => Ok(out.into()),
     }
 }
 
-/// One request: validate like a link (the page already did, but the worker
-/// trusts nobody), simulate, encode.
-fn simulate(text: &str) -> Result<wire::Wire, String> {
-    let scenario = Scenario::from_json(text).map_err(|e| e.to_string())?;
-    wire::encode(engine::run::run(&scenario))
+/// Answers one task: for an open, [`Reply::Opened`] (or [`Reply::Refused`])
+/// first, so the page can show the scenario while it simulates; then the
+/// simulation's [`Reply::Simulated`] (or [`Reply::Failed`]).
+fn answer(id: Option<u64>, task: Task, mut send: impl FnMut(Reply, Array)) {
+    let started = profile::now();
+    let scenario = match task {
+        // The page already validated it, but the worker trusts nobody.
+        Task::Simulate { scenario } => match Scenario::from_json(&scenario) {
+            Ok(scenario) => scenario,
+            Err(e) => {
+                let message = e.to_string();
+                return send(Reply::Failed { id, message }, Array::new());
+            }
+        },
+        Task::OpenLink { json } => {
+            let parsed = engine::link::parse_scenario(&json).map_err(|e| e.to_string());
+            let Some(scenario) = open(id, parsed, &mut send) else {
+                return;
+            };
+            scenario
+        }
+        Task::OpenFile { name, text } => {
+            let parsed = share::parse_scenario_file(&name, &text);
+            let Some(scenario) = open(id, parsed, &mut send) else {
+                return;
+            };
+            scenario
+        }
+    };
+    let wire = wire::encode(engine::run::run(&scenario));
+    let (result, lists, transfer) = result_to_js(&wire.bytes, &wire.lists);
+    let reply = Reply::Simulated {
+        id,
+        result,
+        lists,
+        elapsed_ms: profile::now() - started,
+    };
+    send(reply, transfer);
+}
+
+/// Tells the page what an open found: the scenario (then simulated), or why
+/// there is none (and nothing to simulate).
+fn open(
+    id: Option<u64>,
+    parsed: Result<Scenario, String>,
+    send: &mut impl FnMut(Reply, Array),
+) -> Option<Scenario> {
+    match parsed {
+        Ok(scenario) => {
+            let bytes = Uint8Array::from(engine::binary::to_bytes(&scenario).as_slice());
+            let transfer = Array::of1(&bytes.buffer());
+            send(
+                Reply::Opened {
+                    id,
+                    scenario: bytes,
+                },
+                transfer,
+            );
+            Some(scenario)
+        }
+        Err(message) => {
+            send(Reply::Refused { id, message }, Array::new());
+            None
+        }
+    }
 }
 
 /// Posts a reply, moving the buffers in `transfer`; a reply that cannot be

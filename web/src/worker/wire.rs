@@ -1,30 +1,30 @@
 //! The simulation result as it crosses the Web Worker boundary.
 //!
-//! Most of it travels as JSON text (structured-cloning a string is cheap and
-//! `serde_json` is already in the page), but the two bulkiest parts of a big
-//! trace do not: each trace's `item_lists` pool goes as its own `u32` array
-//! (a transferable `Uint32Array`, no parsing at all), and `items`, which are
-//! the same in every compared variant of a Connect scenario, go once. For
-//! 1,000 workers × 100,000 tasks that cuts the JSON the main thread parses
-//! from about 17 MB to about 6 MB.
+//! It travels in the engine's binary form ([`engine::binary`]), not as JSON:
+//! the page then holds no serde deserialiser for the result types and no JSON
+//! parser for them, and reading a result is a pass over bytes. Two parts go
+//! their own way: each trace's `item_lists` pool goes as its own `u32` array
+//! (a transferable `Uint32Array`, copied straight into place), and `items`,
+//! which are the same in every compared variant of a Connect scenario, go once.
 //!
-//! The engine's result types derive `Deserialize`, so a field added there
-//! crosses the boundary with no change here.
+//! A field added to the engine's result types must be added to their
+//! `engine::binary` impls (they name every field, so it does not compile
+//! until it is).
 
+use engine::binary::{Binary, Reader};
 use engine::run::RunResult;
-use serde::Deserialize;
 
-/// A result split for the trip: JSON, plus each trace's item-list pool.
+/// A result split for the trip: its binary form, plus each trace's item-list pool.
 #[derive(Debug, PartialEq)]
 pub struct Wire {
-    /// Everything else, as JSON.
-    pub json: String,
+    /// Everything else, in binary.
+    pub bytes: Vec<u8>,
     /// `item_lists` of each variant's trace, in order.
     pub lists: Vec<Vec<u32>>,
 }
 
 /// Splits a result for the trip.
-pub fn encode(mut result: RunResult) -> Result<Wire, String> {
+pub fn encode(mut result: RunResult) -> Wire {
     let lists: Vec<Vec<u32>> = result
         .variants
         .iter_mut()
@@ -40,26 +40,26 @@ pub fn encode(mut result: RunResult) -> Result<Wire, String> {
             v.trace.items = Vec::new();
         }
     }
-    let json = serde_json::to_string(&WireOut {
-        shared_items: shared,
-        result: &result,
-    })
-    .map_err(|e| format!("cannot encode the result: {e}"))?;
-    Ok(Wire { json, lists })
+    let mut bytes = Vec::new();
+    shared.write(&mut bytes);
+    result.write(&mut bytes);
+    Wire { bytes, lists }
 }
 
 /// Puts a result back together; `lists` must be the ones [`encode`] split off.
-pub fn decode(json: &str, lists: Vec<Vec<u32>>) -> Result<RunResult, String> {
-    let wire: WireIn =
-        serde_json::from_str(json).map_err(|e| format!("cannot read the result: {e}"))?;
-    let mut result = wire.result;
+pub fn decode(bytes: &[u8], lists: Vec<Vec<u32>>) -> Result<RunResult, String> {
+    let unreadable = |_| "cannot read the result: it arrived damaged".to_string();
+    let mut input = Reader::new(bytes);
+    let shared = bool::read(&mut input).map_err(unreadable)?;
+    let mut result = RunResult::read(&mut input).map_err(unreadable)?;
+    input.finish().map_err(unreadable)?;
     if lists.len() != result.variants.len() {
         return Err("the result arrived without its item lists".to_string());
     }
     for (v, list) in result.variants.iter_mut().zip(lists) {
         v.trace.item_lists = list;
     }
-    if wire.shared_items {
+    if shared {
         if let Some((first, rest)) = result.variants.split_first_mut() {
             for v in rest {
                 v.trace.items = first.trace.items.clone();
@@ -67,18 +67,6 @@ pub fn decode(json: &str, lists: Vec<Vec<u32>>) -> Result<RunResult, String> {
         }
     }
     Ok(result)
-}
-
-#[derive(serde::Serialize)]
-struct WireOut<'a> {
-    shared_items: bool,
-    result: &'a RunResult,
-}
-
-#[derive(Deserialize)]
-struct WireIn {
-    shared_items: bool,
-    result: RunResult,
 }
 
 #[cfg(test)]
@@ -89,10 +77,14 @@ mod tests {
     fn every_preset_round_trips() {
         for preset in engine::presets::all() {
             let result = engine::run::run(&preset.scenario());
-            let wire = encode(result.clone()).expect("encodes");
-            assert!(!wire.json.contains("item_lists\":[1"), "{}", preset.id);
+            let wire = encode(result.clone());
+            assert!(
+                wire.lists.iter().all(|l| !l.is_empty()),
+                "item lists travel apart: {}",
+                preset.id
+            );
             assert_eq!(
-                decode(&wire.json, wire.lists).expect("decodes"),
+                decode(&wire.bytes, wire.lists).expect("decodes"),
                 result,
                 "{}",
                 preset.id
@@ -102,10 +94,12 @@ mod tests {
 
     #[test]
     fn garbage_is_an_error_not_a_panic() {
-        assert!(decode("{\"variants\": 3}", Vec::new()).is_err());
-        assert!(decode("", Vec::new()).is_err());
+        assert!(decode(b"\x01\x03", Vec::new()).is_err());
+        assert!(decode(b"", Vec::new()).is_err());
         let result = engine::run::run(&engine::presets::default_preset().scenario());
-        let wire = encode(result).expect("encodes");
-        assert!(decode(&wire.json, Vec::new()).is_err(), "lists missing");
+        let wire = encode(result);
+        assert!(decode(&wire.bytes, Vec::new()).is_err(), "lists missing");
+        let cut = &wire.bytes[..wire.bytes.len() / 2];
+        assert!(decode(cut, wire.lists).is_err(), "cut short");
     }
 }

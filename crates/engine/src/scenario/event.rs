@@ -150,7 +150,7 @@ pub(super) fn validate_events(s: &ConnectScenario) -> Result<(), ScenarioError> 
     };
     let mut expanded_events: usize = 0;
     let mut order: Vec<usize> = (0..s.events.len()).collect();
-    order.sort_by_key(|&i| s.events[i].at_ms);
+    crate::sort_by_key::sort_by_u64_key(&mut order, |&i| s.events[i].at_ms);
     for i in order {
         let e = &s.events[i];
         let at = format!("events[{i}]");

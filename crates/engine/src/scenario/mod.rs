@@ -400,7 +400,7 @@ impl Scenario {
 
     /// Pretty JSON, as in scenario files.
     pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(self).expect("scenario serializes")
+        wire::pretty(&self.to_json())
     }
 
     /// Compact JSON, as in links.

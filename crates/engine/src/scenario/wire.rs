@@ -304,8 +304,82 @@ impl<'de> Deserialize<'de> for KeysPresent {
     }
 }
 
+/// Compact JSON re-indented exactly as `serde_json::to_string_pretty`
+/// writes it (two spaces, `"key": value`, `[]` and `{}` when empty). The
+/// page's module holds one copy of the scenario's serialiser (the compact
+/// one, for links) instead of two.
+pub(super) fn pretty(compact: &str) -> String {
+    let mut out = String::with_capacity(compact.len() * 2);
+    let mut depth = 0usize;
+    let mut chars = compact.chars().peekable();
+    let (mut in_string, mut escaped) = (false, false);
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.extend(std::iter::repeat_n("  ", depth));
+    };
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                out.push(c);
+                match chars.peek() {
+                    Some(&close @ ('}' | ']')) => {
+                        out.push(close);
+                        chars.next();
+                    }
+                    _ => {
+                        depth += 1;
+                        newline(&mut out, depth);
+                    }
+                }
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(',');
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn pretty_is_serde_json_pretty_for_every_preset() {
+        for preset in crate::presets::all() {
+            let s = preset.scenario();
+            let expected = serde_json::to_string_pretty(&s).unwrap();
+            assert_eq!(super::pretty(&s.to_json()), expected, "{}", preset.id);
+        }
+        let tricky =
+            serde_json::json!({"a": [], "b": {}, "c": "x\\\"y:{,}[", "d": [1, {"e": null}]});
+        assert_eq!(
+            super::pretty(&tricky.to_string()),
+            serde_json::to_string_pretty(&tricky).unwrap()
+        );
+    }
+
     use super::super::{Scenario, Start};
 
     #[test]

@@ -44,7 +44,7 @@ impl<T: Copy + PartialEq> JavaPriorityQueue<T> {
     }
 
     /// True when no element is left.
-    pub(super) fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.queue.is_empty()
     }
 

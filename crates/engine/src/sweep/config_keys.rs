@@ -172,7 +172,7 @@ pub(crate) static STREAMS_KEYS: &[NumericKey<ResolvedStreamsConfig, StreamsConfi
 
 /// Keys of the format that take a name, not a number: a sweep refuses them
 /// and says to compare their values as variants.
-pub(crate) const CONNECT_CHOICE_KEYS: &[&str] = &["connect.protocol"];
+pub(crate) const CONNECT_CHOICE_KEYS: &[&str] = &["kafka_version", "connect.protocol"];
 /// See [`CONNECT_CHOICE_KEYS`].
 pub(crate) const STREAMS_CHOICE_KEYS: &[&str] = &[
     "processing.guarantee",

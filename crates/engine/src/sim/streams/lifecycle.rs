@@ -9,8 +9,8 @@ use super::member::{MemberKey, Phase, Process, StreamThread, TaskPhase, Th};
 use super::StreamsSimulation;
 use crate::scenario::ProcessingGuarantee;
 use crate::sim::group::RemovalReason;
-use crate::streams::versions::{accepted_upgrade_from, state_updater_restores, streams_release};
 use crate::sim::restart::comes_back;
+use crate::streams::versions::{accepted_upgrade_from, state_updater_restores, streams_release};
 use crate::trace::{ItemState, StepKind, WorkerState};
 use crate::wording::duration;
 

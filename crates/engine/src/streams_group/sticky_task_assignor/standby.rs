@@ -86,7 +86,7 @@ fn place_on_least_loaded(
             placed = true;
             break;
         }
-        if processes.len() == 0 {
+        if processes.is_empty() {
             break;
         }
     }

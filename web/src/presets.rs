@@ -1,0 +1,86 @@
+//! The built-in presets as the page holds them: in the engine's binary form,
+//! made at build time by `web/build.rs` from the engine's presets (the same
+//! files the CLI and the simulator read as JSON). Decoding one is a pass over
+//! a few hundred bytes, so the gallery, the default scenario and `#p=` links
+//! need neither the simulator nor a JSON parser in the page.
+
+use engine::scenario::{FamilyKind, Scenario};
+
+/// A built-in scenario, addressed by a link like `#p=connect/worker-joins`.
+#[derive(Debug)]
+pub struct Preset {
+    /// Stable id: `<family>/<name>`.
+    pub id: &'static str,
+    bytes: &'static [u8],
+}
+
+static PRESETS: &[Preset] = include!(concat!(env!("OUT_DIR"), "/presets.rs"));
+
+/// The blank scenarios (Connect, Streams), binary, from `web/build.rs`.
+static BLANKS: [&[u8]; 2] = include!(concat!(env!("OUT_DIR"), "/blanks.rs"));
+
+/// A blank scenario of a family ([`engine::presets::blank`]).
+pub fn blank(kind: FamilyKind) -> Scenario {
+    let bytes = match kind {
+        FamilyKind::Connect => BLANKS[0],
+        FamilyKind::Streams => BLANKS[1],
+    };
+    engine::binary::from_bytes(bytes).expect("the blank scenarios decode")
+}
+
+impl Preset {
+    /// The preset's scenario.
+    pub fn scenario(&self) -> Scenario {
+        // Written by the build script from validated scenarios: a failure
+        // here is a build that mixed two engine versions.
+        engine::binary::from_bytes(self.bytes).expect("built-in presets decode")
+    }
+
+    /// The family, from the id's `<family>/` prefix (as the engine's presets do).
+    pub fn family(&self) -> FamilyKind {
+        if self.id.starts_with("streams/") {
+            FamilyKind::Streams
+        } else {
+            FamilyKind::Connect
+        }
+    }
+}
+
+/// Every preset, in gallery order.
+pub fn all() -> &'static [Preset] {
+    PRESETS
+}
+
+/// The preset with this id.
+pub fn find(id: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.id == id)
+}
+
+/// The preset shown when a link names nothing.
+pub fn default_preset() -> &'static Preset {
+    find(engine::presets::DEFAULT_PRESET).expect("the default preset exists")
+}
+
+/// The preset a link or the gallery names, or the message for an id this
+/// version does not have (the engine's, as the CLI shows it).
+pub fn resolve(id: &str) -> Result<&'static Preset, String> {
+    find(id).ok_or_else(|| engine::presets::unknown_preset_message(id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_holds_every_engine_preset_as_the_engine_parses_it() {
+        let engine_ids: Vec<&str> = engine::presets::all().iter().map(|p| p.id).collect();
+        let page_ids: Vec<&str> = all().iter().map(|p| p.id).collect();
+        assert_eq!(page_ids, engine_ids);
+        for (page, engine) in all().iter().zip(engine::presets::all()) {
+            assert_eq!(page.scenario(), engine.scenario(), "{}", page.id);
+            assert_eq!(page.family(), engine.family(), "{}", page.id);
+        }
+        assert_eq!(default_preset().id, engine::presets::DEFAULT_PRESET);
+        assert!(resolve("no/such").unwrap_err().contains("no/such"));
+    }
+}
