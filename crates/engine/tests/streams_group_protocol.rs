@@ -2,7 +2,7 @@
 //! rules, the messages that name the field, and links that carry the key.
 
 use engine::link::{self, LinkTarget};
-use engine::scenario::{Family, GroupProtocol, KafkaVersion, Scenario, StreamsProtocolSupport};
+use engine::scenario::{Family, GroupProtocol, Scenario};
 
 fn scenario(version: &str, variant_config: &str) -> String {
     format!(
@@ -92,21 +92,4 @@ fn streams_is_refused_until_the_simulator_models_it() {
 fn unknown_values_are_refused() {
     let e = error(&scenario("4.3", r#""group.protocol": "consumer""#));
     assert!(e.contains("consumer"), "{e}");
-}
-
-#[test]
-fn early_access_in_4_1_and_generally_available_from_4_2() {
-    let v = |s: &str| KafkaVersion::parse(s).unwrap();
-    assert_eq!(
-        StreamsProtocolSupport::of(v("4.0")),
-        StreamsProtocolSupport::Unsupported
-    );
-    assert_eq!(
-        StreamsProtocolSupport::of(v("4.1")),
-        StreamsProtocolSupport::EarlyAccess
-    );
-    assert_eq!(
-        StreamsProtocolSupport::of(v("4.3")),
-        StreamsProtocolSupport::GenerallyAvailable
-    );
 }

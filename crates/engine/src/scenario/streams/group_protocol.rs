@@ -109,6 +109,10 @@ mod tests {
             StreamsProtocolSupport::GenerallyAvailable
         );
         assert_eq!(
+            StreamsProtocolSupport::of(v("4.3")),
+            StreamsProtocolSupport::GenerallyAvailable
+        );
+        assert_eq!(
             StreamsProtocolSupport::of(v("4.4")),
             StreamsProtocolSupport::GenerallyAvailable
         );
