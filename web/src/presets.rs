@@ -36,13 +36,9 @@ impl Preset {
         engine::binary::from_bytes(self.bytes).expect("built-in presets decode")
     }
 
-    /// The family, from the id's `<family>/` prefix (as the engine's presets do).
+    /// The family, from the id's `<family>/` prefix ([`engine::presets::family_of`]).
     pub fn family(&self) -> FamilyKind {
-        if self.id.starts_with("streams/") {
-            FamilyKind::Streams
-        } else {
-            FamilyKind::Connect
-        }
+        engine::presets::family_of(self.id)
     }
 }
 

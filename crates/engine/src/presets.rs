@@ -48,11 +48,16 @@ impl Preset {
     /// The family, from the id's `<family>/` prefix (a test checks that it
     /// is the scenario's), so the gallery need not parse every preset.
     pub fn family(&self) -> FamilyKind {
-        if self.id.starts_with("streams/") {
-            FamilyKind::Streams
-        } else {
-            FamilyKind::Connect
-        }
+        family_of(self.id)
+    }
+}
+
+/// A preset's family, from its id's `<family>/` prefix.
+pub fn family_of(id: &str) -> FamilyKind {
+    if id.starts_with("streams/") {
+        FamilyKind::Streams
+    } else {
+        FamilyKind::Connect
     }
 }
 
