@@ -273,7 +273,8 @@ impl StreamsGroupSimulation {
                 let text = if before.state == MemberState::UnrevokedTasks && added.is_empty() {
                     format!("{name} acknowledged the revocation of {} (its heartbeat no longer reports them): CurrentAssignmentBuilder moves it to its target of epoch {e} (STABLE). The tasks are free from now on; their new owners get them at their own next heartbeats.", describe(&before.pending_revocation))
                 } else if added.is_empty() {
-                    format!("CurrentAssignmentBuilder: {name} reaches its target of epoch {e} (STABLE) with no change to its tasks.")
+                    // Reconciled to a target that changes nothing for it.
+                    return;
                 } else {
                     format!("CurrentAssignmentBuilder: {name} reaches its target of epoch {e} (STABLE) and gets {gets}; StreamsMembershipManager runs onTasksAssigned on its StreamThread's next poll (a new active initialises and restores its changelog before it processes) and acknowledges.")
                 };
