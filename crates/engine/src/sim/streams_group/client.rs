@@ -197,16 +197,20 @@ impl StreamsGroupSimulation {
                 format!("{name} joins the streams group as member {member_id} (StreamsGroupHeartbeat with member epoch 0, process id {pid} shared by the instance's threads): GroupMetadataManager bumps the group epoch to {e}."),
             );
         }
-        if ok.assignment_delayed && self.delay_noted != self.coordinator.group_epoch() {
+        let delay_started = ok
+            .timers
+            .iter()
+            .any(|t| matches!(t, Timer::InitialDelay { .. }));
+        let interval_delay = ok.assignment_delayed
+            && !self.coordinator.initial_delay_pending()
+            && self.delay_noted != self.coordinator.group_epoch();
+        if delay_started || interval_delay {
             self.delay_noted = self.coordinator.group_epoch();
             let cfg = self.coordinator.config().clone();
-            let why = if self.coordinator.assignment_epoch() < self.coordinator.group_epoch()
-                && cfg.assignment_interval_ms > 0
-                && ok.bumped_to.is_none()
-            {
-                format!("the previous target was computed less than streams.assignment.interval.ms ({}) ago (KIP-1263); the first heartbeat after that computes", duration(cfg.assignment_interval_ms))
+            let why = if delay_started {
+                format!("the group was empty, so GroupMetadataManager waits streams.initial.rebalance.delay.ms ({}) before its first target; later joiners do not extend it, and every heartbeat meanwhile gets this status", duration(cfg.initial_rebalance_delay_ms.unwrap_or(0)))
             } else {
-                format!("the group was empty, so GroupMetadataManager waits streams.initial.rebalance.delay.ms ({}) before its first target (not extended by later joiners)", duration(cfg.initial_rebalance_delay_ms.unwrap_or(0)))
+                format!("the previous target was computed less than streams.assignment.interval.ms ({}) ago (KIP-1263); no timer is set, the first heartbeat after that computes", duration(cfg.assignment_interval_ms))
             };
             self.note(
                 Some(th.lane),

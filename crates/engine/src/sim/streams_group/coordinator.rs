@@ -207,6 +207,11 @@ impl StreamsGroupCoordinator {
             })
     }
 
+    /// The initial rebalance delay of an empty group is running.
+    pub(crate) fn initial_delay_pending(&self) -> bool {
+        self.initial_delay.is_some()
+    }
+
     /// The member's target assignment, if it is a member.
     pub(crate) fn target_of(&self, member_id: &str) -> Option<&TasksTuple> {
         self.index(member_id).map(|i| &self.members[i].target)
