@@ -210,7 +210,7 @@ impl StreamsGroupSimulation {
             let why = if delay_started {
                 format!("the group was empty, so GroupMetadataManager waits streams.initial.rebalance.delay.ms ({}) before its first target; later joiners do not extend it, and every heartbeat meanwhile gets this status", duration(cfg.initial_rebalance_delay_ms.unwrap_or(0)))
             } else {
-                format!("the previous target was computed less than streams.assignment.interval.ms ({}) ago (KIP-1263); no timer is set, the first heartbeat after that computes", duration(cfg.assignment_interval_ms))
+                format!("the group is at epoch {} but the target of epoch {} was computed less than streams.assignment.interval.ms ({}) ago (KIP-1263), so it is kept; no timer is set, the first heartbeat after that computes", self.coordinator.group_epoch(), self.coordinator.assignment_epoch(), duration(cfg.assignment_interval_ms))
             };
             self.note(
                 Some(th.lane),
