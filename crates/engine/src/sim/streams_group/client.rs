@@ -43,7 +43,12 @@ impl StreamsGroupSimulation {
         let Some(x) = self.thread_mut(th) else {
             return;
         };
-        if matches!(x.state, ClientState::Stale | ClientState::Leaving) {
+        // A stale or fenced member sends nothing until its StreamThread has
+        // run onAllTasksLost; a leaving one only its leave.
+        if matches!(
+            x.state,
+            ClientState::Stale | ClientState::Fenced | ClientState::Leaving
+        ) {
             return;
         }
         if x.in_flight {
@@ -150,15 +155,10 @@ impl StreamsGroupSimulation {
                     token,
                     at_ms,
                 } => {
+                    // A live member heartbeats before its session runs out,
+                    // so its timer only matters once its process is gone:
+                    // the crash schedules it from here (`events::crash`).
                     self.sessions.insert(member_id.clone(), (*token, *at_ms));
-                    self.schedule(
-                        *at_ms,
-                        Ev::SessionTimer {
-                            member_id: member_id.clone(),
-                            token: *token,
-                            background: true,
-                        },
-                    );
                 }
                 Timer::Rebalance {
                     member_id,

@@ -38,10 +38,10 @@ pub(crate) enum Ev {
         th: Th,
         response: HeartbeatResponse,
     },
+    /// A gone member's session runs out.
     SessionTimer {
         member_id: String,
         token: u64,
-        background: bool,
     },
     RebalanceTimer {
         member_id: String,
@@ -77,13 +77,12 @@ pub(crate) enum Ev {
 }
 
 impl DriverEvent for Ev {
-    /// A regular heartbeat of a settled group and a live member's session
-    /// timer do not keep a run from being quiet; everything else does.
+    /// A regular heartbeat of a settled group and a rebalance timer (its
+    /// member is either revoking, which is activity, or done) do not keep a
+    /// run from being quiet; everything else does.
     fn is_background(&self) -> bool {
         match self {
-            Ev::HeartbeatTimer { background, .. } | Ev::SessionTimer { background, .. } => {
-                *background
-            }
+            Ev::HeartbeatTimer { background, .. } => *background,
             Ev::RebalanceTimer { .. } => true,
             _ => false,
         }
@@ -108,9 +107,7 @@ impl StreamsGroupSimulation {
                 leave,
             } => self.on_heartbeat_arrives(th, member_id, epoch, owned, leave),
             Ev::HeartbeatResponse { th, response } => self.on_heartbeat_response(th, response),
-            Ev::SessionTimer {
-                member_id, token, ..
-            } => self.on_session_timer(&member_id, token),
+            Ev::SessionTimer { member_id, token } => self.on_session_timer(&member_id, token),
             Ev::RebalanceTimer { member_id, token } => self.on_rebalance_timer(&member_id, token),
             Ev::InitialDelay { token } => self.on_initial_delay(token),
             Ev::Callbacks { th, token } => self.on_callbacks(th, token),
@@ -430,14 +427,7 @@ impl StreamsGroupSimulation {
             .collect();
         for member_id in members {
             if let Some(&(token, at)) = self.sessions.get(&member_id) {
-                self.schedule(
-                    at,
-                    Ev::SessionTimer {
-                        member_id,
-                        token,
-                        background: false,
-                    },
-                );
+                self.schedule(at, Ev::SessionTimer { member_id, token });
             }
         }
         self.process_gone(lane, eos);
