@@ -33,6 +33,12 @@ static PRESETS: &[Preset] = presets![
     "streams/warmup-convergence",
     "streams/stateless-restart",
     "streams/scale-from-zero",
+    "streams/streams-protocol-instance-joins",
+    "streams/streams-protocol-instance-crashes",
+    "streams/streams-protocol-scale-in",
+    "streams/streams-protocol-rolling-restart",
+    "streams/streams-protocol-slow-thread",
+    "streams/streams-protocol-fresh-start",
 ];
 
 /// The preset shown when a link names nothing.

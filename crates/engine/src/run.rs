@@ -4,11 +4,12 @@
 use serde::Serialize;
 
 use crate::metrics::{FamilyMetrics, Metrics, StreamsMetrics};
-use crate::scenario::{limits, Family, Scenario, Start};
+use crate::scenario::{limits, Family, GroupProtocol, Scenario, Start};
 use crate::sim::connect::ConnectSimulation;
 use crate::sim::driver::Simulation;
 use crate::sim::formation::{self, ScenarioStart};
 use crate::sim::streams::StreamsSimulation;
+use crate::sim::streams_group::StreamsGroupSimulation;
 use crate::sim::SETTLE_MARGIN_MS;
 use crate::trace::Trace;
 
@@ -63,7 +64,7 @@ pub fn run(scenario: &Scenario) -> RunResult {
             let sims = connect
                 .compare
                 .iter()
-                .map(|v| ConnectSimulation::new(scenario, connect, v))
+                .map(|v| Box::new(ConnectSimulation::new(scenario, connect, v)) as Box<dyn Column>)
                 .collect();
             let last_event = connect.events.iter().map(|e| e.at_ms).max();
             run_variants(sims, scenario.start, scenario.end_ms, last_event)
@@ -72,7 +73,7 @@ pub fn run(scenario: &Scenario) -> RunResult {
             let sims = streams
                 .compare
                 .iter()
-                .map(|v| StreamsSimulation::new(scenario, streams, v))
+                .map(|v| streams_column(scenario, streams, v))
                 .collect();
             let last_event = streams.events.iter().map(|e| e.at_ms).max();
             run_variants(sims, scenario.start, scenario.end_ms, last_event)
@@ -116,10 +117,77 @@ impl VariantSimulation for StreamsSimulation {
     fn finish_variant(self, end_ms: u64) -> (Trace, Metrics) {
         let restored = self.records_restored();
         let trace = finish_trace(self, end_ms, StreamsSimulation::finish);
-        let mut metrics = Metrics::from_trace(&trace);
-        metrics.family =
-            FamilyMetrics::Streams(StreamsMetrics::from_trace(&trace, &metrics, restored));
+        let metrics = streams_metrics(&trace, restored);
         (trace, metrics)
+    }
+}
+
+/// A Streams column runs the classic protocol's simulator or, with
+/// `group.protocol=streams` (KIP-1071), the streams group's.
+fn streams_column(
+    scenario: &Scenario,
+    streams: &crate::scenario::StreamsScenario,
+    variant: &crate::scenario::StreamsVariant,
+) -> Box<dyn Column> {
+    let version = variant.kafka_version.unwrap_or(streams.app.version());
+    let protocol = streams
+        .app
+        .config
+        .merged(&variant.config)
+        .resolve(version)
+        .group_protocol;
+    match protocol {
+        GroupProtocol::Classic => Box::new(StreamsSimulation::new(scenario, streams, variant)),
+        GroupProtocol::Streams => Box::new(StreamsGroupSimulation::new(scenario, streams, variant)),
+    }
+}
+
+/// The Streams metrics of a trace.
+fn streams_metrics(trace: &Trace, restored: u64) -> Metrics {
+    let mut metrics = Metrics::from_trace(trace);
+    metrics.family = FamilyMetrics::Streams(StreamsMetrics::from_trace(trace, &metrics, restored));
+    metrics
+}
+
+impl VariantSimulation for StreamsGroupSimulation {
+    fn finish_variant(self, end_ms: u64) -> (Trace, Metrics) {
+        let restored = self.records_restored();
+        let trace = finish_trace(self, end_ms, StreamsGroupSimulation::finish);
+        let metrics = streams_metrics(&trace, restored);
+        (trace, metrics)
+    }
+}
+
+/// One compared column as [`run_variants`] drives it, whatever simulator
+/// runs it (the columns of one Streams scenario can run different ones).
+trait Column {
+    /// [`formation::begin`]: the column's t = 0 in simulated time.
+    fn begin(&mut self, start: Start) -> u64;
+    /// [`Simulation::run_until_quiet`].
+    fn run_until_quiet(&mut self, limit_ms: u64) -> u64;
+    /// Where the run was cut, if it was.
+    fn cut(&self) -> Option<crate::budget::RunCut>;
+    /// [`Simulation::run_until`].
+    fn run_until(&mut self, end_ms: u64);
+    /// [`VariantSimulation::finish_variant`].
+    fn finish(self: Box<Self>, end_ms: u64) -> (Trace, Metrics);
+}
+
+impl<S: VariantSimulation> Column for S {
+    fn begin(&mut self, start: Start) -> u64 {
+        formation::begin(self, start)
+    }
+    fn run_until_quiet(&mut self, limit_ms: u64) -> u64 {
+        Simulation::run_until_quiet(self, limit_ms)
+    }
+    fn cut(&self) -> Option<crate::budget::RunCut> {
+        self.driver().cut()
+    }
+    fn run_until(&mut self, end_ms: u64) {
+        Simulation::run_until(self, end_ms)
+    }
+    fn finish(self: Box<Self>, end_ms: u64) -> (Trace, Metrics) {
+        (*self).finish_variant(end_ms)
     }
 }
 
@@ -127,16 +195,13 @@ impl VariantSimulation for StreamsSimulation {
 /// slowest uncut variant has been quiet for `SETTLE_MARGIN_MS` (not before
 /// the last scripted event) or the latest cut, capped at one day. Times
 /// count from each variant's own t = 0; a cut variant ends at its cut.
-fn run_variants<S: VariantSimulation>(
-    mut sims: Vec<S>,
+fn run_variants(
+    mut sims: Vec<Box<dyn Column>>,
     start: Start,
     end_ms: Option<u64>,
     last_event_ms: Option<u64>,
 ) -> RunResult {
-    let origins: Vec<u64> = sims
-        .iter_mut()
-        .map(|s| formation::begin(s, start))
-        .collect();
+    let origins: Vec<u64> = sims.iter_mut().map(|s| s.begin(start)).collect();
     let end = match end_ms {
         Some(end) => end,
         None => {
@@ -151,7 +216,7 @@ fn run_variants<S: VariantSimulation>(
             let mut settle_from = last_event_ms.unwrap_or(0);
             let mut latest_cut = 0;
             for ((sim, quiet), &origin) in sims.iter().zip(quiet).zip(&origins) {
-                match sim.driver().cut() {
+                match sim.cut() {
                     Some(cut) => latest_cut = latest_cut.max(cut.at_ms.saturating_sub(origin)),
                     None => settle_from = settle_from.max(quiet),
                 }
@@ -166,7 +231,7 @@ fn run_variants<S: VariantSimulation>(
         .zip(origins)
         .map(|(mut sim, origin)| {
             sim.run_until(origin + end);
-            let (trace, metrics) = sim.finish_variant(origin + end);
+            let (trace, metrics) = sim.finish(origin + end);
             VariantRun::new(trace, metrics)
         })
         .collect();

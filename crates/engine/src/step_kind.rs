@@ -118,6 +118,28 @@ step_kinds! {
     Revoke => "revoke",
     /// The leader's client triggers the probing rebalance (`probing.rebalance.interval.ms`, KIP-441).
     ProbingRebalance => "probing_rebalance",
+
+    // The streams rebalance protocol (KIP-1071, `group.protocol=streams`).
+    /// A StreamThread's member joins the streams group (heartbeat with member
+    /// epoch 0): the group epoch goes up.
+    StreamsGroupJoin => "streams_group_join",
+    /// A member leaves the streams group (heartbeat with member epoch −1): the
+    /// group epoch goes up, nothing is computed yet.
+    StreamsGroupLeave => "streams_group_leave",
+    /// The group coordinator computed a new target assignment
+    /// (`GroupMetadataManager`, `StickyTaskAssignor`): its epoch and the moves.
+    TargetAssignment => "target_assignment",
+    /// A heartbeat was answered `ASSIGNMENT_DELAYED` (initial delay of an empty
+    /// group, or the assignment interval): the target waits.
+    AssignmentDelayed => "assignment_delayed",
+    /// `CurrentAssignmentBuilder` put a member in `UNREVOKED_TASKS`: it must
+    /// revoke tasks before it gets new ones.
+    MemberRevoking => "member_revoking",
+    /// A member is in `UNRELEASED_TASKS`: at the target epoch, waiting for
+    /// tasks another process still holds.
+    MemberPending => "member_pending",
+    /// A member's reconciliation hands it tasks, or it reached its target.
+    MemberAssigned => "member_assigned",
 }
 
 impl std::fmt::Display for StepKind {

@@ -81,11 +81,38 @@ fn streams_with_static_membership_is_refused_before_4_4() {
 // 4.4 is not released yet (December 2026): the scenario model refuses it as
 // a release, before `group.protocol` is looked at.
 #[test]
-fn streams_is_refused_until_the_simulator_models_it() {
+fn streams_is_simulated_from_4_1() {
     for version in ["4.1", "4.2", "4.3"] {
-        let e = error(&scenario(version, r#""group.protocol": "streams""#));
-        assert!(e.contains("not simulated yet"), "{version}: {e}");
+        let s = Scenario::from_json(&scenario(version, r#""group.protocol": "streams""#))
+            .unwrap_or_else(|e| panic!("{version}: {e}"));
+        let result = engine::run::run(&s);
+        let run = &result.variants[1];
+        assert!(
+            run.trace.rounds.is_empty(),
+            "{version}: no JoinGroup rounds"
+        );
+        assert!(
+            run.metrics.settled_ms.is_some(),
+            "{version}: every task runs"
+        );
+        assert_eq!(
+            run.trace.members.len(),
+            2,
+            "{version}: one member per thread"
+        );
     }
+}
+
+#[test]
+fn an_event_cannot_switch_an_instance_to_the_other_protocol() {
+    let text = r#"{"version": 1, "title": "t", "seed": 1,
+        "streams": {"instances": 2, "kafka_version": "4.3",
+                     "subtopologies": [{"partitions": 4, "stateful": true}]},
+        "compare": [{"label": "streams", "config": {"group.protocol": "streams"}}],
+        "events": [{"at_ms": 1000, "type": "instance_join", "config": {"group.protocol": "classic"}}]}"#;
+    let e = error(text);
+    assert!(e.contains("events[0].config.group.protocol"), "{e}");
+    assert!(e.contains("no online migration"), "{e}");
 }
 
 #[test]

@@ -153,6 +153,11 @@ binary_struct!(StreamsConfig {
     group_initial_rebalance_delay_ms,
     group_protocol,
     state_updater_enabled,
+    streams_heartbeat_interval_ms,
+    streams_session_timeout_ms,
+    streams_num_standby_replicas,
+    streams_initial_rebalance_delay_ms,
+    streams_assignment_interval_ms,
 });
 binary_enum!(GroupProtocol {
     Classic = 0,

@@ -174,6 +174,42 @@ pub(crate) fn check_heartbeat(
     ))
 }
 
+/// Group config `streams.heartbeat.interval.ms`: within the broker's
+/// `group.streams.min.heartbeat.interval.ms` … `group.streams.max.heartbeat.interval.ms`
+/// (`GroupConfig` validation).
+pub(crate) const STREAMS_HEARTBEAT_INTERVAL_MS: Range = Range {
+    min: 5_000,
+    max: 15_000,
+    who: "the broker",
+    why: "group.streams.min.heartbeat.interval.ms … group.streams.max.heartbeat.interval.ms",
+};
+
+/// Group config `streams.session.timeout.ms`: within the broker's
+/// `group.streams.min.session.timeout.ms` … `group.streams.max.session.timeout.ms`.
+pub(crate) const STREAMS_SESSION_TIMEOUT_MS: Range = Range {
+    min: 45_000,
+    max: 60_000,
+    who: "the broker",
+    why: "group.streams.min.session.timeout.ms … group.streams.max.session.timeout.ms",
+};
+
+/// Group config `streams.num.standby.replicas`: at most the broker's
+/// `group.streams.max.standby.replicas` (2).
+pub(crate) const STREAMS_NUM_STANDBY_REPLICAS: Range = Range {
+    min: 0,
+    max: 2,
+    who: "the broker",
+    why: "group.streams.max.standby.replicas",
+};
+
+/// Group config `streams.assignment.interval.ms` (KIP-1263).
+pub(crate) const STREAMS_ASSIGNMENT_INTERVAL_MS: Range = Range {
+    min: 0,
+    max: 15_000,
+    who: "the broker",
+    why: "group.streams.assignment.interval.ms bounds",
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,8 +6,8 @@
 //!   subtopology ids, ordered as Java `String`s);
 //! * [`sticky_task_assignor`]: the broker's `StickyTaskAssignor`, per release;
 //! * [`current_assignment_builder`]: per-member reconciliation toward the
-//!   target (`CurrentAssignmentBuilder`, 4.1–4.3), the building block of a
-//!   streams-group simulation (not yet wired into the simulator).
+//!   target (`CurrentAssignmentBuilder`, 4.1–4.3), which the simulator's
+//!   group coordinator (`sim::streams_group`) calls on every heartbeat.
 //!
 //! Kafka's package: `org.apache.kafka.coordinator.group.streams`.
 

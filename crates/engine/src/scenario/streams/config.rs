@@ -148,6 +148,48 @@ pub struct StreamsConfig {
         skip_serializing_if = "Option::is_none"
     )]
     pub state_updater_enabled: Option<bool>,
+    /// Group config `streams.heartbeat.interval.ms` (broker
+    /// `group.streams.heartbeat.interval.ms`, 5000; bounds 5000 … 15000):
+    /// the streams protocol's heartbeat, set on the group, not the client.
+    #[serde(
+        rename = "streams.heartbeat.interval.ms",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub streams_heartbeat_interval_ms: Option<u64>,
+    /// Group config `streams.session.timeout.ms` (broker
+    /// `group.streams.session.timeout.ms`, 45000; bounds 45000 … 60000).
+    #[serde(
+        rename = "streams.session.timeout.ms",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub streams_session_timeout_ms: Option<u64>,
+    /// Group config `streams.num.standby.replicas` (broker
+    /// `group.streams.num.standby.replicas`, 0; at most 2): the streams
+    /// protocol ignores the client's `num.standby.replicas`.
+    #[serde(
+        rename = "streams.num.standby.replicas",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub streams_num_standby_replicas: Option<u32>,
+    /// Group config `streams.initial.rebalance.delay.ms` (broker
+    /// `group.streams.initial.rebalance.delay.ms`, 3000; 4.2+).
+    #[serde(
+        rename = "streams.initial.rebalance.delay.ms",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub streams_initial_rebalance_delay_ms: Option<u64>,
+    /// Group config `streams.assignment.interval.ms` (broker
+    /// `group.streams.assignment.interval.ms`, 1000; 0 … 15000; 4.3+, KIP-1263).
+    #[serde(
+        rename = "streams.assignment.interval.ms",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub streams_assignment_interval_ms: Option<u64>,
 }
 
 /// The task assignor a leader runs.
@@ -212,6 +254,16 @@ pub struct ResolvedStreamsConfig {
     pub group_protocol: GroupProtocol,
     /// `__state.updater.enabled__` as set (`None`: the release's default).
     pub state_updater_enabled: Option<bool>,
+    /// `streams.heartbeat.interval.ms` (group config).
+    pub streams_heartbeat_interval_ms: u64,
+    /// `streams.session.timeout.ms` (group config).
+    pub streams_session_timeout_ms: u64,
+    /// `streams.num.standby.replicas` (group config).
+    pub streams_num_standby_replicas: u32,
+    /// `streams.initial.rebalance.delay.ms` (group config; no effect before 4.2).
+    pub streams_initial_rebalance_delay_ms: u64,
+    /// `streams.assignment.interval.ms` (group config; no effect before 4.3).
+    pub streams_assignment_interval_ms: u64,
 }
 
 impl StreamsConfig {
@@ -236,7 +288,12 @@ impl StreamsConfig {
             state_cleanup_delay_ms,
             group_initial_rebalance_delay_ms,
             group_protocol,
-            state_updater_enabled
+            state_updater_enabled,
+            streams_heartbeat_interval_ms,
+            streams_session_timeout_ms,
+            streams_num_standby_replicas,
+            streams_initial_rebalance_delay_ms,
+            streams_assignment_interval_ms
         )
     }
 
@@ -268,6 +325,13 @@ impl StreamsConfig {
                 .unwrap_or(3_000),
             group_protocol: self.group_protocol.unwrap_or_default(),
             state_updater_enabled: self.state_updater_enabled,
+            streams_heartbeat_interval_ms: self.streams_heartbeat_interval_ms.unwrap_or(5_000),
+            streams_session_timeout_ms: self.streams_session_timeout_ms.unwrap_or(45_000),
+            streams_num_standby_replicas: self.streams_num_standby_replicas.unwrap_or(0),
+            streams_initial_rebalance_delay_ms: self
+                .streams_initial_rebalance_delay_ms
+                .unwrap_or(3_000),
+            streams_assignment_interval_ms: self.streams_assignment_interval_ms.unwrap_or(1_000),
         }
     }
 }

@@ -76,13 +76,39 @@ pub(crate) fn check(
             ),
         ));
     }
-    // The simulator's streams-group model (membership, heartbeats, target
-    // assignment, reconciliation) is not in place yet: refuse rather than
-    // silently simulate the classic protocol.
+    Ok(())
+}
+
+/// An event's instances must run the column's protocol: a group is either a
+/// classic or a streams group (`Group.GroupType`), and Kafka has no online
+/// migration between them (an empty group can be converted offline, 4.2+;
+/// a classic member's JoinGroup to a streams group, or a streams heartbeat
+/// to a classic group, is refused). A streams column's instances must also
+/// run 4.1 or later, which [`check`] refuses otherwise.
+pub(crate) fn check_same_protocol(
+    column: &super::StreamsConfig,
+    event: &super::StreamsConfig,
+    at: &str,
+) -> Result<(), ScenarioError> {
+    let of = |c: &super::StreamsConfig| c.group_protocol.unwrap_or_default();
+    if of(column) == of(event) {
+        return Ok(());
+    }
     Err(ScenarioError::invalid(
-        field,
-        "is `streams`: the streams rebalance protocol (KIP-1071) is not simulated yet; its broker-side StickyTaskAssignor is in the engine and `rebalance conformance`, the simulator follows",
+        format!("{at}.config.group.protocol"),
+        format!(
+            "switches an instance to `{}` in a `{}` column: a group is either a classic or a streams group and Kafka has no online migration between them (only an empty group converts, offline, 4.2+). Use one protocol per column, or a second column",
+            protocol_name(of(event)),
+            protocol_name(of(column))
+        ),
     ))
+}
+
+fn protocol_name(p: GroupProtocol) -> &'static str {
+    match p {
+        GroupProtocol::Classic => "classic",
+        GroupProtocol::Streams => "streams",
+    }
 }
 
 #[cfg(test)]

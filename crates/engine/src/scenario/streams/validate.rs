@@ -138,6 +138,31 @@ pub(crate) fn validate_config(
         check_name(&field("group.instance.id"), id)?;
     }
     check_release_keys(&r, version, &field)?;
+    STREAMS_HEARTBEAT_INTERVAL_MS.check(
+        &field("streams.heartbeat.interval.ms"),
+        r.streams_heartbeat_interval_ms,
+        " ms",
+    )?;
+    STREAMS_SESSION_TIMEOUT_MS.check(
+        &field("streams.session.timeout.ms"),
+        r.streams_session_timeout_ms,
+        " ms",
+    )?;
+    STREAMS_NUM_STANDBY_REPLICAS.check(
+        &field("streams.num.standby.replicas"),
+        u64::from(r.streams_num_standby_replicas),
+        "",
+    )?;
+    PLAYGROUND_TIME_MS.check(
+        &field("streams.initial.rebalance.delay.ms"),
+        r.streams_initial_rebalance_delay_ms,
+        " ms",
+    )?;
+    STREAMS_ASSIGNMENT_INTERVAL_MS.check(
+        &field("streams.assignment.interval.ms"),
+        r.streams_assignment_interval_ms,
+        " ms",
+    )?;
     super::group_protocol::check(&r, version, at)
 }
 
@@ -290,11 +315,10 @@ pub(crate) fn validate(s: &StreamsScenario) -> Result<(), ScenarioError> {
             check_version(&format!("{at}.kafka_version"), own)?;
         }
         for (base, column_version) in &columns {
-            validate_config(
-                &base.merged(config),
-                own.unwrap_or(*column_version),
-                &format!("{at}.config"),
-            )?;
+            let merged = base.merged(config);
+            let v = own.unwrap_or(*column_version);
+            validate_config(&merged, v, &format!("{at}.config"))?;
+            super::group_protocol::check_same_protocol(base, &merged, at)?;
         }
         Ok::<(), ScenarioError>(())
     };

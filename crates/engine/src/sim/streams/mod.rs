@@ -53,7 +53,7 @@ mod events;
 mod explain;
 mod leader;
 mod lifecycle;
-mod local_state;
+pub(crate) mod local_state;
 mod member;
 mod poll;
 mod processing;
