@@ -162,6 +162,9 @@ test('stepping on a phone: the details sheet leaves the stepped round\'s lanes i
       }, variant);
       assert.ok(seen, `${id}, step ${i + 1}: no lane of column ${variant} is visible beside the sheet`);
     }
+    // The sticky playback bar above the lanes stays two rows (buttons and clock, the scrubber).
+    const bar = await page.locator('.transport').boundingBox();
+    assert.ok(bar.height < 80, `${id}: the playback bar is ${bar.height} px tall`);
     await screenshot(page, `screens-step-${id.replace('/', '-')}-390x844`);
     // The sheet folds to its title bar and opens again.
     const fold = page.locator('#round-details-fold');
