@@ -43,7 +43,10 @@ test('release .wasm sizes (gzip -9)', async () => {
   // A size is exact for a given build, unlike a timing, so it is checked, not
   // just reported. The page must never hold the simulator (it loads the
   // worker's module instead); the worker must not hold the UI.
-  const limits = { page_wasm: 370_000, worker_wasm: 446_000 };
+  // The page's tripwire moved from 370 KB to 374 KB with #11's touch and
+  // phone work (pinch zoom, the foldable details sheet, axis units: 368.1 KB
+  // -> 371.7 KB), still well under #7's 400 KB.
+  const limits = { page_wasm: 374_000, worker_wasm: 446_000 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }

@@ -7,6 +7,8 @@
 
 use std::collections::HashMap;
 
+use crate::time_ticks::labelled_ticks;
+pub use crate::time_ticks::{tick_step, AxisUnit, AXIS_CHAR_W};
 use crate::trace::{ItemState, Trace};
 
 /// Sizes, in SVG user units.
@@ -286,9 +288,10 @@ impl TimelineLayout {
         })
     }
 
-    /// Round-numbered axis ticks over the run whose labels never overlap.
-    pub fn ticks(&self) -> Vec<u64> {
-        self.axis().ticks()
+    /// Round-numbered axis ticks over the run whose labels never overlap,
+    /// with their labels (see [`TimeAxis::labelled_ticks`]).
+    pub fn labelled_ticks(&self) -> Vec<(u64, String)> {
+        self.axis().labelled_ticks()
     }
 }
 
@@ -382,45 +385,17 @@ impl TimeAxis {
     }
 
     /// Round-numbered ticks over the axis, spaced so that their labels
-    /// never touch (see [`tick_step`]).
-    pub fn ticks(&self) -> Vec<u64> {
+    /// never touch, each with its label; every label in the one unit the
+    /// step calls for (see [`crate::time_ticks`]).
+    pub fn labelled_ticks(&self) -> Vec<(u64, String)> {
         let step = tick_step(self.span(), self.right - self.left, self.to_ms);
-        let first = self.from_ms.div_ceil(step) * step;
-        (0..)
-            .map(|i| first + i * step)
-            .take_while(|t| *t <= self.to_ms)
-            .collect()
+        labelled_ticks(self.from_ms, self.to_ms, step)
     }
-}
 
-/// Rough width of one axis-label character, in SVG user units (10 px text).
-pub const AXIS_CHAR_W: f64 = 6.0;
-/// Space between two axis labels (room for the last one, drawn ending at
-/// the axis's right edge, to shift left).
-const AXIS_LABEL_GAP: f64 = 30.0;
-
-/// The smallest round tick step whose labels fit: `span_ms` drawn over
-/// `width` units, labels no wider than those near `max_ms` (the longest).
-pub fn tick_step(span_ms: u64, width: f64, max_ms: u64) -> u64 {
-    const STEPS: [u64; 25] = [
-        1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000,
-        120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000,
-        43_200_000,
-    ];
-    let width = width.max(1.0);
-    STEPS
-        .iter()
-        .copied()
-        .find(|&step| {
-            // The widest label of this step near the end of the axis.
-            let label = axis_label(max_ms / step * step + step)
-                .chars()
-                .count()
-                .max(axis_label(step).chars().count());
-            let px = step as f64 / span_ms.max(1) as f64 * width;
-            px >= label as f64 * AXIS_CHAR_W + AXIS_LABEL_GAP
-        })
-        .unwrap_or(86_400_000)
+    /// The ticks' times alone.
+    pub fn ticks(&self) -> Vec<u64> {
+        self.labelled_ticks().into_iter().map(|(t, _)| t).collect()
+    }
 }
 
 /// The CSS class and legend name of a state.
@@ -472,31 +447,6 @@ pub const LEGEND: [(ItemState, &str); 9] = [
 /// Colour of rebalance-round markers.
 pub const ROUND_COLOUR: &str = "#6a3d9a";
 
-/// `12 s`, `5 min`, `1 h 30 min` for axis labels; `1.25 s` and `250 ms`
-/// when zoomed in below a second.
-pub fn axis_label(ms: u64) -> String {
-    if !ms.is_multiple_of(1000) {
-        return if ms < 1000 {
-            format!("{ms} ms")
-        } else {
-            let s = format!("{:.3}", ms as f64 / 1000.0);
-            format!("{} s", s.trim_end_matches('0'))
-        };
-    }
-    if ms >= 3_600_000 && ms.is_multiple_of(60_000) {
-        let min = ms / 60_000;
-        if min.is_multiple_of(60) {
-            format!("{} h", min / 60)
-        } else {
-            format!("{} h {} min", min / 60, min % 60)
-        }
-    } else if ms >= 60_000 && ms.is_multiple_of(60_000) {
-        format!("{} min", ms / 60_000)
-    } else {
-        format!("{} s", ms / 1000)
-    }
-}
-
 /// An item leaving one worker for another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
@@ -542,52 +492,22 @@ mod tests {
     }
 
     #[test]
-    fn tick_labels_never_overlap() {
-        for (from, to, width) in [
-            (0, 480_000, 300.0),
-            (0, 480_000, 1200.0),
-            (0, 2_700_000, 300.0),
-            (0, 5_400_000, 260.0),
-            (28_000, 42_000, 300.0),
-            (30_000, 30_900, 500.0),
-            (7, 19, 400.0),
-        ] {
-            let axis = TimeAxis {
-                left: 80.0,
-                right: 80.0 + width,
-                from_ms: from,
-                to_ms: to,
-            };
-            let ticks = axis.ticks();
-            assert!(ticks.len() >= 2, "{from}-{to} over {width}: {ticks:?}");
-            for pair in ticks.windows(2) {
-                let gap = axis.x(pair[1]) - axis.x(pair[0]);
-                let label = axis_label(pair[0]).len().max(axis_label(pair[1]).len()) as f64;
-                assert!(
-                    gap >= label * AXIS_CHAR_W + 8.0,
-                    "{from}-{to} over {width}: {} and {} are {gap:.0} apart",
-                    axis_label(pair[0]),
-                    axis_label(pair[1])
-                );
-            }
-            assert!(ticks.iter().all(|t| axis.shows(*t)));
-        }
-        // The "7 min8 min" case: an 8-minute run in a phone-width column.
+    fn a_zoomed_axis_labels_its_window_in_one_unit() {
+        // Half-minute ticks two minutes into a run: seconds throughout.
         let axis = TimeAxis {
-            left: 78.0,
-            right: 382.0,
-            from_ms: 0,
-            to_ms: 480_000,
+            left: 80.0,
+            right: 1080.0,
+            from_ms: 50_000,
+            to_ms: 160_000,
         };
-        assert!(axis.ticks()[1] >= 120_000, "{:?}", axis.ticks());
-    }
-
-    #[test]
-    fn sub_second_labels() {
-        assert_eq!(axis_label(250), "250 ms");
-        assert_eq!(axis_label(1_250), "1.25 s");
-        assert_eq!(axis_label(30_500), "30.5 s");
-        assert_eq!(axis_label(120_000), "2 min");
+        let labels: Vec<String> = axis.labelled_ticks().into_iter().map(|(_, l)| l).collect();
+        assert!(
+            labels
+                .iter()
+                .all(|l| l.ends_with(" s") && !l.contains("min")),
+            "{labels:?}"
+        );
+        assert_eq!(axis.ticks().len(), labels.len());
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub mod streams;
 pub mod streams_group;
 pub mod svg_export;
 pub mod sweep;
+pub mod time_ticks;
 pub mod trace;
 pub mod trace_text;
 pub mod wording;

@@ -118,7 +118,7 @@ fn render_timeline(s: &mut String, trace: &crate::trace::Trace, lay: &TimelineLa
         }
     }
     let bottom = lay.lanes_bottom();
-    for ms in lay.ticks() {
+    for (ms, label) in lay.labelled_ticks() {
         let x = lay.x(ms);
         let anchor = if ms == 0 {
             "start"
@@ -132,7 +132,7 @@ fn render_timeline(s: &mut String, trace: &crate::trace::Trace, lay: &TimelineLa
             r##"<line x1="{x:.1}" x2="{x:.1}" y1="{:.0}" y2="{bottom:.0}" stroke="#d0d6de" stroke-width="0.5"/><text x="{x:.1}" y="{:.0}" font-size="10" fill="#5b6470" text-anchor="{anchor}">{}</text>"##,
             o.top - 4.0,
             bottom + 14.0,
-            layout::axis_label(ms)
+            label
         );
     }
     for bar in lay.bars(trace) {

@@ -38,7 +38,7 @@ fn description(text: &str, stale: bool) -> Html {
     } else {
         html! {
             <details class="description">
-                <summary>{ first.to_string() }<span class="more">{" more"}</span>{ for mark }</summary>
+                <summary><span class="first">{ first.to_string() }</span><span class="more">{" more"}</span>{ for mark }</summary>
                 <p>{ rest.to_string() }</p>
             </details>
         }

@@ -2,7 +2,7 @@
 //! time axis, scenario events (labelled) and rebalance rounds (hover or tap
 //! for details).
 
-use engine::layout::{axis_label, LayoutOptions, TimeAxis};
+use engine::layout::{LayoutOptions, TimeAxis};
 use engine::trace::Trace;
 use engine::wording::duration as format_duration;
 use yew::prelude::*;
@@ -53,7 +53,7 @@ pub fn markers(
 ) -> Html {
     let lay = axis;
     let right = lay.x(trace.end_ms);
-    let ticks = lay.ticks().into_iter().map(|ms| {
+    let ticks = lay.labelled_ticks().into_iter().map(|(ms, label)| {
         let x = lay.x(ms);
         let anchor = if x < lay.left + 20.0 {
             "start"
@@ -65,7 +65,7 @@ pub fn markers(
         html! {
             <g class="tick">
                 <line x1={f1(x)} x2={f1(x)} y1={f0(o.top)} y2={f0(bottom)} />
-                <text x={f1(x)} y={f0(bottom + 14.0)} text-anchor={anchor}>{ axis_label(ms) }</text>
+                <text x={f1(x)} y={f0(bottom + 14.0)} text-anchor={anchor}>{ label }</text>
             </g>
         }
     });

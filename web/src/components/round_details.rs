@@ -25,6 +25,12 @@ pub struct RoundDetailsProps {
     /// The section's node (the panel focuses it after a step).
     #[prop_or_default]
     pub node: NodeRef,
+    /// Folded to its title (as a bottom sheet on a narrow screen).
+    #[prop_or_default]
+    pub folded: bool,
+    /// Fold or unfold.
+    #[prop_or_default]
+    pub on_fold: Callback<()>,
 }
 
 /// How many item labels a cell lists before "+N more".
@@ -69,6 +75,7 @@ pub fn RoundDetails(props: &RoundDetailsProps) -> Html {
             .unwrap_or_else(|| format!("worker #{w}"))
     };
     let close = props.on_close.reform(|_: MouseEvent| ());
+    let fold = props.on_fold.reform(|_: MouseEvent| ());
     let delay = if round.delay_ms > 0 {
         format!(
             "{} ({} ms): work held back before reassigning (scheduled.rebalance.max.delay.ms)",
@@ -79,13 +86,22 @@ pub fn RoundDetails(props: &RoundDetailsProps) -> Html {
         "0 ms".to_string()
     };
     html! {
-        <section class="round-details" ref={props.node.clone()} tabindex="-1" id="round-details"
+        <section class={classes!("round-details", props.folded.then_some("folded"))} ref={props.node.clone()} tabindex="-1" id="round-details"
                  data-variant={props.index.to_string()} data-round={props.round.to_string()}
                  data-generation={round.generation.to_string()} aria-live="polite" aria-labelledby="round-details-title">
             <header>
                 <h3 id="round-details-title">{ format!("{}: generation {}", run.label, thousands(round.generation.max(0) as u64)) }</h3>
-                <button class="icon" onclick={close} aria-label="Close round details" title="Close (Esc)">{"×"}</button>
+                <span class="details-actions">
+                    <button class="icon fold" id="round-details-fold" onclick={fold} aria-controls="round-details-body"
+                            aria-expanded={(!props.folded).to_string()}
+                            aria-label={if props.folded { "Show the round details" } else { "Fold the round details" }}
+                            title={if props.folded { "Show the details" } else { "Fold the details (the lanes stay in view)" }}>
+                        { if props.folded { "▴" } else { "▾" } }
+                    </button>
+                    <button class="icon" onclick={close} aria-label="Close round details" title="Close (Esc)">{"×"}</button>
+                </span>
             </header>
+            <div class="details-body" id="round-details-body">
             <p class="explanation">{ with_separators(&round.explanation) }</p>
             <dl class="round-facts">
                 <div><dt>{"JoinGroup from"}</dt><dd>{ format_duration(round.started_ms) }</dd></div>
@@ -128,6 +144,7 @@ pub fn RoundDetails(props: &RoundDetailsProps) -> Html {
                         }
                     </tbody>
                 </table>
+            </div>
             </div>
         </section>
     }

@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::fmt::Write as _;
 use std::rc::Rc;
 
-use engine::layout::{axis_label, TimeAxis};
+use engine::layout::TimeAxis;
 use engine::run::RunResult;
 use yew::prelude::*;
 
@@ -35,6 +35,21 @@ pub struct RunningChartProps {
 }
 
 const HEIGHT: f64 = 118.0;
+/// The chart's height in a narrow space (a phone, a docs-page embed): the
+/// lanes come first there, the overview stays readable.
+const COMPACT_HEIGHT: f64 = 76.0;
+/// Narrower than this, the chart is compact.
+const COMPACT_BELOW: f64 = 760.0;
+
+/// The chart's height at a width (drawn at that height, never scaled: the
+/// plot keeps the timelines' margins).
+fn height_for(width: f64) -> f64 {
+    if width < COMPACT_BELOW {
+        COMPACT_HEIGHT
+    } else {
+        HEIGHT
+    }
+}
 const TOP: f64 = 8.0;
 const BOTTOM: f64 = 22.0;
 const RIGHT: f64 = 8.0;
@@ -48,17 +63,17 @@ struct ChartData {
     y_max: u32,
 }
 
-fn y_of(v: u32, y_max: u32) -> f64 {
-    TOP + (1.0 - f64::from(v) / f64::from(y_max.max(1))) * (HEIGHT - TOP - BOTTOM)
+fn y_of(v: u32, y_max: u32, height: f64) -> f64 {
+    TOP + (1.0 - f64::from(v) / f64::from(y_max.max(1))) * (height - TOP - BOTTOM)
 }
 
-fn step_path(steps: &Steps, axis: TimeAxis, y_max: u32) -> String {
+fn step_path(steps: &Steps, axis: TimeAxis, y_max: u32, height: f64) -> String {
     let mut d = String::new();
     for (i, &(t, v)) in steps.points.iter().enumerate() {
         if i == 0 {
-            let _ = write!(d, "M{:.1} {:.1}", axis.x(t), y_of(v, y_max));
+            let _ = write!(d, "M{:.1} {:.1}", axis.x(t), y_of(v, y_max, height));
         } else {
-            let _ = write!(d, "H{:.1}V{:.1}", axis.x(t), y_of(v, y_max));
+            let _ = write!(d, "H{:.1}V{:.1}", axis.x(t), y_of(v, y_max, height));
         }
     }
     let _ = write!(d, "H{:.1}", axis.x(axis.to_ms));
@@ -76,6 +91,7 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
         .first()
         .map_or(1, |v| v.trace.end_ms.max(1));
     let left = if width < 520.0 { 70.0 } else { 86.0 };
+    let height = height_for(width);
     // Horizontal geometry: the same margins as the timelines, the whole run.
     let axis = TimeAxis {
         left,
@@ -102,18 +118,21 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
             .unwrap_or(0)
             .max(1);
         ChartData {
-            running_paths: running.iter().map(|s| step_path(s, axis, y_max)).collect(),
-            configured_path: step_path(&configured, axis, y_max),
+            running_paths: running
+                .iter()
+                .map(|s| step_path(s, axis, y_max, height))
+                .collect(),
+            configured_path: step_path(&configured, axis, y_max, height),
             running,
             configured,
             y_max,
         }
     });
     let y_max = data.y_max;
-    let y = |v: u32| y_of(v, y_max);
+    let y = |v: u32| y_of(v, y_max, height);
     let x = |ms: u64| axis.x(ms);
     let x_now = x(props.t_ms);
-    let ticks = axis.ticks();
+    let ticks = axis.labelled_ticks();
     let svg_ref = use_node_ref();
     // The brush: where the press started (SVG x), and where it is now.
     let press: Rc<Cell<Option<f64>>> = use_memo((), |_| Cell::new(None));
@@ -132,7 +151,8 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
     let on_down = {
         let (press, svg_x, svg_ref) = (press.clone(), svg_x.clone(), svg_ref.clone());
         Callback::from(move |e: PointerEvent| {
-            if e.button() != 0 {
+            // One finger brushes; a second one does not restart the brush.
+            if e.button() != 0 || !e.is_primary() {
                 return;
             }
             press.set(svg_x(&e));
@@ -200,8 +220,8 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
                     {"configured: "}<b>{ thousands(u64::from(data.configured.at(props.t_ms))) }</b>
                 </span>
             </figcaption>
-            <svg ref={svg_ref} class="chart" width={f0(width)} height={format!("{HEIGHT:.0}")}
-                 viewBox={format!("0 0 {width:.0} {HEIGHT:.0}")}
+            <svg ref={svg_ref} class="chart" width={f0(width)} height={f0(height)}
+                 viewBox={format!("0 0 {width:.0} {height:.0}")}
                  onpointerdown={on_down} onpointermove={on_move} onpointerup={on_up} onpointercancel={on_cancel}
                  data-left={f0(left)} data-right={f0(width - RIGHT)}
                  role="img" aria-label="Running tasks over the whole run, one line per compared protocol; drag across it to zoom the timelines to that stretch">
@@ -209,11 +229,11 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
                 <line class="grid" x1={f0(left)} x2={f0(width - RIGHT)} y1={f1(y(y_max))} y2={f1(y(y_max))} />
                 <text class="y-label" x={f0(left - 6.0)} y={f1(y(y_max) + 4.0)} text-anchor="end">{ thousands(u64::from(y_max)) }</text>
                 <text class="y-label" x={f0(left - 6.0)} y={f1(y(0) + 4.0)} text-anchor="end">{"0"}</text>
-                { for ticks.iter().map(|&ms| {
+                { for ticks.into_iter().map(|(ms, label)| {
                     let tx = x(ms);
                     let anchor = if tx < left + 20.0 { "start" } else if tx > width - 30.0 { "end" } else { "middle" };
                     html! {
-                        <text class="x-label" x={f1(tx)} y={f0(HEIGHT - 6.0)} text-anchor={anchor}>{ axis_label(ms) }</text>
+                        <text class="x-label" x={f1(tx)} y={f0(height - 6.0)} text-anchor={anchor}>{ label }</text>
                     }
                 }) }
                 <path class="series configured" d={data.configured_path.clone()} />
@@ -223,14 +243,14 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
                 if !whole {
                     // The window the columns show.
                     <rect class="window-frame" x={f1(wx0)} y={format!("{TOP:.0}")}
-                          width={f1((wx1 - wx0).max(1.0))} height={f0(HEIGHT - TOP - BOTTOM)} />
+                          width={f1((wx1 - wx0).max(1.0))} height={f0(height - TOP - BOTTOM)} />
                 }
                 if let Some((a, b)) = *brush {
                     <rect class="brush" x={f1(a)} y={format!("{TOP:.0}")}
-                          width={f1(b - a)} height={f0(HEIGHT - TOP - BOTTOM)} />
+                          width={f1(b - a)} height={f0(height - TOP - BOTTOM)} />
                 }
                 <line class="playhead-line" x1={f1(x_now)} x2={f1(x_now)}
-                      y1={format!("{TOP:.0}")} y2={f0(HEIGHT - BOTTOM)} />
+                      y1={format!("{TOP:.0}")} y2={f0(height - BOTTOM)} />
             </svg>
         </figure>
     }

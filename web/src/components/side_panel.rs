@@ -1,7 +1,9 @@
 //! Next to the timelines: the selected round's details and the story of
 //! one column. Beside the columns on a wide screen (sticky, so it stays in
-//! view), a sheet along the bottom of a narrow one. Stepping to a round
-//! (→, ←, the buttons) moves the keyboard focus to its details.
+//! view), a sheet along the bottom of a narrow one: limited in height,
+//! scrolling on its own, foldable to its title, and the stepped column's
+//! lanes scrolled into sight above it. Stepping to a round (→, ←, the
+//! buttons) moves the keyboard focus to its details.
 
 use engine::run::RunResult;
 use web_sys::HtmlElement;
@@ -33,6 +35,27 @@ pub struct SidePanelProps {
     pub on_close: Callback<()>,
 }
 
+/// Narrower than this (CSS px), the details are a bottom sheet
+/// (web/style.css, "Side panel").
+const SHEET_BELOW_PX: f64 = 1100.0;
+
+/// On a screen where the details are a bottom sheet, scrolls column
+/// `variant`'s timeline into sight between the sticky playback bar and the
+/// sheet (their room is the timeline's `scroll-margin` in the stylesheet).
+/// Every lane crosses the stepped round's marker, so any lane shows it.
+fn keep_lanes_in_sight(variant: usize) {
+    let narrow = gloo::utils::window()
+        .inner_width()
+        .ok()
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w < SHEET_BELOW_PX);
+    let selector = format!("article.column[data-variant=\"{variant}\"] svg.timeline");
+    if let (true, Ok(Some(timeline))) = (narrow, gloo::utils::document().query_selector(&selector))
+    {
+        scroll_into_view_nearest(&timeline);
+    }
+}
+
 /// The side panel.
 #[component]
 pub fn SidePanel(props: &SidePanelProps) -> Html {
@@ -54,6 +77,8 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
     });
     let now = current(&items, props.t_ms);
     let list_ref = use_node_ref();
+    let folded = use_state_eq(|| false);
+    let stepped_variant = props.selected.map(|s| s.variant);
     // One effect (each costs the WebAssembly): the story keeps its current
     // line in view; after a step (not a hover) the focus moves into the
     // details, scrolled into view.
@@ -68,6 +93,9 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                     options.set_prevent_scroll(true);
                     let _ = el.focus_with_options(&options);
                     scroll_into_view_nearest(&el);
+                    if let Some(v) = stepped_variant {
+                        keep_lanes_in_sight(v);
+                    }
                 }
             }
         });
@@ -76,11 +104,18 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
         let (column, selected) = (column.clone(), props.selected);
         Callback::from(move |c: usize| column.set((c, selected)))
     };
+    let on_fold = {
+        let folded = folded.clone();
+        Callback::from(move |_: ()| folded.set(!*folded))
+    };
     html! {
-        <aside class={classes!("side-panel", props.selected.is_some().then_some("has-details"))} aria-label="Round details and story">
+        <aside class={classes!("side-panel", props.selected.is_some().then_some("has-details"),
+                               (*folded && props.selected.is_some()).then_some("details-folded"))}
+               aria-label="Round details and story">
             if let Some(s) = props.selected {
                 <RoundDetails result={props.result.clone()} index={s.variant} round={s.round}
-                              on_close={props.on_close.clone()} node={details_ref} />
+                              on_close={props.on_close.clone()} node={details_ref}
+                              folded={*folded} {on_fold} />
             }
             { story_list(
                 StoryView { result: &props.result, items: &items, column: column_n, now, list_ref },

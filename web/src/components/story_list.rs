@@ -58,12 +58,22 @@ pub fn story_list(
 ) -> Html {
     let (items, now, column) = (v.items, v.now, v.column);
     let first = now.unwrap_or(0).saturating_sub(SHOWN / 2);
+    let times: Vec<String> = items
+        .iter()
+        .skip(first)
+        .take(SHOWN)
+        .map(|it| format_duration(it.at_ms))
+        .collect();
+    // Every time on one line, in a column as wide as the longest shown
+    // ("12 min 5.250 s"), so the titles line up.
+    let at_chars = times.iter().map(|t| t.chars().count()).max().unwrap_or(4);
     let lines = items
         .iter()
         .enumerate()
         .skip(first)
         .take(SHOWN)
-        .map(|(i, it)| {
+        .zip(times)
+        .map(|((i, it), at_text)| {
             let at = it.at_ms;
             let kind = it.kind;
             let onclick = {
@@ -83,7 +93,7 @@ pub fn story_list(
                 <li class={classes!(class, is_now.then_some("current"))} data-at={at.to_string()}
                     aria-current={is_now.then_some("step")}>
                     <button class="story-line" {onclick}>
-                        <span class="story-at">{ format_duration(at) }</span>
+                        <span class="story-at">{ at_text }</span>
                         <span class="story-title">{ &it.title }</span>
                         <span class="story-text">{ &it.text }</span>
                     </button>
@@ -107,7 +117,8 @@ pub fn story_list(
                     </div>
                 }
             </header>
-            <ol class="story-list" ref={v.list_ref} data-column={column.to_string()} start={(first + 1).to_string()}>
+            <ol class="story-list" ref={v.list_ref} data-column={column.to_string()} start={(first + 1).to_string()}
+                style={format!("--at-chars: {at_chars}")}>
                 { for lines }
             </ol>
         </section>

@@ -4,7 +4,9 @@
 //!
 //! Pointer scheme (listed in the help overlay): on the lanes, drag pans,
 //! the wheel zooms around the pointer (Shift or a sideways wheel pans),
-//! double-click shows the whole run, hover names the task under the
+//! double-click shows the whole run, two fingers pinch to zoom around their
+//! centre (one finger drags sideways to pan; up and down scroll the page,
+//! `touch-action: pan-y`), hover names the task under the
 //! pointer and a click follows it (a click on empty space stops); on the
 //! time axis (the strip of event labels above the lanes and the tick labels
 //! below) a click or drag moves the playhead.
@@ -31,6 +33,7 @@ use crate::components::summary_body::{lanes_bottom, SummaryBody};
 use crate::components::timeline_body::TimelineBody;
 use crate::components::timeline_pointer::{Hover, Pointer, Press};
 use crate::shared::Shared;
+use crate::state::gesture::Touches;
 use crate::state::story::describe;
 use crate::state::summary::{sub_trace, summarize, Group, Members};
 use crate::state::viewport::Window;
@@ -217,6 +220,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // Where the pointer went down and what the press does, while it is down.
     let press: Rc<Cell<Option<(f64, Press)>>> = use_memo((), |_| Cell::new(None));
     let hover = use_state_eq(|| None::<Hover>);
+    let touches = use_memo((), |_| RefCell::new(Touches::default()));
     let drawing_rc = drawing.clone();
     let axis = drawing.as_ref().as_ref().map(|(d, _)| {
         d.frame()
@@ -280,6 +284,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         followed: props.followed.clone(),
         press: press.clone(),
         dragging: dragging.clone(),
+        touches: touches.clone(),
         hover: hover.setter(),
         on_seek: props.on_seek.clone(),
         on_scrub: props.on_scrub.clone(),

@@ -14,6 +14,7 @@ use yew::prelude::*;
 
 use crate::components::timeline::Drawing;
 use crate::shared::Shared;
+use crate::state::gesture::Touches;
 use crate::state::viewport::Window;
 
 /// What a press on the timeline does once the pointer moves.
@@ -55,6 +56,8 @@ pub struct Pointer {
     /// Where the pointer went down and what the press does, while it is down.
     pub press: Rc<Cell<Option<(f64, Press)>>>,
     pub dragging: Rc<RefCell<Cell<bool>>>,
+    /// The pointers down and the pinch they make (two fingers).
+    pub touches: Rc<RefCell<Touches>>,
     pub hover: UseStateSetter<Option<Hover>>,
     pub on_seek: Callback<u64>,
     pub on_scrub: Callback<bool>,
@@ -90,13 +93,28 @@ impl Pointer {
 
     /// A press starts a drag only once the pointer moves a few pixels, so a
     /// plain click stays a click (a round marker, a summary group, a task).
+    /// A second finger down turns the press into a pinch.
     pub fn down(&self, e: &PointerEvent) {
         if e.button() != 0 {
             return;
         }
-        let Some((_, y, _)) = self.point(e) else {
+        let Some((x, y, _)) = self.point(e) else {
             return;
         };
+        let pinch = self
+            .touches
+            .borrow_mut()
+            .down(e.pointer_id(), x, self.window);
+        if pinch {
+            self.press.set(None);
+            if self.dragging.borrow().replace(false) {
+                self.on_scrub.emit(false);
+            }
+            self.hover.set(None);
+        }
+        if self.touches.borrow().pinching() {
+            return;
+        }
         let (top, bottom) = self.axis_band;
         let what = if y < top || y > bottom {
             Press::Scrub
@@ -107,9 +125,25 @@ impl Pointer {
         self.dragging.borrow().set(false);
     }
 
-    /// Hover names the bar; a drag scrubs or pans.
+    /// Hover names the bar; a drag scrubs or pans; a pinch zooms.
     pub fn moved(&self, e: &PointerEvent) {
         let Some(axis) = self.axis else { return };
+        if self.touches.borrow().pinching() {
+            let Some((x, _, _)) = self.point(e) else {
+                return;
+            };
+            let pinched = self.touches.borrow_mut().moved(
+                e.pointer_id(),
+                x,
+                axis.left,
+                axis.right,
+                self.end_ms,
+            );
+            if let Some(w) = pinched {
+                self.on_view.emit(Some(w));
+            }
+            return;
+        }
         let Some((x0, what)) = self.press.get() else {
             let found = self.point(e).and_then(|(x, y, s)| {
                 let bar = self.hit(x, y)?;
@@ -153,6 +187,11 @@ impl Pointer {
     /// The end of a press: a drag ends; a click on the axis seeks, on a
     /// task follows it, on empty space stops following.
     pub fn up(&self, e: &PointerEvent) {
+        if self.touches.borrow_mut().up(e.pointer_id()) {
+            // The end of a pinch is no tap.
+            self.press.set(None);
+            return;
+        }
         let Some((_, what)) = self.press.take() else {
             return;
         };
@@ -183,7 +222,8 @@ impl Pointer {
     }
 
     /// The browser took the pointer away.
-    pub fn cancel(&self, _: &PointerEvent) {
+    pub fn cancel(&self, e: &PointerEvent) {
+        self.touches.borrow_mut().up(e.pointer_id());
         self.press.set(None);
         if self.dragging.borrow().replace(false) {
             self.on_scrub.emit(false);

@@ -28,9 +28,9 @@ pub fn view_bar(
     html! {
         <div class="view-bar" role="group" aria-label="Time window">
             <span class="view-range" id="view-range">
-                { if is_whole { "Whole run: ".to_string() } else { "Showing ".to_string() } }
+                <span class="view-lead">{ if is_whole { "Whole run: " } else { "Showing " } }</span>
                 <b>{ format!("{} – {}", format_duration(w.from_ms), format_duration(w.to_ms)) }</b>
-                { format!(" of {}", format_duration(end)) }
+                <span class="view-of">{ format!(" of {}", format_duration(end)) }</span>
             </span>
             <button id="zoom-out" onclick={zoom(2.0)} disabled={is_whole} aria-label="Zoom out" title="Zoom out (or the wheel over a timeline)">{"−"}</button>
             <button id="zoom-in" onclick={zoom(0.5)} aria-label="Zoom in" title="Zoom in (or the wheel over a timeline)">{"+"}</button>

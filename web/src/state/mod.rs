@@ -4,11 +4,13 @@
 //! [`error_names`], the engine's errors in the page's words), Connect
 //! configuration by Kafka property name ([`config_keys`]), and what the
 //! views derive from a result ([`series`], [`summary`], [`story`]), the
-//! visible time window ([`viewport`]) and how numbers read ([`numbers`]).
+//! visible time window ([`viewport`]) and how a pinch moves it ([`gesture`]),
+//! and how numbers read ([`numbers`]).
 
 pub(crate) mod config_keys;
 pub(crate) mod edit;
 pub(crate) mod error_names;
+pub(crate) mod gesture;
 pub(crate) mod numbers;
 pub(crate) mod overlays;
 pub(crate) mod playback;

@@ -1,0 +1,232 @@
+// The view on the screens people use (issue 11): a phone shows the lanes in
+// its first screen and keeps them in sight under the round details; a
+// two-finger pinch zooms the timelines; three columns fit beside the story at
+// laptop widths; story times never wrap.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveStatic, launchBrowser, newPage, screenshot, timelineReady } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => { server = await serveStatic(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const PHONE = { width: 390, height: 844 };
+const windows = (page) => page.locator('svg.timeline').evaluateAll((ss) => ss.map((s) => [+s.dataset.from, +s.dataset.to]));
+
+/** A page with a touch screen (pointer events of type "touch"). */
+async function touchPage(viewport) {
+  const page = await browser.newPage({ viewport, hasTouch: true });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  return page;
+}
+
+/** Touches through Chromium's input pipeline (so `touch-action` applies). */
+async function touch(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const send = (type, points) => cdp.send('Input.dispatchTouchEvent', {
+    type, touchPoints: points.map(([x, y], id) => ({ x, y, id, radiusX: 2, radiusY: 2, force: 1 })),
+  });
+  return {
+    /** Two fingers from `from` to `to` ([[x, y], [x, y]] each) in `steps` moves. */
+    async pinch(from, to, steps = 8) {
+      await send('touchStart', [from[0]]);
+      await send('touchStart', from);
+      for (let i = 1; i <= steps; i++) {
+        const f = i / steps;
+        await send('touchMove', from.map((p, k) => [p[0] + (to[k][0] - p[0]) * f, p[1] + (to[k][1] - p[1]) * f]));
+      }
+      await send('touchEnd', []);
+    },
+    /** One finger from `a` to `b`. */
+    async drag(a, b, steps = 8) {
+      await send('touchStart', [a]);
+      for (let i = 1; i <= steps; i++) {
+        const f = i / steps;
+        await send('touchMove', [[a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f]]);
+      }
+      await send('touchEnd', []);
+    },
+  };
+}
+
+test('a two-finger pinch zooms every timeline around the pinch centre; the link follows', async () => {
+  const page = await touchPage(PHONE);
+  await page.goto(server.url + '#p=connect/worker-dies');
+  await timelineReady(page);
+  const svg = page.locator('svg.timeline').first();
+  const lane = svg.locator('g.lane').first();
+  await lane.scrollIntoViewIfNeeded();
+  const [[f0, t0]] = await windows(page);
+  const box = await svg.boundingBox();
+  const [left, right] = await svg.evaluate((s) => [+s.dataset.left, +s.dataset.right]);
+  const scale = box.width / +(await svg.getAttribute('width'));
+  const lb = await lane.boundingBox();
+  const y = lb.y + Math.min(lb.height / 2, 20);
+  // Fingers around the middle of the plot, spread to three times their distance.
+  const cx = box.x + ((left + right) / 2) * scale;
+  const timeAt = (x, [from, to]) => from + ((x - box.x) / scale - left) / (right - left) * (to - from);
+  const under = timeAt(cx, [f0, t0]);
+  const t = await touch(page);
+  await t.pinch([[cx - 25, y], [cx + 25, y]], [[cx - 75, y], [cx + 75, y]]);
+  await page.waitForFunction((span) => {
+    const s = document.querySelector('svg.timeline');
+    return +s.dataset.to - +s.dataset.from < span * 0.6;
+  }, t0 - f0);
+  const zoomed = await windows(page);
+  assert.ok(zoomed.every((w) => w[0] === zoomed[0][0] && w[1] === zoomed[0][1]), JSON.stringify(zoomed));
+  const span = zoomed[0][1] - zoomed[0][0];
+  assert.ok(Math.abs(span - (t0 - f0) / 3) < (t0 - f0) * 0.08, `span ${span} after a 3× spread of ${t0 - f0}`);
+  // The time under the pinch centre stayed there.
+  const drift = Math.abs(timeAt(cx, zoomed[0]) - under);
+  assert.ok(drift < (t0 - f0) * 0.03, `the centre moved by ${drift} ms`);
+  // The link's view state follows.
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('view'));
+  assert.equal(new URL(page.url()).searchParams.get('view'), `${zoomed[0][0]}-${zoomed[0][1]}`);
+  // A pinch is no tap: nothing is followed.
+  assert.equal(await page.locator('g.follow').count(), 0);
+  // Pinching in zooms back out.
+  await t.pinch([[cx - 80, y], [cx + 80, y]], [[cx - 20, y], [cx + 20, y]]);
+  await page.waitForFunction((s) => {
+    const el = document.querySelector('svg.timeline');
+    return +el.dataset.to - +el.dataset.from > s * 2;
+  }, span);
+  // One finger dragged sideways pans the zoomed window, keeping its width.
+  const [[p0, p1]] = await windows(page);
+  await t.drag([cx + 60, y], [cx - 60, y]);
+  await page.waitForFunction((p) => +document.querySelector('svg.timeline').dataset.from > p, p0);
+  const [[q0, q1]] = await windows(page);
+  assert.equal(q1 - q0, p1 - p0);
+  // One finger dragged up scrolls the page, as anywhere else.
+  const before = await page.evaluate(() => scrollY);
+  await t.drag([cx, y + 40], [cx, y - 160], 10);
+  await page.waitForFunction((b) => scrollY > b + 40, before);
+  assert.deepEqual(await windows(page), (await windows(page)).map(() => [q0, q1]), 'a vertical swipe does not pan');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('on a phone the first lane is in the first screen (Connect and Streams presets)', async () => {
+  for (const id of ['connect/worker-dies', 'streams/stateful-scale-out']) {
+    const page = await newPage(browser, PHONE);
+    await page.goto(server.url + '#p=' + id);
+    await timelineReady(page);
+    assert.equal(await page.evaluate(() => scrollY), 0);
+    const lane = page.locator('svg.timeline g.lane').first();
+    const box = await lane.boundingBox();
+    assert.ok(box.y >= 0 && box.y + 24 < PHONE.height, `${id}: the first lane's top is at ${Math.round(box.y)} px`);
+    // Nothing sideways: the page fits the phone.
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `${id}: the page scrolls sideways`);
+    await screenshot(page, `screens-first-${id.replace('/', '-')}-390x844`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+  // The desktop keeps its full chart and legend.
+  const page = await newPage(browser, { width: 1366, height: 800 });
+  await page.goto(server.url + '#p=connect/worker-dies');
+  await timelineReady(page);
+  const chart = await page.locator('svg.chart').boundingBox();
+  assert.ok(chart.height >= 110, `desktop chart ${chart.height} px tall`);
+  assert.ok(await page.locator('.legend').isVisible());
+  const lane = await page.locator('svg.timeline g.lane').first().boundingBox();
+  assert.ok(lane.y + 24 < 800, `desktop: the first lane's top is at ${lane.y}`);
+  await page.close();
+});
+
+test('stepping on a phone: the details sheet leaves the stepped round\'s lanes in sight, and folds away', async () => {
+  for (const id of ['connect/worker-joins', 'streams/stateful-scale-out']) {
+    const page = await newPage(browser, PHONE);
+    await page.goto(server.url + '#p=' + id);
+    await timelineReady(page);
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() => document.activeElement?.id === 'round-details');
+      await page.waitForTimeout(100);
+      const details = await page.locator('#round-details').boundingBox();
+      assert.ok(details.y < PHONE.height - 60 && details.y + details.height <= PHONE.height + 1, `${id}: details at ${details.y}`);
+      assert.ok(details.height <= PHONE.height * 0.45, `${id}: the sheet is ${details.height} px tall`);
+      // Some lane of the stepped column is on screen and not under the sheet or the bar.
+      const variant = await page.locator('#round-details').getAttribute('data-variant');
+      const seen = await page.evaluate((v) => {
+        const lanes = [...document.querySelectorAll(`article.column[data-variant="${v}"] svg.timeline g.lane rect.lane-bg`)];
+        return lanes.some((r) => {
+          const b = r.getBoundingClientRect();
+          const y = Math.min(b.top + 8, b.bottom - 1);
+          const x = b.left + b.width * 0.7;
+          if (y < 0 || y > innerHeight) return false;
+          const hit = document.elementFromPoint(x, y);
+          return !!hit && !!hit.closest(`article.column[data-variant="${v}"] svg.timeline`);
+        });
+      }, variant);
+      assert.ok(seen, `${id}, step ${i + 1}: no lane of column ${variant} is visible beside the sheet`);
+    }
+    // The sticky playback bar above the lanes stays two rows (buttons and clock, the scrubber).
+    const bar = await page.locator('.transport').boundingBox();
+    assert.ok(bar.height < 80, `${id}: the playback bar is ${bar.height} px tall`);
+    await screenshot(page, `screens-step-${id.replace('/', '-')}-390x844`);
+    // The sheet folds to its title bar and opens again.
+    const fold = page.locator('#round-details-fold');
+    await fold.click();
+    const folded = await page.locator('#round-details').boundingBox();
+    assert.ok(folded.height < 70, `folded sheet ${folded.height} px`);
+    assert.equal(await fold.getAttribute('aria-expanded'), 'false');
+    await fold.click();
+    assert.ok((await page.locator('#round-details').boundingBox()).height > 100);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
+test('three columns fit beside the story at 1280 and 1366 px', async () => {
+  for (const width of [1280, 1366]) {
+    for (const id of ['connect/worker-dies', 'streams/stateful-scale-out']) {
+      const page = await newPage(browser, { width, height: 800 });
+      await page.goto(server.url + '#p=' + id);
+      await timelineReady(page);
+      assert.equal(await page.locator('article.column').count(), 3);
+      const lanes = await page.locator('article.column').evaluateAll((cs) => cs.map((c) => {
+        const b = c.querySelector('svg.timeline g.lane').getBoundingClientRect();
+        return [b.left, b.right, b.top];
+      }));
+      for (const [l, r] of lanes) assert.ok(l >= 0 && r <= width, `${width}px ${id}: a first lane spans ${l}-${r}`);
+      assert.ok(lanes.every(([, , top]) => Math.abs(top - lanes[0][2]) < 1), `${width}px ${id}: lanes side by side ${JSON.stringify(lanes)}`);
+      const story = await page.locator('.story').boundingBox();
+      assert.ok(story.x >= Math.max(...lanes.map(([, r]) => r)), `${width}px ${id}: the story is beside the columns`);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scroll');
+      if (id.startsWith('streams')) await screenshot(page, `screens-three-columns-${width}x800`);
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    }
+  }
+});
+
+test('a story time never wraps', async () => {
+  for (const viewport of [{ width: 1366, height: 800 }, PHONE]) {
+    const page = await newPage(browser, viewport);
+    // The warmups column's story: probing rebalances until 5 min 57.877 s,
+    // times such as "1 min 32.060 s".
+    await page.goto(server.url + '#p=streams/stateful-scale-out');
+    await timelineReady(page);
+    await page.locator('.story-columns button').nth(2).click();
+    await page.waitForSelector('.story-list[data-column="2"]');
+    const times = await page.locator('.story-at').evaluateAll((ts) => ts.map((t) => {
+      // The text's line boxes (the span itself stretches over two grid rows).
+      const range = document.createRange();
+      range.selectNodeContents(t);
+      const rects = [...range.getClientRects()];
+      const lines = new Set(rects.map((r) => Math.round(r.top))).size;
+      const right = Math.max(...rects.map((r) => r.right));
+      const title = t.parentElement.querySelector('.story-title').getBoundingClientRect();
+      return { text: t.textContent, lines, overlaps: right > title.left + 0.5 };
+    }));
+    assert.ok(times.some((t) => t.text.includes('min')), 'the story has times in minutes');
+    for (const t of times) {
+      assert.equal(t.lines, 1, `${viewport.width}px: "${t.text}" wraps`);
+      assert.ok(!t.overlaps, `${viewport.width}px: "${t.text}" runs into its title`);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
