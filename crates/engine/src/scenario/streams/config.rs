@@ -291,11 +291,14 @@ impl StreamsConfig {
     }
 }
 
+/// Clears one key of a [`StreamsConfig`].
+type Unset = fn(&mut StreamsConfig);
+
 /// Every key of [`StreamsConfig`] (its serde names) and how to unset it.
 /// A table rather than a round trip through `serde_json::Value`: that put a
 /// second serialiser and deserialiser of the config into the simulator's
 /// WebAssembly module, which runs `without` for every `remove_config`.
-const KEYS: &[(&str, fn(&mut StreamsConfig))] = &[
+const KEYS: &[(&str, Unset)] = &[
     ("num.stream.threads", |c| c.num_stream_threads = None),
     ("processing.guarantee", |c| c.processing_guarantee = None),
     ("acceptable.recovery.lag", |c| {
