@@ -337,29 +337,114 @@ impl StreamsConfig {
 }
 
 impl StreamsConfig {
-    /// `self` without the keys named in `keys` (Kafka property names).
+    /// `self` without the keys named in `keys` (Kafka property names);
+    /// names that are not keys are ignored.
     pub fn without(&self, keys: &[String]) -> StreamsConfig {
-        let mut value = serde_json::to_value(self).unwrap_or_default();
-        if let Some(map) = value.as_object_mut() {
-            for k in keys {
-                map.remove(k);
+        let mut config = self.clone();
+        for key in keys {
+            if let Some((_, clear)) = KEYS.iter().find(|(name, _)| name == key) {
+                clear(&mut config);
             }
         }
-        serde_json::from_value(value).unwrap_or_else(|_| self.clone())
+        config
     }
 
     /// True when `key` is a Streams config key this playground knows.
     pub fn is_known_key(key: &str) -> bool {
-        let mut map = serde_json::Map::new();
-        map.insert(key.to_string(), serde_json::Value::Null);
-        serde_json::from_value::<StreamsConfig>(serde_json::Value::Object(map)).is_ok()
+        KEYS.iter().any(|(name, _)| *name == key)
     }
 }
+
+/// Clears one key of a [`StreamsConfig`].
+type Unset = fn(&mut StreamsConfig);
+
+/// Every key of [`StreamsConfig`] (its serde names) and how to unset it.
+/// A table rather than a round trip through `serde_json::Value`: that put a
+/// second serialiser and deserialiser of the config into the simulator's
+/// WebAssembly module, which runs `without` for every `remove_config`.
+const KEYS: &[(&str, Unset)] = &[
+    ("num.stream.threads", |c| c.num_stream_threads = None),
+    ("processing.guarantee", |c| c.processing_guarantee = None),
+    ("acceptable.recovery.lag", |c| {
+        c.acceptable_recovery_lag = None
+    }),
+    ("max.warmup.replicas", |c| c.max_warmup_replicas = None),
+    ("num.standby.replicas", |c| c.num_standby_replicas = None),
+    ("probing.rebalance.interval.ms", |c| {
+        c.probing_rebalance_interval_ms = None
+    }),
+    ("session.timeout.ms", |c| c.session_timeout_ms = None),
+    ("heartbeat.interval.ms", |c| c.heartbeat_interval_ms = None),
+    ("max.poll.interval.ms", |c| c.max_poll_interval_ms = None),
+    ("group.instance.id", |c| c.group_instance_id = None),
+    ("upgrade.from", |c| c.upgrade_from = None),
+    ("internal.task.assignor.class", |c| {
+        c.internal_task_assignor_class = None
+    }),
+    ("state.cleanup.delay.ms", |c| {
+        c.state_cleanup_delay_ms = None
+    }),
+    ("group.initial.rebalance.delay.ms", |c| {
+        c.group_initial_rebalance_delay_ms = None
+    }),
+    ("group.protocol", |c| c.group_protocol = None),
+    ("__state.updater.enabled__", |c| {
+        c.state_updater_enabled = None
+    }),
+];
 
 impl ResolvedStreamsConfig {
     /// The rebalance protocol this member runs (`StreamsPartitionAssignor.supportedProtocols`): EAGER when
     /// its code predates 2.4 or, up to 3.9, `upgrade.from` names 2.3 or older.
     pub fn cooperative(&self, version: KafkaVersion) -> bool {
         runs_cooperative(version, self.upgrade_from)
+    }
+}
+
+#[cfg(test)]
+mod key_table_tests {
+    use super::*;
+
+    /// The serde names of `StreamsConfig`'s fields, from the message serde
+    /// writes for an unknown key.
+    fn serde_keys() -> Vec<String> {
+        let err = serde_json::from_str::<StreamsConfig>(r#"{"no.such.key": 1}"#).unwrap_err();
+        let text = err.to_string();
+        let list = text.split("expected one of ").nth(1).unwrap();
+        list.split(", ")
+            .map(|k| k.split('`').nth(1).unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_key_table_names_every_field_once() {
+        let table: Vec<String> = KEYS.iter().map(|(k, _)| k.to_string()).collect();
+        assert_eq!(table, serde_keys());
+    }
+
+    #[test]
+    fn without_unsets_exactly_the_named_key() {
+        let full: StreamsConfig = serde_json::from_str(
+            r#"{"num.stream.threads": 2, "processing.guarantee": "exactly_once_v2",
+                "acceptable.recovery.lag": 5, "max.warmup.replicas": 3,
+                "num.standby.replicas": 1, "probing.rebalance.interval.ms": 60000,
+                "session.timeout.ms": 30000, "heartbeat.interval.ms": 1000,
+                "max.poll.interval.ms": 60000, "group.instance.id": "app",
+                "upgrade.from": "2.3", "internal.task.assignor.class": "StickyTaskAssignor",
+                "state.cleanup.delay.ms": 1, "group.initial.rebalance.delay.ms": 0,
+                "group.protocol": "streams", "__state.updater.enabled__": true}"#,
+        )
+        .unwrap();
+        let as_value = serde_json::to_value(&full).unwrap();
+        assert_eq!(as_value.as_object().unwrap().len(), KEYS.len());
+        for (key, _) in KEYS {
+            let mut expected = as_value.clone();
+            expected.as_object_mut().unwrap().remove(*key);
+            let got = serde_json::to_value(full.without(&[key.to_string()])).unwrap();
+            assert_eq!(got, expected, "{key}");
+            assert!(StreamsConfig::is_known_key(key));
+        }
+        assert_eq!(full.without(&["no.such.key".to_string()]), full);
+        assert!(!StreamsConfig::is_known_key("no.such.key"));
     }
 }

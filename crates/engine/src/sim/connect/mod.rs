@@ -308,17 +308,19 @@ impl ConnectSimulation {
             })
             .fold(0u32, u32::saturating_add);
         let workers_ever = cluster.workers.saturating_add(joined);
-        let mut planned: Vec<Planned> = connect
-            .events
+        // Stable: events at the same time keep their script order. (The
+        // engine's one `u64`-key sort, not another copy of the standard
+        // sort for `Planned` in the simulator's WebAssembly.)
+        let mut order: Vec<usize> = (0..connect.events.len()).collect();
+        crate::sort_by_key::sort_by_u64_key(&mut order, |&i| connect.events[i].at_ms);
+        let planned: Vec<Planned> = order
             .iter()
-            .map(|e| Planned {
-                at_ms: e.at_ms,
-                event: e.event.clone(),
+            .map(|&i| Planned {
+                at_ms: connect.events[i].at_ms,
+                event: connect.events[i].event.clone(),
                 note: None,
             })
             .collect();
-        // Stable: events at the same time keep their script order.
-        planned.sort_by_key(|p| p.at_ms);
         let mut sim = Self {
             label: variant.label.clone(),
             timings: cluster.timings.clone(),
