@@ -403,10 +403,16 @@ fn random_scenarios_keep_kafkas_guarantees() {
         for v in &r.variants {
             let at = format!("seed {seed} / {}", v.label);
             check_single_active(&v.trace, &at);
-            // Kafka's own livelock is a possible result, cut with a verdict:
-            // one client's thread keeps the task whose directory it just
-            // closed (least lag), so the task it owns goes to its idle
-            // sibling, held back, every round.
+            // Kafka's own livelock is a possible result, cut with a verdict
+            // (seed 717, cooperative, of the first 800): with a 2.4 member in
+            // the group, subscriptions are below v7, so a directory a thread
+            // merely has state for reads as UNKNOWN_OFFSET_SUM (−3), a lower
+            // "lag" than its running active's LATEST_OFFSET (−2)
+            // (`SubscriptionInfo.taskOffsetSums`, `ClientState.prevTasksByLag`).
+            // The thread that just revoked one of its client's two stateful
+            // tasks locks that directory first and keeps it; the task it runs
+            // goes to its idle sibling, held back, every round
+            // (docs/model.md, "Threads as members").
             if let Some(cut) = v.trace.cut {
                 assert_eq!(cut.reason, engine::budget::BudgetKind::Rounds, "{at}");
                 assert!(
