@@ -147,17 +147,16 @@ pub fn set_blocked_thread(event: &mut StreamsEvent, text: &str) -> Result<(), St
         return Ok(());
     };
     let text = text.trim();
-    *thread = match text.parse::<u32>() {
-        _ if text.is_empty() => None,
-        Ok(1) => None,
-        Ok(n) if n > 1 => Some(n),
-        _ => {
-            return Err(
+    *thread =
+        match text.parse::<u32>() {
+            _ if text.is_empty() => None,
+            Ok(1) => None,
+            Ok(n) if n > 1 => Some(n),
+            _ => return Err(
                 "thread must be a StreamThread number of at least 1 (StreamThread-1 is the first)"
                     .to_string(),
-            )
-        }
-    };
+            ),
+        };
     Ok(())
 }
 
@@ -235,21 +234,34 @@ mod tests {
         let mut st = streams();
         set_streams_version(&mut st, Some(0), "3.9").unwrap();
         assert_eq!(st.compare[0].kafka_version, Some(KafkaVersion::new(3, 9)));
-        assert_eq!(st.compare[1].kafka_version, None, "the other column inherits");
+        assert_eq!(
+            st.compare[1].kafka_version, None,
+            "the other column inherits"
+        );
         set_streams_version(&mut st, None, "3.8").unwrap();
         assert_eq!(st.app.kafka_version, Some(KafkaVersion::new(3, 8)));
         set_streams_version(&mut st, Some(0), " ").unwrap();
         assert_eq!(st.compare[0].kafka_version, None);
         let err = set_streams_version(&mut st, Some(1), "9.9").unwrap_err();
-        assert!(err.contains("kafka_version") && err.contains("4.3"), "{err}");
+        assert!(
+            err.contains("kafka_version") && err.contains("4.3"),
+            "{err}"
+        );
         assert!(set_streams_version(&mut st, Some(1), "soon").is_err());
-        assert_eq!(st.compare[1].kafka_version, None, "an error changes nothing");
+        assert_eq!(
+            st.compare[1].kafka_version, None,
+            "an error changes nothing"
+        );
         // The scenario a link carries.
         let mut s = blank(FamilyKind::Streams);
         set_streams_version(&mut st, Some(1), "3.9").unwrap();
         s = Edit::Streams(Box::new(st)).apply(&s);
         s.validate().unwrap();
-        assert!(s.to_json().contains(r#""kafka_version":"3.9""#), "{}", s.to_json());
+        assert!(
+            s.to_json().contains(r#""kafka_version":"3.9""#),
+            "{}",
+            s.to_json()
+        );
     }
 
     #[test]
@@ -260,13 +272,25 @@ mod tests {
             thread: None,
         };
         set_blocked_thread(&mut e, "2").unwrap();
-        assert!(matches!(e, StreamsEvent::SlowProcessing { thread: Some(2), .. }));
+        assert!(matches!(
+            e,
+            StreamsEvent::SlowProcessing {
+                thread: Some(2),
+                ..
+            }
+        ));
         assert_eq!(e.label(), "instance-1 StreamThread-2 blocks in a handler");
         set_blocked_thread(&mut e, "1").unwrap();
-        assert!(matches!(e, StreamsEvent::SlowProcessing { thread: None, .. }));
+        assert!(matches!(
+            e,
+            StreamsEvent::SlowProcessing { thread: None, .. }
+        ));
         set_blocked_thread(&mut e, "3").unwrap();
         set_blocked_thread(&mut e, "").unwrap();
-        assert!(matches!(e, StreamsEvent::SlowProcessing { thread: None, .. }));
+        assert!(matches!(
+            e,
+            StreamsEvent::SlowProcessing { thread: None, .. }
+        ));
         assert!(set_blocked_thread(&mut e, "0").is_err());
         assert!(set_blocked_thread(&mut e, "two").is_err());
     }
