@@ -1,7 +1,8 @@
 // Editing (issue #11): each edit is a history entry (Back undoes it, Forward
 // redoes it), blank scenarios of each family, title and description fields
 // with a stale mark, the Streams config grid (Kafka names, defaults, a
-// warmups switch, add/remove columns, restore rate), errors that name
+// warmups switch, add/remove columns, restore rate, each column's Kafka
+// release), a slow handler's stream thread, errors that name
 // "column N", the page title, and SVG/PNG export.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -160,6 +161,47 @@ test('the Streams editor has the config grid: Kafka names, defaults, warmups swi
   assert.equal(new Set(labels).size, labels.length, 'labels are distinct');
   assert.ok(labels.includes('session.timeout.ms, column 2 (cooperative)'), labels.slice(0, 8).join(' | '));
   assert.deepEqual(page.errors, []);
+});
+
+test('the Streams editor sets a column\'s Kafka release and a slow handler\'s stream thread', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=streams/slow-handler');
+  await timelineReady(page);
+  await simulationShown(page);
+  await openEditor(page);
+  // kafka_version is the grid's first row: the application inherits the
+  // newest release, a column its application's; the choices are the
+  // releases the engine models.
+  const options = await page.locator('#cfg-1-kafka_version option').evaluateAll((os) => os.map((o) => o.value));
+  assert.equal(options[0], '', 'inherit');
+  assert.ok(options.includes('3.9') && options.includes('4.3') && options.includes('2.3'), options.join(' '));
+  assert.equal(await page.locator('#cfg-0-kafka_version').inputValue(), '3.9');
+  assert.equal(await page.locator('#cfg-1-kafka_version').inputValue(), '');
+  let r = await request(page);
+  await page.selectOption('#cfg-1-kafka_version', '3.8');
+  await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
+  await simulationShown(page);
+  assert.equal((await decoded(page)).compare[1].kafka_version, '3.8');
+  assert.equal(await page.locator('#cfg-1-kafka_version').inputValue(), '3.8');
+  // The slow handler blocks StreamThread-1; make it StreamThread-2.
+  const thread = page.locator('.event-row[data-kind="slow_processing"]').getByLabel('stream thread');
+  assert.ok(['', '1'].includes(await thread.inputValue()), 'StreamThread-1, the default');
+  r = await request(page);
+  await thread.fill('2');
+  await thread.press('Enter');
+  await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
+  await simulationShown(page);
+  const scenario = await decoded(page);
+  assert.equal(scenario.events[0].thread, 2);
+  assert.equal(scenario.compare[1].kafka_version, '3.8', 'the earlier edit stays');
+  // The link opens with both.
+  const other = await newPage(browser);
+  await other.goto(server.url + new URL(page.url()).hash);
+  await timelineReady(other);
+  await openEditor(other);
+  assert.equal(await other.locator('#cfg-1-kafka_version').inputValue(), '3.8');
+  assert.equal(await other.locator('.event-row[data-kind="slow_processing"]').getByLabel('stream thread').inputValue(), '2');
+  assert.deepEqual([...page.errors, ...other.errors], []);
 });
 
 test('errors name the column as the page does', async () => {

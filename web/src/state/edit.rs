@@ -4,9 +4,12 @@
 //! scenario a link could not carry.
 
 use engine::scenario::{
-    ConnectConfig, ConnectScenario, ConnectVariant, ConnectorSpec, Family, FamilyKind, Scenario,
-    StreamsScenario, TimedEvent, Timings,
+    ConnectConfig, ConnectScenario, ConnectVariant, ConnectorSpec, Family, FamilyKind,
+    KafkaVersion, Scenario, StreamsEvent, StreamsScenario, TimedEvent, Timings,
 };
+use engine::streams::versions::{KNOWN_RELEASES, NEWEST_RELEASE};
+
+use super::config_keys::{Key, Kind};
 
 /// One change to the scenario.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,6 +85,81 @@ pub fn text_is_stale(basis: &Scenario, now: &Scenario) -> bool {
     strip(basis) != strip(now)
 }
 
+/// The Streams grid's `kafka_version` row (first, as in the Connect grid):
+/// the application's release in the base column, a compared column's own
+/// release (`compare[].kafka_version`) in the others; a choice of the
+/// releases the engine models, oldest first, Kafka's newest by default.
+pub fn streams_version_key() -> Key {
+    use std::sync::OnceLock;
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        KNOWN_RELEASES
+            .iter()
+            .map(|v| &*Box::leak(v.to_string().into_boxed_str()))
+            .collect()
+    });
+    Key {
+        name: STREAMS_VERSION_KEY,
+        default: NEWEST_RELEASE.to_string(),
+        kind: Kind::Choice(names),
+    }
+}
+
+/// The name of [`streams_version_key`]'s row, as a scenario file spells it.
+pub const STREAMS_VERSION_KEY: &str = "kafka_version";
+
+/// Sets the release of the Streams application (`column` `None`) or of a
+/// compared column from `text` (empty: inherit — the application's release
+/// for a column, the newest for the application).
+pub fn set_streams_version(
+    st: &mut StreamsScenario,
+    column: Option<usize>,
+    text: &str,
+) -> Result<(), String> {
+    let text = text.trim();
+    let version = if text.is_empty() {
+        None
+    } else {
+        match KafkaVersion::parse(text) {
+            Some(v) if KNOWN_RELEASES.contains(&v) => Some(v),
+            _ => {
+                return Err(format!(
+                    "{STREAMS_VERSION_KEY} must be a Kafka Streams release from {} to {}, e.g. 3.9",
+                    KNOWN_RELEASES[0], NEWEST_RELEASE
+                ))
+            }
+        }
+    };
+    match column {
+        None => st.app.kafka_version = version,
+        Some(i) => match st.compare.get_mut(i) {
+            Some(v) => v.kafka_version = version,
+            None => return Ok(()),
+        },
+    }
+    Ok(())
+}
+
+/// Sets which `StreamThread-<n>` a `slow_processing` event blocks from
+/// `text` (empty or 1: the first, Kafka's only thread by default).
+pub fn set_blocked_thread(event: &mut StreamsEvent, text: &str) -> Result<(), String> {
+    let StreamsEvent::SlowProcessing { thread, .. } = event else {
+        return Ok(());
+    };
+    let text = text.trim();
+    *thread =
+        match text.parse::<u32>() {
+            _ if text.is_empty() => None,
+            Ok(1) => None,
+            Ok(n) if n > 1 => Some(n),
+            _ => return Err(
+                "thread must be a StreamThread number of at least 1 (StreamThread-1 is the first)"
+                    .to_string(),
+            ),
+        };
+    Ok(())
+}
+
 /// Applies `f` to the Connect part of `s`, if it is a Connect scenario.
 fn on_connect(s: &mut Scenario, f: impl FnOnce(&mut ConnectScenario)) {
     if let Family::Connect(c) = &mut s.family {
@@ -128,5 +206,92 @@ mod tests {
         assert!(text_is_stale(&s, &Edit::Workers(9).apply(&s)));
         assert!(text_is_stale(&s, &Edit::Seed(99).apply(&s)));
         assert!(Edit::Title(String::new()).is_text() && !Edit::Seed(1).is_text());
+    }
+
+    fn streams() -> StreamsScenario {
+        let s = blank(FamilyKind::Streams);
+        match s.family {
+            Family::Streams(st) => st,
+            Family::Connect(_) => panic!("a Streams blank"),
+        }
+    }
+
+    #[test]
+    fn the_streams_version_row_offers_every_modelled_release() {
+        let key = streams_version_key();
+        let Kind::Choice(options) = key.kind else {
+            panic!("a choice")
+        };
+        assert_eq!(options.len(), KNOWN_RELEASES.len());
+        assert_eq!(options.first(), Some(&"0.10"));
+        assert_eq!(options.last(), Some(&"4.3"));
+        assert!(options.contains(&"3.9") && options.contains(&"2.3"));
+        assert_eq!(key.default, "4.3");
+    }
+
+    #[test]
+    fn a_column_and_the_application_get_their_own_release() {
+        let mut st = streams();
+        set_streams_version(&mut st, Some(0), "3.9").unwrap();
+        assert_eq!(st.compare[0].kafka_version, Some(KafkaVersion::new(3, 9)));
+        assert_eq!(
+            st.compare[1].kafka_version, None,
+            "the other column inherits"
+        );
+        set_streams_version(&mut st, None, "3.8").unwrap();
+        assert_eq!(st.app.kafka_version, Some(KafkaVersion::new(3, 8)));
+        set_streams_version(&mut st, Some(0), " ").unwrap();
+        assert_eq!(st.compare[0].kafka_version, None);
+        let err = set_streams_version(&mut st, Some(1), "9.9").unwrap_err();
+        assert!(
+            err.contains("kafka_version") && err.contains("4.3"),
+            "{err}"
+        );
+        assert!(set_streams_version(&mut st, Some(1), "soon").is_err());
+        assert_eq!(
+            st.compare[1].kafka_version, None,
+            "an error changes nothing"
+        );
+        // The scenario a link carries.
+        let mut s = blank(FamilyKind::Streams);
+        set_streams_version(&mut st, Some(1), "3.9").unwrap();
+        s = Edit::Streams(Box::new(st)).apply(&s);
+        s.validate().unwrap();
+        assert!(
+            s.to_json().contains(r#""kafka_version":"3.9""#),
+            "{}",
+            s.to_json()
+        );
+    }
+
+    #[test]
+    fn a_slow_handler_names_its_stream_thread() {
+        let mut e = StreamsEvent::SlowProcessing {
+            instance: "instance-1".into(),
+            duration_ms: 1_000,
+            thread: None,
+        };
+        set_blocked_thread(&mut e, "2").unwrap();
+        assert!(matches!(
+            e,
+            StreamsEvent::SlowProcessing {
+                thread: Some(2),
+                ..
+            }
+        ));
+        assert_eq!(e.label(), "instance-1 StreamThread-2 blocks in a handler");
+        set_blocked_thread(&mut e, "1").unwrap();
+        assert!(matches!(
+            e,
+            StreamsEvent::SlowProcessing { thread: None, .. }
+        ));
+        set_blocked_thread(&mut e, "3").unwrap();
+        set_blocked_thread(&mut e, "").unwrap();
+        assert!(matches!(
+            e,
+            StreamsEvent::SlowProcessing { thread: None, .. }
+        ));
+        assert!(set_blocked_thread(&mut e, "0").is_err());
+        assert!(set_blocked_thread(&mut e, "two").is_err());
     }
 }

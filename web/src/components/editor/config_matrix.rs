@@ -12,7 +12,7 @@ use yew::prelude::*;
 
 use super::config_grid::{config_grid, Column, Grid, GridColumn, Switch};
 use crate::state::config_keys::{self, Key, WARMUPS_OFF_KEY, WARMUPS_OFF_VALUE};
-use crate::state::edit::Edit;
+use crate::state::edit::{set_streams_version, streams_version_key, Edit, STREAMS_VERSION_KEY};
 
 /// Props of [`ConfigMatrix`] (and the arguments of [`streams_config_matrix`]).
 #[derive(Properties, PartialEq)]
@@ -132,20 +132,30 @@ const STREAMS_SWITCHES: &[Switch] = &[Switch {
     shown_as: "Long.MAX_VALUE",
 }];
 
-/// The Streams matrix: Kafka Streams configs, with a switch for warmups
-/// (a function the Streams editor calls, not a component of its own).
+/// The Streams matrix: the Kafka Streams release and configs, with a
+/// switch for warmups (a function the Streams editor calls, not a
+/// component of its own).
 pub fn streams_config_matrix(props: &ConfigMatrixProps) -> Html {
     let Family::Streams(st) = &props.scenario.family else {
         return html! {};
     };
-    let keys = Rc::new(config_keys::streams_keys(st.app.version()));
+    // The release first, as Connect's `kafka_version` key is; Kafka's
+    // config keys after it (row `k` of the grid is `keys[k]`).
+    let mut rows = vec![streams_version_key()];
+    rows.extend(config_keys::streams_keys(st.app.version()));
+    let keys = Rc::new(rows);
+    let with_version = |version: Option<engine::scenario::KafkaVersion>, config: &StreamsConfig| {
+        let mut v = vec![version.map(|v| v.to_string())];
+        v.extend(values(&keys[1..], config));
+        v
+    };
     let st = Rc::new(st.clone());
     let columns: Vec<GridColumn> = st
         .compare
         .iter()
         .map(|v| GridColumn {
             label: v.label.clone(),
-            values: values(&keys, &v.config),
+            values: with_version(v.kafka_version, &v.config),
         })
         .collect();
     // Every change to the Streams part is one edit of the whole part.
@@ -163,6 +173,15 @@ pub fn streams_config_matrix(props: &ConfigMatrixProps) -> Html {
         Callback::from(move |(column, k, text): (Column, usize, String)| {
             let Some(key) = keys.get(k) else { return };
             change(&|s| {
+                if key.name == STREAMS_VERSION_KEY {
+                    return match set_streams_version(s, column, &text) {
+                        Ok(()) => true,
+                        Err(e) => {
+                            on_error.emit(e);
+                            false
+                        }
+                    };
+                }
                 let target: &mut StreamsConfig = match column {
                     None => &mut s.app.config,
                     Some(i) => match s.compare.get_mut(i) {
@@ -222,7 +241,7 @@ pub fn streams_config_matrix(props: &ConfigMatrixProps) -> Html {
         legend: "Streams configs (Kafka property names; empty cells inherit)".into(),
         base_title: "application".into(),
         base_id: "cfg-app".into(),
-        base: Rc::new(values(&keys, &st.app.config)),
+        base: Rc::new(with_version(st.app.kafka_version, &st.app.config)),
         keys,
         columns: Rc::new(columns),
         switches: STREAMS_SWITCHES,

@@ -1,19 +1,20 @@
 //! The Kafka Streams part of a scenario: the application (instances,
-//! subtopologies and their state, the restore rate), its configuration per
-//! compared column (the shared config grid), and the timed events (whose
-//! config overrides are still JSON objects of Kafka properties).
+//! subtopologies and their state, the restore rate), its release and
+//! configuration per compared column (the shared config grid), and the
+//! timed events (whose config overrides are still JSON objects of Kafka
+//! properties).
 
 use std::rc::Rc;
 
 use engine::scenario::{
-    instance_name, Family, KafkaVersion, Scenario, StreamsConfig, StreamsEvent, StreamsScenario,
+    instance_name, Family, Scenario, StreamsConfig, StreamsEvent, StreamsScenario,
     StreamsTimedEvent, SubtopologySpec,
 };
 use yew::prelude::*;
 
 use super::config_matrix::{streams_config_matrix, ConfigMatrixProps};
 use super::fields::{ms_to_s, s_to_ms, NumberField, SelectField, TextField};
-use crate::state::edit::Edit;
+use crate::state::edit::{set_blocked_thread, Edit};
 
 /// Props of [`StreamsEditor`].
 #[derive(Properties, PartialEq)]
@@ -292,9 +293,11 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
             StreamsEvent::SlowProcessing {
                 instance,
                 duration_ms,
-                ..
+                thread,
             } => html! { <>
                 { instance_field(i, instance) }
+                <NumberField label="stream thread" placeholder="1" value={thread.map(|n| n.to_string()).unwrap_or_default()}
+                             on_change={change_event(i, Rc::new(|e: &mut StreamsEvent, t: &str| set_blocked_thread(e, t)))} />
                 { duration_field(i, "blocked for", *duration_ms, set_duration) }
             </> },
         }
@@ -315,13 +318,6 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
                 <div class="row">
                     <NumberField label="Instances at start" id="instances" value={app.instances.to_string()}
                                  on_change={change(Rc::new(|s: &mut StreamsScenario, t: &str| { s.app.instances = u32_of("instances", t)?; Ok(()) }))} />
-                    <TextField label="Kafka version" value={app.kafka_version.map(|v| v.to_string()).unwrap_or_default()} placeholder="latest"
-                               on_change={change(Rc::new(|s: &mut StreamsScenario, t: &str| {
-                                   s.app.kafka_version = if t.trim().is_empty() { None } else {
-                                       Some(KafkaVersion::parse(t.trim()).ok_or_else(|| format!("`{}` is not a Kafka version like 3.8", t.trim()))?)
-                                   };
-                                   Ok(())
-                               }))} />
                     <NumberField label="Restore rate" id="restore-rate" unit="records/s per task" value={app.timings.restore_records_per_sec.to_string()}
                                  on_change={change(Rc::new(|s: &mut StreamsScenario, t: &str| { s.app.timings.restore_records_per_sec = u32_of("Restore rate", t)?; Ok(()) }))} />
                     <SelectField label="State at start" value={if app.cold_start { "cold" } else { "warm" }}

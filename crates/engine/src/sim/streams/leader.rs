@@ -18,6 +18,7 @@ use crate::streams::partition_assignor::{
 };
 use crate::streams::{AssignmentConfigs, StreamsTaskId};
 use crate::trace::{RebalanceRound, RoundMember, StepKind};
+use crate::wording::duration;
 
 impl StreamsSimulation {
     /// An application that was already running: every initial instance has
@@ -156,10 +157,19 @@ impl StreamsSimulation {
     /// frozen or blocked one finds out when it is free again).
     pub(super) fn drop_member(&mut self, key: MemberKey) {
         let name = self.member_name(key);
+        let config = &self.lanes[key.0 as usize].config;
+        let (heartbeat, max_poll) = (config.heartbeat_interval_ms, config.max_poll_interval_ms);
+        // A member hears of a rebalance only from its next heartbeat: slower
+        // heartbeats than the rebalance timeout miss join phases routinely.
+        let why = if heartbeat >= max_poll {
+            format!(" Its heartbeats (heartbeat.interval.ms, {}) are further apart than the rebalance timeout ({}): it may hear of a rebalance only after the join phase closed.", duration(heartbeat), duration(max_poll))
+        } else {
+            String::new()
+        };
         self.note(
             Some(key.0),
             StepKind::MemberDropped,
-            format!("{name}'s member did not rejoin within the rebalance timeout (max.poll.interval.ms) and is removed."),
+            format!("{name}'s member did not rejoin within the rebalance timeout (max.poll.interval.ms) and is removed.{why}"),
         );
         let Some(th) = self.thread_of_member(key) else {
             return;

@@ -136,6 +136,16 @@ impl StreamsSimulation {
         if let Some(d) = change.deadline {
             self.schedule(d.at_ms, Ev::JoinDeadline { timer: d.timer });
         }
+        if !change.emptied.is_empty() {
+            // The join phase closed before anyone rejoined: every member was
+            // removed and the group is empty, with no round to explain. The
+            // dropped threads still think they are members; each learns of
+            // it from its next heartbeat, as after a completed join phase.
+            self.cause.take();
+            for key in change.emptied {
+                self.drop_member(key);
+            }
+        }
         if let Some(done) = change.completed {
             self.compute_assignment(done);
         }
