@@ -765,6 +765,10 @@ fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
             running_spans.push(k);
         }
     }
+    // In start order: a task's copies can sit on different lanes, and a lane's
+    // spans may be recorded after a later one elsewhere; in any other order a
+    // later copy would open a gap back to the last one seen.
+    crate::sort_by_key::sort_by_u64_key(&mut running_spans, |&k| trace.spans[k].start_ms);
     for k in running_spans {
         let s = &trace.spans[k];
         for &i in trace.list(s.items) {
@@ -783,6 +787,16 @@ fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
             if start > t.covered {
                 let (covered, window) = (t.covered, t.window);
                 gap(&mut out, i, window, u64::from(covered), s.start_ms);
+            } else if start < t.covered {
+                // Two copies that are not zombies (e.g. before KAFKA-9841):
+                // the overlap runs twice.
+                let (a, b) = (
+                    s.start_ms.max(from),
+                    u64::from(t.covered.min(end_ms)).min(end),
+                );
+                if a < b {
+                    out.duplicate_ms += b - a;
+                }
             }
             let t = &mut track[i as usize];
             t.covered = t.covered.max(end_ms);
@@ -828,6 +842,50 @@ fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
 mod streams_tests {
     use super::*;
     use crate::trace::{ItemList, RebalanceRound, StateSpan, WorkItem, WorkerSpan};
+
+    /// Two copies of one task that are not zombies, the later one recorded
+    /// first (another lane): no downtime from t = 0, and the overlap counts
+    /// as running twice.
+    #[test]
+    fn copies_on_two_lanes_count_in_start_order() {
+        let span = |worker: u32, start_ms: u64, end_ms: u64| StateSpan {
+            worker: Some(worker),
+            state: ItemState::Running,
+            start_ms,
+            end_ms,
+            items: ItemList { start: 0, len: 1 },
+            continues: false,
+        };
+        let trace = Trace {
+            label: "t".into(),
+            end_ms: 100_000,
+            workers: vec!["worker-1".into(), "worker-2".into()],
+            items: vec![WorkItem {
+                label: "c-0".into(),
+                kind: ItemKind::Task,
+            }],
+            item_lists: vec![0],
+            spans: vec![span(1, 30_000, 100_000), span(0, 0, 40_000)],
+            configured: vec![crate::trace::ConfiguredSpan {
+                start_ms: 0,
+                end_ms: 100_000,
+                items: ItemList { start: 0, len: 1 },
+            }],
+            worker_spans: (0..2)
+                .map(|worker| WorkerSpan {
+                    worker,
+                    state: WorkerState::Up,
+                    start_ms: 0,
+                    end_ms: 100_000,
+                    threads: 0,
+                })
+                .collect(),
+            ..Trace::default()
+        };
+        let m = Metrics::from_trace(&trace);
+        assert_eq!(m.task_ms_not_running, 0);
+        assert_eq!(m.duplicate_task_ms, 10_000);
+    }
 
     /// One task: running on instance-1, warmed up on instance-2, which
     /// holds it as a standby for the held-back round and then takes over.
