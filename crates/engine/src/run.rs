@@ -3,10 +3,11 @@
 
 use serde::Serialize;
 
+use crate::budget::RunProgress;
 use crate::metrics::{FamilyMetrics, Metrics, StreamsMetrics};
 use crate::scenario::{limits, Family, Scenario, Start};
 use crate::sim::connect::ConnectSimulation;
-use crate::sim::driver::Simulation;
+use crate::sim::driver::{Position, Simulation};
 use crate::sim::formation::{self, ScenarioStart};
 use crate::sim::streams::StreamsSimulation;
 use crate::sim::SETTLE_MARGIN_MS;
@@ -58,6 +59,13 @@ impl VariantRun {
 /// on the same axis as the storm next to it. Worst case for the whole call:
 /// `MAX_VARIANTS` (4) × the budget of one variant.
 pub fn run(scenario: &Scenario) -> RunResult {
+    run_observed(scenario, &mut |_| {})
+}
+
+/// [`run`], telling `observer` how far each variant has got every
+/// [`crate::budget::PROGRESS_EVERY`] events (the page's worker posts it as
+/// progress). Observing changes nothing: the result is [`run`]'s.
+pub fn run_observed(scenario: &Scenario, observer: &mut dyn FnMut(RunProgress)) -> RunResult {
     match &scenario.family {
         Family::Connect(connect) => {
             let sims = connect
@@ -66,7 +74,7 @@ pub fn run(scenario: &Scenario) -> RunResult {
                 .map(|v| ConnectSimulation::new(scenario, connect, v))
                 .collect();
             let last_event = connect.events.iter().map(|e| e.at_ms).max();
-            run_variants(sims, scenario.start, scenario.end_ms, last_event)
+            run_variants(sims, scenario.start, scenario.end_ms, last_event, observer)
         }
         Family::Streams(streams) => {
             let sims = streams
@@ -75,7 +83,7 @@ pub fn run(scenario: &Scenario) -> RunResult {
                 .map(|v| StreamsSimulation::new(scenario, streams, v))
                 .collect();
             let last_event = streams.events.iter().map(|e| e.at_ms).max();
-            run_variants(sims, scenario.start, scenario.end_ms, last_event)
+            run_variants(sims, scenario.start, scenario.end_ms, last_event, observer)
         }
     }
 }
@@ -123,6 +131,24 @@ impl VariantSimulation for StreamsSimulation {
     }
 }
 
+/// A variant's driver positions as [`RunProgress`], on its own clock.
+fn progress_of<'a>(
+    observer: &'a mut dyn FnMut(RunProgress),
+    variant: usize,
+    variants: u32,
+    origin: u64,
+) -> impl FnMut(Position) + 'a {
+    move |p: Position| {
+        observer(RunProgress {
+            variant: variant as u32,
+            variants,
+            simulated_ms: p.now_ms.saturating_sub(origin),
+            rounds: p.rounds,
+            events: p.events,
+        })
+    }
+}
+
 /// Runs and settles every variant of one family: to `end_ms`, or until the
 /// slowest uncut variant has been quiet for `SETTLE_MARGIN_MS` (not before
 /// the last scripted event) or the latest cut, capped at one day. Times
@@ -132,7 +158,9 @@ fn run_variants<S: VariantSimulation>(
     start: Start,
     end_ms: Option<u64>,
     last_event_ms: Option<u64>,
+    observer: &mut dyn FnMut(RunProgress),
 ) -> RunResult {
+    let variants = sims.len() as u32;
     let origins: Vec<u64> = sims
         .iter_mut()
         .map(|s| formation::begin(s, start))
@@ -143,9 +171,13 @@ fn run_variants<S: VariantSimulation>(
             let quiet: Vec<u64> = sims
                 .iter_mut()
                 .zip(&origins)
-                .map(|(s, &origin)| {
-                    s.run_until_quiet(origin + limits::MAX_TIME_MS)
-                        .saturating_sub(origin)
+                .enumerate()
+                .map(|(i, (s, &origin))| {
+                    s.run_until_quiet_observed(
+                        origin + limits::MAX_TIME_MS,
+                        &mut progress_of(&mut *observer, i, variants, origin),
+                    )
+                    .saturating_sub(origin)
                 })
                 .collect();
             let mut settle_from = last_event_ms.unwrap_or(0);
@@ -164,8 +196,12 @@ fn run_variants<S: VariantSimulation>(
     let variants = sims
         .into_iter()
         .zip(origins)
-        .map(|(mut sim, origin)| {
-            sim.run_until(origin + end);
+        .enumerate()
+        .map(|(i, (mut sim, origin))| {
+            sim.run_until_observed(
+                origin + end,
+                &mut progress_of(&mut *observer, i, variants, origin),
+            );
             let (trace, metrics) = sim.finish_variant(origin + end);
             VariantRun::new(trace, metrics)
         })
