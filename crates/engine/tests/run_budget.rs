@@ -220,11 +220,7 @@ fn observing_a_run_changes_nothing() {
         );
         assert!(b.variant >= a.variant);
     }
-    let storming = seen
-        .iter()
-        .filter(|p| p.variant == 0)
-        .last()
-        .expect("variant 0");
+    let storming = seen.iter().rfind(|p| p.variant == 0).expect("variant 0");
     assert!(storming.rounds > 1_000, "{storming:?}");
     assert!(storming.events % engine::budget::PROGRESS_EVERY == 0);
 }
