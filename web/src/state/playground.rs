@@ -5,6 +5,7 @@
 
 use std::rc::Rc;
 
+use engine::budget::RunProgress;
 use engine::link::{self, LinkPayload};
 use engine::run::RunResult;
 use engine::scenario::{FamilyKind, Scenario};
@@ -96,6 +97,16 @@ pub struct PlaygroundState {
     /// The scenario as it was when its title and description were last
     /// written (by a preset's author or in the editor); see [`Self::text_stale`].
     pub text_basis: Rc<Scenario>,
+    /// How far the newest request's simulation has got, as (request, progress).
+    progress: Option<(u64, RunProgress)>,
+    /// The simulator did not run the newest request: it is far above the
+    /// interactive range; (request, the question to ask).
+    expensive: Option<(u64, Rc<str>)>,
+    /// The request the user cancelled (its answers are dropped).
+    cancelled: Option<u64>,
+    /// The request the user confirmed ("Run it", "Run anyway"): the
+    /// simulator runs it whatever it costs.
+    confirmed: Option<u64>,
     /// The scenarios behind the links this page wrote into the address bar
     /// (newest last, at most [`WRITTEN_LINKS`]): Back and Forward to one of
     /// them open it at once, without asking the simulator to read it.
@@ -126,6 +137,22 @@ pub enum Action {
     Simulated(SimOutcome),
     /// Dismiss the notice.
     DismissNotice,
+    /// Stop the running simulation, or decline an expensive one.
+    Cancel,
+    /// Simulate the newest scenario whatever it costs (after the cost
+    /// question, or after a Cancel).
+    RunAnyway,
+}
+
+/// Where the newest request's simulation stands, beyond "done".
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunStatus {
+    /// Running, with its latest progress once a long run reports some.
+    Running(Option<RunProgress>),
+    /// Not run yet: the page asks first (the question).
+    Asking(Rc<str>),
+    /// The user cancelled it.
+    Cancelled,
 }
 
 impl PlaygroundState {
@@ -147,6 +174,10 @@ impl PlaygroundState {
             opened: 0,
             embed,
             text_basis: default,
+            progress: None,
+            expensive: None,
+            cancelled: None,
+            confirmed: None,
             written: Rc::default(),
         };
         blank.navigate(fragment)
@@ -208,12 +239,87 @@ impl PlaygroundState {
         }
     }
 
-    /// True while the newest valid scenario has no result yet.
+    /// True while the newest valid scenario has no result yet and the
+    /// simulator is working on it (not asking first, not cancelled).
     pub fn simulating(&self) -> bool {
+        self.unanswered() && !self.held()
+    }
+
+    /// The newest valid scenario has no result (running, asked about or
+    /// cancelled): a result on screen is an older scenario's.
+    pub fn unanswered(&self) -> bool {
         self.view == View::Compare
             && self.invalid.is_none()
             && self.failure.is_none()
             && self.shown.as_ref().map(|s| s.id) != Some(self.request)
+    }
+
+    /// The newest request is asked about or cancelled, so it does not run.
+    fn held(&self) -> bool {
+        self.cancelled == Some(self.request)
+            || self
+                .expensive
+                .as_ref()
+                .is_some_and(|(id, _)| *id == self.request)
+    }
+
+    /// The newest request was confirmed: simulate it whatever it costs.
+    pub fn confirmed(&self) -> bool {
+        self.confirmed == Some(self.request)
+    }
+
+    /// Where the newest request stands, while it has no result.
+    pub fn run_status(&self) -> Option<RunStatus> {
+        if !self.unanswered() {
+            return None;
+        }
+        if self.cancelled == Some(self.request) {
+            return Some(RunStatus::Cancelled);
+        }
+        if let Some((_, question)) = self
+            .expensive
+            .as_ref()
+            .filter(|(id, _)| *id == self.request)
+        {
+            return Some(RunStatus::Asking(question.clone()));
+        }
+        let progress = self
+            .progress
+            .filter(|(id, _)| *id == self.request)
+            .map(|(_, p)| p);
+        Some(RunStatus::Running(progress))
+    }
+
+    /// The user pressed Cancel: a running simulation stops (the page tells
+    /// the simulator), a question is declined.
+    fn cancel(&self) -> Self {
+        if !matches!(
+            self.run_status(),
+            Some(RunStatus::Running(_) | RunStatus::Asking(_))
+        ) {
+            return self.clone();
+        }
+        Self {
+            cancelled: Some(self.request),
+            history: History::Keep,
+            ..self.clone()
+        }
+    }
+
+    /// "Run it" / "Run anyway": the same job again, confirmed.
+    fn run_anyway(&self) -> Self {
+        if !matches!(
+            self.run_status(),
+            Some(RunStatus::Asking(_) | RunStatus::Cancelled)
+        ) {
+            return self.clone();
+        }
+        Self {
+            request: self.request + 1,
+            confirmed: Some(self.request + 1),
+            history: History::Keep,
+            ..self.clone()
+        }
     }
 
     /// Opens a valid scenario: a new simulation request and a fresh playhead.
@@ -443,13 +549,25 @@ impl PlaygroundState {
     }
 
     fn simulated(&self, outcome: SimOutcome) -> Self {
-        if outcome.id != self.request {
-            // Superseded by a newer edit: drop the stale result.
+        if outcome.id != self.request || self.cancelled == Some(outcome.id) {
+            // Superseded by a newer edit, or cancelled: drop the stale result.
             return self.clone();
         }
         let result = match outcome.answer {
             Answer::Opened(scenario) => return self.opened_scenario(*scenario),
             Answer::Refused(message) => return self.refused(message),
+            Answer::Progress(progress) => {
+                return Self {
+                    progress: Some((outcome.id, progress)),
+                    ..self.clone()
+                }
+            }
+            Answer::Expensive(question) => {
+                return Self {
+                    expensive: Some((outcome.id, question)),
+                    ..self.clone()
+                }
+            }
             Answer::Simulated(result) => result,
         };
         // `history` stays: a result does not move the address bar, and the
@@ -510,6 +628,8 @@ impl Reducible for PlaygroundState {
                 history: History::Keep,
                 ..(*self).clone()
             },
+            Action::Cancel => self.cancel(),
+            Action::RunAnyway => self.run_anyway(),
         };
         if next == *self {
             self

@@ -11,7 +11,13 @@
 //! * worker → page, for an open, `{opened: {id, scenario}}` (the scenario in
 //!   the engine's binary form) or `{refused: {id, message}}`, then for every
 //!   request `{simulated: {id, result, lists, elapsed_ms}}` or
-//!   `{failed: {id, message}}` ([`Reply`]).
+//!   `{failed: {id, message}}` ([`Reply`]);
+//! * worker → page, while a long simulation runs, `{progress: {id,
+//!   progress}}` at most every 100 ms ([`Reply::Progress`]);
+//! * for a scenario far above the interactive range
+//!   (`engine::cost::CostClass::VeryLarge`), `{expensive: {id, question,
+//!   page_ms, megabytes}}` instead of a simulation: the page asks, and sends
+//!   the task again as `{confirmed: task}` ([`Task::Confirmed`]) to run it.
 //!
 //! A result does not go through serde: `result` is a `Uint8Array` of its
 //! binary form and `lists` one `Uint32Array` per variant, passed through as
@@ -57,6 +63,9 @@ pub(crate) enum Task {
         /// Its text.
         text: String,
     },
+    /// The task, run even if it is far above the interactive range (the
+    /// user said "Run it"; no [`Reply::Expensive`] question).
+    Confirmed(Box<Task>),
 }
 
 /// Worker → page.
@@ -93,6 +102,24 @@ pub(crate) enum Reply {
         /// Time the worker spent, ms.
         elapsed_ms: f64,
     },
+    /// How far a long simulation has got (at most every 100 ms).
+    Progress {
+        /// The request it answers.
+        id: Option<u64>,
+        /// The variant running and its counts.
+        progress: engine::budget::RunProgress,
+    },
+    /// Not simulated: the scenario is far above the interactive range.
+    Expensive {
+        /// The request it answers.
+        id: Option<u64>,
+        /// What the page asks (`engine::cost::CostEstimate::question`).
+        question: String,
+        /// The estimated time in the page, ms.
+        page_ms: f64,
+        /// The estimated peak memory, MB.
+        megabytes: f64,
+    },
     /// The scenario was invalid, or the simulator stopped on it.
     Failed {
         /// The request it answers (none when no request was running).
@@ -122,6 +149,8 @@ impl Reply {
             Reply::Opened { id, .. }
             | Reply::Refused { id, .. }
             | Reply::Simulated { id, .. }
+            | Reply::Progress { id, .. }
+            | Reply::Expensive { id, .. }
             | Reply::Failed { id, .. } => *id,
         }
     }
@@ -196,5 +225,44 @@ mod tests {
         );
         let read: Reply = serde_json::from_str(r#"{"failed":{"id":null,"message":"no"}}"#).unwrap();
         assert_eq!(read.id(), None);
+    }
+
+    #[test]
+    fn a_confirmed_task_wraps_the_task() {
+        let request = Request {
+            id: 3,
+            task: Task::Confirmed(Box::new(Task::OpenLink {
+                json: "{}".to_string(),
+            })),
+        };
+        let json = serde_json::to_string(&request).unwrap();
+        assert_eq!(
+            json,
+            r#"{"id":3,"task":{"confirmed":{"open_link":{"json":"{}"}}}}"#
+        );
+        assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), request);
+    }
+
+    #[test]
+    fn progress_and_the_cost_question_have_the_documented_shape() {
+        let progress = Reply::Progress {
+            id: Some(4),
+            progress: engine::budget::RunProgress {
+                variant: 0,
+                variants: 2,
+                simulated_ms: 1_000,
+                rounds: 7,
+                events: 4_096,
+            },
+        };
+        assert_eq!(
+            serde_json::to_string(&progress).unwrap(),
+            r#"{"progress":{"id":4,"progress":{"variant":0,"variants":2,"simulated_ms":1000,"rounds":7,"events":4096}}}"#
+        );
+        let expensive: Reply = serde_json::from_str(
+            r#"{"expensive":{"id":5,"question":"q","page_ms":9000.0,"megabytes":300.0}}"#,
+        )
+        .unwrap();
+        assert_eq!(expensive.id(), Some(5));
     }
 }

@@ -74,6 +74,11 @@ pub enum Answer {
     Refused(String),
     /// The simulation's result, or why there is none.
     Simulated(Result<Rc<RunResult>, String>),
+    /// How far a long simulation has got; its result follows.
+    Progress(engine::budget::RunProgress),
+    /// Not simulated: the scenario is far above the interactive range, and
+    /// the page should ask first (then send the job again, confirmed).
+    Expensive(Rc<str>),
 }
 
 /// One answer to a request.
@@ -230,8 +235,10 @@ impl SimClient {
         client
     }
 
-    /// Runs `job` as request `id`, superseding every earlier request.
-    pub fn request(&self, id: u64, job: &Job) {
+    /// Runs `job` as request `id`, superseding every earlier request; when
+    /// `confirmed`, the simulator runs it even if it is far above the
+    /// interactive range (the user said "Run it").
+    pub fn request(&self, id: u64, job: &Job, confirmed: bool) {
         let task = match job {
             Job::Simulate(scenario) => Task::Simulate {
                 scenario: scenario.to_json(),
@@ -243,6 +250,11 @@ impl SimClient {
                     text: text.clone(),
                 },
             },
+        };
+        let task = if confirmed {
+            Task::Confirmed(Box::new(task))
+        } else {
+            task
         };
         let job = Request { id, task };
         let run_here = {
@@ -277,6 +289,25 @@ impl SimClient {
         };
         if run_here {
             self.run_on_main_thread();
+        }
+    }
+
+    /// Stops the running simulation (the user pressed Cancel): the busy
+    /// worker is terminated, as when a newer request supersedes it, and the
+    /// spare (or a fresh worker) waits for the next request. Nothing is
+    /// answered for the cancelled request. On the main thread a running
+    /// simulation cannot be stopped; its answer is dropped by the reducer.
+    pub fn cancel(&self) {
+        let mut inner = self.0.borrow_mut();
+        inner.queued = None;
+        if inner.running.take().is_none() {
+            return;
+        }
+        inner.worker = inner.spare.take();
+        inner.ready = std::mem::take(&mut inner.spare_ready);
+        if !inner.main_thread && inner.worker.is_none() {
+            let serial = inner.serial();
+            inner.worker = spawn(Rc::downgrade(&self.0), serial);
         }
     }
 
@@ -372,7 +403,22 @@ impl SimClient {
                         After::Nothing
                     }
                 }
-                Reply::Refused { .. } | Reply::Simulated { .. } | Reply::Failed { .. } => {
+                Reply::Progress { progress, .. } => {
+                    if reply.id() == Some(inner.latest) && inner.running == reply.id() {
+                        After::Emit(SimOutcome {
+                            id: inner.latest,
+                            answer: Answer::Progress(progress),
+                            elapsed_ms: profile::now() - inner.started_at,
+                            in_worker: true,
+                        })
+                    } else {
+                        After::Nothing
+                    }
+                }
+                Reply::Refused { .. }
+                | Reply::Simulated { .. }
+                | Reply::Expensive { .. }
+                | Reply::Failed { .. } => {
                     inner.running = None;
                     let fresh = reply.id() == Some(inner.latest);
                     let elapsed_ms = profile::now() - inner.started_at;
@@ -570,6 +616,8 @@ fn read_reply(reply: Reply) -> Answer {
             .map(Rc::new),
         ),
         Reply::Failed { message, .. } => Answer::Simulated(Err(message)),
+        Reply::Progress { progress, .. } => Answer::Progress(progress),
+        Reply::Expensive { question, .. } => Answer::Expensive(question.into()),
         Reply::Ready => Answer::Simulated(Err("The simulator sent no result.".to_string())),
     }
 }
