@@ -17,7 +17,7 @@ use crate::components::editor::Editor;
 use crate::components::embed_dialog::EmbedDialog;
 use crate::components::gallery::Gallery;
 use crate::components::help_overlay::HelpOverlay;
-use crate::components::run_status::RunStatusBar;
+use crate::components::run_status::run_status_bar;
 use crate::components::share_bar::ShareBar;
 use crate::state::overlays::{OverlayAction, Overlays};
 use crate::state::playback::{round_stops, PlayAction, Playback};
@@ -239,18 +239,19 @@ pub fn App() -> Html {
             dispatch.dispatch(Action::DismissNotice)
         })
     };
-    // Cancel stops the worker at once (the reducer only records it).
-    let on_cancel = {
+    // Cancel (true) stops the worker at once (the reducer only records
+    // it); Run it / Run anyway (false) asks again, confirmed.
+    let on_run_choice = {
         let dispatch = state.dispatcher();
         let client = client.clone();
-        use_callback((), move |_: (), _| {
-            client.cancel();
-            dispatch.dispatch(Action::Cancel);
+        use_callback((), move |cancel: bool, _| {
+            if cancel {
+                client.cancel();
+                dispatch.dispatch(Action::Cancel);
+            } else {
+                dispatch.dispatch(Action::RunAnyway);
+            }
         })
-    };
-    let on_run_anyway = {
-        let dispatch = state.dispatcher();
-        use_callback((), move |_: (), _| dispatch.dispatch(Action::RunAnyway))
     };
     let on_embed = {
         let ui = overlays.dispatcher();
@@ -297,12 +298,7 @@ pub fn App() -> Html {
               data-sim-ms={s.shown.as_ref().map(|x| format!("{:.1}", x.elapsed_ms)).unwrap_or_default()}
               data-in-worker={s.shown.as_ref().map(|x| x.in_worker.to_string()).unwrap_or_default()}
               data-superseded={client.superseded().to_string()}
-              data-run={match &run_status {
-                  None => "",
-                  Some(crate::state::playground::RunStatus::Running(_)) => "running",
-                  Some(crate::state::playground::RunStatus::Asking(_)) => "asking",
-                  Some(crate::state::playground::RunStatus::Cancelled) => "cancelled",
-              }}
+
               data-worker={worker_status.as_str()}>
             <header class="page-header">
                 <h1>
@@ -353,9 +349,8 @@ pub fn App() -> Html {
                 if let Some(failure) = &s.failure {
                     <p class="notice failure" role="alert">{ failure }</p>
                 }
-                if let Some(status) = run_status.clone() {
-                    <RunStatusBar {status} has_result={s.shown.is_some()}
-                                  on_cancel={on_cancel} on_run={on_run_anyway} />
+                if let Some(status) = &run_status {
+                    { run_status_bar(status, s.shown.is_some(), &on_run_choice) }
                 }
                 if let Some(shown) = &s.shown {
                     <CompareView result={shown.result.clone()} stale={s.unanswered()}

@@ -2,70 +2,47 @@
 //! progress with Cancel, the question before a very large one ("Run it /
 //! Cancel"), or that the user cancelled it ("Run anyway"). The words come
 //! from the engine (`engine::budget::RunProgress::summary`,
-//! `engine::cost::CostEstimate::question`).
+//! `engine::cost::CostEstimate::question`). A function, not a component:
+//! a component type costs the page's module a few KB of Yew's generics.
+//! Every choice is a button, reached with Tab and pressed with Enter.
 
 use yew::prelude::*;
 
 use crate::state::playground::RunStatus;
 
-/// Props of [`RunStatusBar`].
-#[derive(Properties, PartialEq)]
-pub struct RunStatusProps {
-    /// Where the newest simulation stands.
-    pub status: RunStatus,
-    /// An older scenario's result is on screen.
-    pub has_result: bool,
-    /// Cancel the run, or decline the question.
-    pub on_cancel: Callback<()>,
-    /// Run it after all.
-    pub on_run: Callback<()>,
-}
-
 /// The bar; nothing while a run has not reported progress (short runs).
-#[component]
-pub fn RunStatusBar(props: &RunStatusProps) -> Html {
-    let first_button = use_node_ref();
-    // The question takes the focus, so Enter answers it from the keyboard.
-    {
-        let first_button = first_button.clone();
-        let asking = matches!(props.status, RunStatus::Asking(_));
-        use_effect_with(asking, move |asking| {
-            if *asking {
-                if let Some(button) = first_button.cast::<web_sys::HtmlElement>() {
-                    let _ = button.focus();
-                }
-            }
-        });
-    }
-    let cancel = props.on_cancel.reform(|_: MouseEvent| ());
-    let run = props.on_run.reform(|_: MouseEvent| ());
-    let previous = if props.has_result {
-        " The timelines below are the previous scenario's."
-    } else {
-        " Nothing is drawn."
+/// `has_result`: an older scenario's result is on screen. `on_choice`:
+/// true for Cancel, false for Run it / Run anyway.
+pub fn run_status_bar(status: &RunStatus, has_result: bool, on_choice: &Callback<bool>) -> Html {
+    let (state, lead, words, run): (&str, &str, &str, Option<(&str, &str)>) = match status {
+        RunStatus::Running(None) => return Html::default(),
+        RunStatus::Running(Some(words)) => ("running", "Simulating… ", words, None),
+        RunStatus::Asking(question) => ("asking", "", question, Some(("run-confirm", "Run it"))),
+        RunStatus::Cancelled => (
+            "cancelled",
+            "Simulation cancelled. ",
+            if has_result {
+                "The timelines below are the previous scenario's."
+            } else {
+                "Nothing is drawn."
+            },
+            Some(("run-anyway", "Run anyway")),
+        ),
     };
-    match &props.status {
-        RunStatus::Running(None) => Html::default(),
-        RunStatus::Running(Some(progress)) => html! {
-            <div class="run-status running" id="run-status" data-state="running" role="status" aria-live="polite">
+    html! {
+        <div class={classes!("run-status", state)} id="run-status" data-state={state}
+             role={if state == "asking" { "alertdialog" } else { "status" }}
+             aria-labelledby="run-words" aria-live="polite">
+            if state == "running" {
                 <progress class="run-progress" aria-label="Simulating"></progress>
-                <p>{"Simulating… "}<span id="run-progress-text">{ progress.summary() }</span></p>
-                <button id="run-cancel" onclick={cancel}>{"Cancel"}</button>
-            </div>
-        },
-        RunStatus::Asking(question) => html! {
-            <div class="run-status asking" id="run-status" data-state="asking" role="alertdialog"
-                 aria-labelledby="run-question" aria-modal="false">
-                <p id="run-question">{ question.to_string() }{" The page stays usable meanwhile, and you can cancel."}</p>
-                <button id="run-confirm" class="primary" ref={first_button} onclick={run}>{"Run it"}</button>
-                <button id="run-cancel" onclick={cancel}>{"Cancel"}</button>
-            </div>
-        },
-        RunStatus::Cancelled => html! {
-            <div class="run-status cancelled" id="run-status" data-state="cancelled" role="status">
-                <p>{"Simulation cancelled."}{ previous }</p>
-                <button id="run-anyway" onclick={run}>{"Run anyway"}</button>
-            </div>
-        },
+            }
+            <p id="run-words">{ lead }{ words.to_string() }</p>
+            if let Some((id, label)) = run {
+                <button {id} class="primary" onclick={on_choice.reform(|_: MouseEvent| false)}>{ label }</button>
+            }
+            if state != "cancelled" {
+                <button id="run-cancel" onclick={on_choice.reform(|_: MouseEvent| true)}>{"Cancel"}</button>
+            }
+        </div>
     }
 }

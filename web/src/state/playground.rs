@@ -5,7 +5,6 @@
 
 use std::rc::Rc;
 
-use engine::budget::RunProgress;
 use engine::link::{self, LinkPayload};
 use engine::run::RunResult;
 use engine::scenario::{FamilyKind, Scenario};
@@ -97,13 +96,9 @@ pub struct PlaygroundState {
     /// The scenario as it was when its title and description were last
     /// written (by a preset's author or in the editor); see [`Self::text_stale`].
     pub text_basis: Rc<Scenario>,
-    /// How far the newest request's simulation has got, as (request, progress).
-    progress: Option<(u64, RunProgress)>,
-    /// The simulator did not run the newest request: it is far above the
-    /// interactive range; (request, the question to ask).
-    expensive: Option<(u64, Rc<str>)>,
-    /// The request the user cancelled (its answers are dropped).
-    cancelled: Option<u64>,
+    /// Where a request stands, beyond "running" (its progress, the
+    /// question about it, or that it was cancelled): (request, status).
+    run: Option<(u64, RunStatus)>,
     /// The request the user confirmed ("Run it", "Run anyway"): the
     /// simulator runs it whatever it costs.
     confirmed: Option<u64>,
@@ -147,8 +142,9 @@ pub enum Action {
 /// Where the newest request's simulation stands, beyond "done".
 #[derive(Clone, Debug, PartialEq)]
 pub enum RunStatus {
-    /// Running, with its latest progress once a long run reports some.
-    Running(Option<RunProgress>),
+    /// Running, with its latest progress (in words) once a long run
+    /// reports some.
+    Running(Option<Rc<str>>),
     /// Not run yet: the page asks first (the question).
     Asking(Rc<str>),
     /// The user cancelled it.
@@ -174,9 +170,7 @@ impl PlaygroundState {
             opened: 0,
             embed,
             text_basis: default,
-            progress: None,
-            expensive: None,
-            cancelled: None,
+            run: None,
             confirmed: None,
             written: Rc::default(),
         };
@@ -256,11 +250,7 @@ impl PlaygroundState {
 
     /// The newest request is asked about or cancelled, so it does not run.
     fn held(&self) -> bool {
-        self.cancelled == Some(self.request)
-            || self
-                .expensive
-                .as_ref()
-                .is_some_and(|(id, _)| *id == self.request)
+        !matches!(self.run_status(), None | Some(RunStatus::Running(_)))
     }
 
     /// The newest request was confirmed: simulate it whatever it costs.
@@ -269,25 +259,15 @@ impl PlaygroundState {
     }
 
     /// Where the newest request stands, while it has no result.
+    #[inline(never)]
     pub fn run_status(&self) -> Option<RunStatus> {
         if !self.unanswered() {
             return None;
         }
-        if self.cancelled == Some(self.request) {
-            return Some(RunStatus::Cancelled);
-        }
-        if let Some((_, question)) = self
-            .expensive
-            .as_ref()
-            .filter(|(id, _)| *id == self.request)
-        {
-            return Some(RunStatus::Asking(question.clone()));
-        }
-        let progress = self
-            .progress
-            .filter(|(id, _)| *id == self.request)
-            .map(|(_, p)| p);
-        Some(RunStatus::Running(progress))
+        Some(match &self.run {
+            Some((id, status)) if *id == self.request => status.clone(),
+            _ => RunStatus::Running(None),
+        })
     }
 
     /// The user pressed Cancel: a running simulation stops (the page tells
@@ -300,7 +280,7 @@ impl PlaygroundState {
             return self.clone();
         }
         Self {
-            cancelled: Some(self.request),
+            run: Some((self.request, RunStatus::Cancelled)),
             history: History::Keep,
             ..self.clone()
         }
@@ -549,22 +529,22 @@ impl PlaygroundState {
     }
 
     fn simulated(&self, outcome: SimOutcome) -> Self {
-        if outcome.id != self.request || self.cancelled == Some(outcome.id) {
+        if outcome.id != self.request || self.run_status() == Some(RunStatus::Cancelled) {
             // Superseded by a newer edit, or cancelled: drop the stale result.
             return self.clone();
         }
         let result = match outcome.answer {
             Answer::Opened(scenario) => return self.opened_scenario(*scenario),
             Answer::Refused(message) => return self.refused(message),
-            Answer::Progress(progress) => {
+            Answer::Progress(words) => {
                 return Self {
-                    progress: Some((outcome.id, progress)),
+                    run: Some((outcome.id, RunStatus::Running(Some(words)))),
                     ..self.clone()
                 }
             }
             Answer::Expensive(question) => {
                 return Self {
-                    expensive: Some((outcome.id, question)),
+                    run: Some((outcome.id, RunStatus::Asking(question))),
                     ..self.clone()
                 }
             }

@@ -283,14 +283,8 @@ fn a_bad_link_in_an_embed_does_not_mention_a_gallery() {
     }
 }
 
-fn progress(events: u64) -> engine::budget::RunProgress {
-    engine::budget::RunProgress {
-        variant: 0,
-        variants: 2,
-        simulated_ms: 60_000,
-        rounds: 40,
-        events,
-    }
+fn progress(events: u64) -> Rc<str> {
+    format!("variant 1 of 2: 1 min simulated, 40 rebalance rounds, {events} events").into()
 }
 
 #[test]

@@ -13,11 +13,13 @@
 //!   request `{simulated: {id, result, lists, elapsed_ms}}` or
 //!   `{failed: {id, message}}` ([`Reply`]);
 //! * worker → page, while a long simulation runs, `{progress: {id,
-//!   progress}}` at most every 100 ms ([`Reply::Progress`]);
-//! * for a scenario far above the interactive range
-//!   (`engine::cost::CostClass::VeryLarge`), `{expensive: {id, question,
-//!   page_ms, megabytes}}` instead of a simulation: the page asks, and sends
-//!   the task again as `{confirmed: task}` ([`Task::Confirmed`]) to run it.
+//!   summary}}` at most every 100 ms, and for a scenario far above the
+//!   interactive range (`engine::cost::CostClass::VeryLarge`) `{expensive:
+//!   {id, question}}` instead of a simulation: the page asks, and sends the
+//!   task again as `{confirmed: task}` ([`Task::Confirmed`]) to run it.
+//!   These are [`Update`]s, which the page reads by hand (two fields)
+//!   rather than through serde: every variant of a deserialised enum costs
+//!   the page's module code.
 //!
 //! A result does not go through serde: `result` is a `Uint8Array` of its
 //! binary form and `lists` one `Uint32Array` per variant, passed through as
@@ -30,7 +32,7 @@
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::js_sys::{Array, Uint32Array, Uint8Array};
+use web_sys::js_sys::{Array, Reflect, Uint32Array, Uint8Array};
 
 /// Page → worker: `task`, as request `id`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -102,24 +104,6 @@ pub(crate) enum Reply {
         /// Time the worker spent, ms.
         elapsed_ms: f64,
     },
-    /// How far a long simulation has got (at most every 100 ms).
-    Progress {
-        /// The request it answers.
-        id: Option<u64>,
-        /// The variant running and its counts.
-        progress: engine::budget::RunProgress,
-    },
-    /// Not simulated: the scenario is far above the interactive range.
-    Expensive {
-        /// The request it answers.
-        id: Option<u64>,
-        /// What the page asks (`engine::cost::CostEstimate::question`).
-        question: String,
-        /// The estimated time in the page, ms.
-        page_ms: f64,
-        /// The estimated peak memory, MB.
-        megabytes: f64,
-    },
     /// The scenario was invalid, or the simulator stopped on it.
     Failed {
         /// The request it answers (none when no request was running).
@@ -127,6 +111,60 @@ pub(crate) enum Reply {
         /// What the page shows.
         message: String,
     },
+}
+
+/// Worker → page, besides the [`Reply`]s.
+#[derive(Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Update {
+    /// How far a long simulation has got
+    /// (`engine::budget::RunProgress::summary`).
+    Progress {
+        /// The request it answers.
+        id: Option<u64>,
+        /// Where the run stands, in words.
+        summary: String,
+    },
+    /// Not simulated: the scenario is far above the interactive range.
+    Expensive {
+        /// The request it answers.
+        id: Option<u64>,
+        /// What the page asks (`engine::cost::CostEstimate::question`).
+        question: String,
+    },
+}
+
+impl Update {
+    /// As a JS value to post.
+    pub(crate) fn to_js(&self) -> Result<JsValue, String> {
+        serde_wasm_bindgen::to_value(self).map_err(|e| e.to_string())
+    }
+
+    /// A posted update, or `None` when `value` is not one (then it is a [`Reply`]).
+    pub(crate) fn from_js(value: &JsValue) -> Option<Self> {
+        let field =
+            |object: &JsValue, name: &str| Reflect::get(object, &JsValue::from_str(name)).ok();
+        let text = |object: &JsValue, name: &str| field(object, name)?.as_string();
+        let id = |object: &JsValue| {
+            field(object, "id")
+                .and_then(|id| id.as_f64())
+                .map(|id| id as u64)
+        };
+        if !value.is_object() {
+            return None;
+        }
+        if let Some(p) = field(value, "progress").filter(JsValue::is_object) {
+            return Some(Update::Progress {
+                id: id(&p),
+                summary: text(&p, "summary")?,
+            });
+        }
+        let e = field(value, "expensive").filter(JsValue::is_object)?;
+        Some(Update::Expensive {
+            id: id(&e),
+            question: text(&e, "question")?,
+        })
+    }
 }
 
 impl Request {
@@ -149,8 +187,6 @@ impl Reply {
             Reply::Opened { id, .. }
             | Reply::Refused { id, .. }
             | Reply::Simulated { id, .. }
-            | Reply::Progress { id, .. }
-            | Reply::Expensive { id, .. }
             | Reply::Failed { id, .. } => *id,
         }
     }
@@ -245,24 +281,21 @@ mod tests {
 
     #[test]
     fn progress_and_the_cost_question_have_the_documented_shape() {
-        let progress = Reply::Progress {
+        let progress = Update::Progress {
             id: Some(4),
-            progress: engine::budget::RunProgress {
-                variant: 0,
-                variants: 2,
-                simulated_ms: 1_000,
-                rounds: 7,
-                events: 4_096,
-            },
+            summary: "variant 1 of 2".to_string(),
         };
         assert_eq!(
             serde_json::to_string(&progress).unwrap(),
-            r#"{"progress":{"id":4,"progress":{"variant":0,"variants":2,"simulated_ms":1000,"rounds":7,"events":4096}}}"#
+            r#"{"progress":{"id":4,"summary":"variant 1 of 2"}}"#
         );
-        let expensive: Reply = serde_json::from_str(
-            r#"{"expensive":{"id":5,"question":"q","page_ms":9000.0,"megabytes":300.0}}"#,
-        )
-        .unwrap();
-        assert_eq!(expensive.id(), Some(5));
+        let expensive = Update::Expensive {
+            id: Some(5),
+            question: "q".to_string(),
+        };
+        assert_eq!(
+            serde_json::to_string(&expensive).unwrap(),
+            r#"{"expensive":{"id":5,"question":"q"}}"#
+        );
     }
 }

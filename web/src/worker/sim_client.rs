@@ -31,7 +31,7 @@ use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::Callback;
 
 use crate::browser::profile;
-use crate::worker::messages::{lists_from_js, Reply, Request, Task};
+use crate::worker::messages::{lists_from_js, Reply, Request, Task, Update};
 use crate::worker::wire;
 
 /// Where Trunk puts the worker's loader shim, relative to the page (so the
@@ -74,8 +74,8 @@ pub enum Answer {
     Refused(String),
     /// The simulation's result, or why there is none.
     Simulated(Result<Rc<RunResult>, String>),
-    /// How far a long simulation has got; its result follows.
-    Progress(engine::budget::RunProgress),
+    /// How far a long simulation has got, in words; its result follows.
+    Progress(Rc<str>),
     /// Not simulated: the scenario is far above the interactive range, and
     /// the page should ask first (then send the job again, confirmed).
     Expensive(Rc<str>),
@@ -347,11 +347,14 @@ impl SimClient {
                 let answers: Vec<Answer> = match replies {
                     Ok(list) => web_sys::js_sys::Array::from(&list)
                         .iter()
-                        .map(|reply| match Reply::from_js(reply) {
-                            Ok(reply) => read_reply(reply),
-                            Err(e) => Answer::Simulated(Err(format!(
-                                "The simulator's answer is unreadable: {e}"
-                            ))),
+                        .map(|reply| match Update::from_js(&reply) {
+                            Some(update) => read_update(update),
+                            None => match Reply::from_js(reply) {
+                                Ok(reply) => read_reply(reply),
+                                Err(e) => Answer::Simulated(Err(format!(
+                                    "The simulator's answer is unreadable: {e}"
+                                ))),
+                            },
                         })
                         .collect(),
                     Err(message) => vec![Answer::Simulated(Err(message))],
@@ -370,6 +373,9 @@ impl SimClient {
     }
 
     fn on_message(&self, serial: u32, data: JsValue) {
+        if let Some(update) = Update::from_js(&data) {
+            return self.on_update(serial, update);
+        }
         // Not one of the worker's replies: nothing to do.
         let Ok(reply) = Reply::from_js(data) else {
             return;
@@ -403,22 +409,7 @@ impl SimClient {
                         After::Nothing
                     }
                 }
-                Reply::Progress { progress, .. } => {
-                    if reply.id() == Some(inner.latest) && inner.running == reply.id() {
-                        After::Emit(SimOutcome {
-                            id: inner.latest,
-                            answer: Answer::Progress(progress),
-                            elapsed_ms: profile::now() - inner.started_at,
-                            in_worker: true,
-                        })
-                    } else {
-                        After::Nothing
-                    }
-                }
-                Reply::Refused { .. }
-                | Reply::Simulated { .. }
-                | Reply::Expensive { .. }
-                | Reply::Failed { .. } => {
+                Reply::Refused { .. } | Reply::Simulated { .. } | Reply::Failed { .. } => {
                     inner.running = None;
                     let fresh = reply.id() == Some(inner.latest);
                     let elapsed_ms = profile::now() - inner.started_at;
@@ -442,6 +433,34 @@ impl SimClient {
                     }
                 }
             }
+        };
+        self.finish(after);
+    }
+
+    /// Progress of the running request, or the question that ends it.
+    fn on_update(&self, serial: u32, update: Update) {
+        let after = {
+            let mut inner = self.0.borrow_mut();
+            let (id, ends) = match &update {
+                Update::Progress { id, .. } => (*id, false),
+                Update::Expensive { id, .. } => (*id, true),
+            };
+            let current = inner.worker.as_ref().is_some_and(|w| w.serial == serial)
+                && id == Some(inner.latest)
+                && inner.running == id;
+            if !current {
+                return;
+            }
+            if ends {
+                inner.running = None;
+                post_queued(&mut inner);
+            }
+            After::Emit(SimOutcome {
+                id: inner.latest,
+                answer: read_update(update),
+                elapsed_ms: profile::now() - inner.started_at,
+                in_worker: true,
+            })
         };
         self.finish(after);
     }
@@ -599,6 +618,14 @@ fn take_early_worker() -> Option<EarlyWorker> {
     serde_wasm_bindgen::from_value(early).ok()
 }
 
+/// What a worker update says.
+fn read_update(update: Update) -> Answer {
+    match update {
+        Update::Progress { summary, .. } => Answer::Progress(summary.into()),
+        Update::Expensive { question, .. } => Answer::Expensive(question.into()),
+    }
+}
+
 /// What a worker reply (or the main-thread simulator's) says.
 fn read_reply(reply: Reply) -> Answer {
     match reply {
@@ -616,8 +643,6 @@ fn read_reply(reply: Reply) -> Answer {
             .map(Rc::new),
         ),
         Reply::Failed { message, .. } => Answer::Simulated(Err(message)),
-        Reply::Progress { progress, .. } => Answer::Progress(progress),
-        Reply::Expensive { question, .. } => Answer::Expensive(question.into()),
         Reply::Ready => Answer::Simulated(Err("The simulator sent no result.".to_string())),
     }
 }

@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use web_sys::js_sys::{self, Array, Uint8Array};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use super::messages::{result_to_js, Reply, Request, Task};
+use super::messages::{result_to_js, Reply, Request, Task, Update};
 use super::wire;
 use crate::browser::{profile, share};
 
@@ -31,7 +31,12 @@ pub fn serve() {
         match Request::from_js(e.data()) {
             Ok(request) => {
                 CURRENT.with(|c| c.set(Some(request.id)));
-                answer(Some(request.id), request.task, true, send);
+                let notify = |update: Update| {
+                    if let Ok(message) = update.to_js() {
+                        let _ = replies.post_message(&message);
+                    }
+                };
+                answer(Some(request.id), request.task, true, send, notify);
                 CURRENT.with(|c| c.set(None));
             }
             Err(e) => send(
@@ -62,14 +67,28 @@ pub fn replies_here(request: JsValue) -> Result<JsValue, JsValue> {
     let request = Request::from_js(request).map_err(|e| JsValue::from_str(&e))?;
     let out = Array::new();
     let mut failed = None;
-    answer(None, request.task, false, |reply, _transfer| {
-        match reply.to_js() {
+    let mut updates = Vec::new();
+    answer(
+        None,
+        request.task,
+        false,
+        |reply, _transfer| match reply.to_js() {
+            Ok(value) => {
+                out.push(&value);
+            }
+            Err(e) => failed = Some(e),
+        },
+        // The question comes last (after `Opened`), so it goes last.
+        |update| updates.push(update),
+    );
+    for update in updates {
+        match update.to_js() {
             Ok(value) => {
                 out.push(&value);
             }
             Err(e) => failed = Some(e),
         }
-    });
+    }
     match failed {
         Some(e) => Err(JsValue::from_str(&e)),
         None => Ok(out.into()),
@@ -82,12 +101,18 @@ const PROGRESS_INTERVAL_MS: f64 = 100.0;
 /// Answers one task: for an open, [`Reply::Opened`] (or [`Reply::Refused`])
 /// first, so the page can show the scenario while it simulates; then the
 /// simulation's [`Reply::Simulated`] (or [`Reply::Failed`]), with
-/// [`Reply::Progress`] on the way when `live` (a worker: the page's
+/// [`Update::Progress`] on the way when `live` (a worker: the page's
 /// main-thread fallback gets every reply at the end, so progress would say
 /// nothing). A scenario far above the interactive range is not simulated
-/// unless the task is [`Task::Confirmed`]: [`Reply::Expensive`] says what
+/// unless the task is [`Task::Confirmed`]: [`Update::Expensive`] says what
 /// it would cost, for the page to ask.
-fn answer(id: Option<u64>, task: Task, live: bool, mut send: impl FnMut(Reply, Array)) {
+fn answer(
+    id: Option<u64>,
+    task: Task,
+    live: bool,
+    mut send: impl FnMut(Reply, Array),
+    mut notify: impl FnMut(Update),
+) {
     let started = profile::now();
     let (task, confirmed) = match task {
         Task::Confirmed(task) => (*task, true),
@@ -126,20 +151,16 @@ fn answer(id: Option<u64>, task: Task, live: bool, mut send: impl FnMut(Reply, A
     };
     let cost = engine::cost::estimate(&scenario);
     if !confirmed && cost.class == engine::cost::CostClass::VeryLarge {
-        let reply = Reply::Expensive {
-            id,
-            question: cost.question(),
-            page_ms: cost.page_ms,
-            megabytes: cost.megabytes,
-        };
-        return send(reply, Array::new());
+        let question = cost.question();
+        return notify(Update::Expensive { id, question });
     }
     let mut last_post = started;
     let result = engine::run::run_observed(&scenario, &mut |progress| {
         let now = profile::now();
         if live && now - last_post >= PROGRESS_INTERVAL_MS {
             last_post = now;
-            send(Reply::Progress { id, progress }, Array::new());
+            let summary = progress.summary();
+            notify(Update::Progress { id, summary });
         }
     });
     let wire = wire::encode(result);
