@@ -263,7 +263,6 @@ pub fn App() -> Html {
     let run_status = s.run_status();
     let status = match (&s.shown, simulating) {
         (_, true) => "simulating…".to_string(),
-        (Some(_), false) if s.unanswered() => "the previous scenario's result".to_string(),
         (Some(shown), false) => format!(
             "simulated in {:.0} ms {}",
             shown.elapsed_ms,

@@ -33,9 +33,6 @@ pub fn run_status_bar(status: &RunStatus, has_result: bool, on_choice: &Callback
         <div class={classes!("run-status", state)} id="run-status" data-state={state}
              role={if state == "asking" { "alertdialog" } else { "status" }}
              aria-labelledby="run-words" aria-live="polite">
-            if state == "running" {
-                <progress class="run-progress" aria-label="Simulating"></progress>
-            }
             <p id="run-words">{ lead }{ words.to_string() }</p>
             if let Some((id, label)) = run {
                 <button {id} class="primary" onclick={on_choice.reform(|_: MouseEvent| false)}>{ label }</button>

@@ -236,7 +236,7 @@ impl PlaygroundState {
     /// True while the newest valid scenario has no result yet and the
     /// simulator is working on it (not asking first, not cancelled).
     pub fn simulating(&self) -> bool {
-        self.unanswered() && !self.held()
+        matches!(self.run_status(), Some(RunStatus::Running(_)))
     }
 
     /// The newest valid scenario has no result (running, asked about or
@@ -246,11 +246,6 @@ impl PlaygroundState {
             && self.invalid.is_none()
             && self.failure.is_none()
             && self.shown.as_ref().map(|s| s.id) != Some(self.request)
-    }
-
-    /// The newest request is asked about or cancelled, so it does not run.
-    fn held(&self) -> bool {
-        !matches!(self.run_status(), None | Some(RunStatus::Running(_)))
     }
 
     /// The newest request was confirmed: simulate it whatever it costs.
@@ -273,10 +268,7 @@ impl PlaygroundState {
     /// The user pressed Cancel: a running simulation stops (the page tells
     /// the simulator), a question is declined.
     fn cancel(&self) -> Self {
-        if !matches!(
-            self.run_status(),
-            Some(RunStatus::Running(_) | RunStatus::Asking(_))
-        ) {
+        if !self.unanswered() {
             return self.clone();
         }
         Self {
@@ -288,10 +280,7 @@ impl PlaygroundState {
 
     /// "Run it" / "Run anyway": the same job again, confirmed.
     fn run_anyway(&self) -> Self {
-        if !matches!(
-            self.run_status(),
-            Some(RunStatus::Asking(_) | RunStatus::Cancelled)
-        ) {
+        if !self.unanswered() || self.simulating() {
             return self.clone();
         }
         Self {
