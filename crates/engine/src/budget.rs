@@ -99,6 +99,52 @@ impl RunCut {
     }
 }
 
+/// How far one variant's run has got: what [`crate::run::run_observed`]
+/// hands its observer every [`PROGRESS_EVERY`] events. Reporting reads the
+/// run and changes nothing, so an observed run gives the same result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunProgress {
+    /// Which compared variant (0-based).
+    pub variant: u32,
+    /// How many variants the scenario compares.
+    pub variants: u32,
+    /// Simulated time on the variant's own clock (t = 0 when its group formed).
+    pub simulated_ms: u64,
+    /// Rebalance rounds recorded so far.
+    pub rounds: u64,
+    /// Events processed so far.
+    pub events: u64,
+}
+
+impl RunProgress {
+    /// The share of its budget this variant has used (the nearest limit),
+    /// from 0 to 1: a storm's run ends at 1, a settling run well before.
+    pub fn budget_used(&self) -> f64 {
+        let rounds = self.rounds as f64 / MAX_ROUNDS as f64;
+        let events = self.events as f64 / MAX_EVENTS as f64;
+        rounds.max(events).min(1.0)
+    }
+
+    /// The progress in one line, e.g. "variant 2 of 4: 3 min 10 s
+    /// simulated, 4,213 rebalance rounds, 1,200,000 events".
+    pub fn summary(&self) -> String {
+        format!(
+            "variant {} of {}: {} simulated, {} rebalance rounds, {} events",
+            self.variant + 1,
+            self.variants,
+            duration(self.simulated_ms),
+            thousands(self.rounds),
+            thousands(self.events)
+        )
+    }
+}
+
+/// A run reports its progress every this many processed events: rare enough
+/// to cost nothing measurable (a counter check per event), often enough
+/// that a caller can throttle to wall time (the page's worker posts at most
+/// every 100 ms).
+pub const PROGRESS_EVERY: u64 = 4096;
+
 /// `10000` → `10,000`.
 pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -186,6 +232,30 @@ mod tests {
             trace_entries: MAX_TRACE_ENTRIES - 1,
         };
         assert_eq!(under.exceeded(), None);
+    }
+
+    #[test]
+    fn progress_says_where_the_run_is() {
+        let p = RunProgress {
+            variant: 1,
+            variants: 4,
+            simulated_ms: 190_000,
+            rounds: 4_213,
+            events: 1_000_000,
+        };
+        assert_eq!(
+            p.summary(),
+            "variant 2 of 4: 3 min 10 s simulated, 4,213 rebalance rounds, 1,000,000 events"
+        );
+        assert!(
+            (p.budget_used() - 0.5).abs() < 1e-9,
+            "events are the nearest limit"
+        );
+        let storm = RunProgress {
+            rounds: MAX_ROUNDS as u64 * 2,
+            ..p
+        };
+        assert_eq!(storm.budget_used(), 1.0);
     }
 
     #[test]

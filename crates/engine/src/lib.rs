@@ -12,6 +12,7 @@ pub mod binary;
 pub mod budget;
 pub mod conformance;
 pub mod connect;
+pub mod cost;
 pub(crate) mod kafka_version;
 pub mod layout;
 pub mod link;

@@ -3,10 +3,11 @@
 
 use serde::Serialize;
 
+use crate::budget::RunProgress;
 use crate::metrics::{FamilyMetrics, Metrics, StreamsMetrics};
 use crate::scenario::{limits, Family, GroupProtocol, Scenario, Start};
 use crate::sim::connect::ConnectSimulation;
-use crate::sim::driver::Simulation;
+use crate::sim::driver::{Position, Simulation};
 use crate::sim::formation::{self, ScenarioStart};
 use crate::sim::streams::StreamsSimulation;
 use crate::sim::streams_group::StreamsGroupSimulation;
@@ -59,6 +60,13 @@ impl VariantRun {
 /// on the same axis as the storm next to it. Worst case for the whole call:
 /// `MAX_VARIANTS` (4) × the budget of one variant.
 pub fn run(scenario: &Scenario) -> RunResult {
+    run_observed(scenario, &mut |_| {})
+}
+
+/// [`run`], telling `observer` how far each variant has got every
+/// [`crate::budget::PROGRESS_EVERY`] events (the page's worker posts it as
+/// progress). Observing changes nothing: the result is [`run`]'s.
+pub fn run_observed(scenario: &Scenario, observer: &mut dyn FnMut(RunProgress)) -> RunResult {
     match &scenario.family {
         Family::Connect(connect) => {
             let sims = connect
@@ -67,7 +75,7 @@ pub fn run(scenario: &Scenario) -> RunResult {
                 .map(|v| Box::new(ConnectSimulation::new(scenario, connect, v)) as Box<dyn Column>)
                 .collect();
             let last_event = connect.events.iter().map(|e| e.at_ms).max();
-            run_variants(sims, scenario.start, scenario.end_ms, last_event)
+            run_variants(sims, scenario.start, scenario.end_ms, last_event, observer)
         }
         Family::Streams(streams) => {
             let sims = streams
@@ -76,7 +84,7 @@ pub fn run(scenario: &Scenario) -> RunResult {
                 .map(|v| streams_column(scenario, streams, v))
                 .collect();
             let last_event = streams.events.iter().map(|e| e.at_ms).max();
-            run_variants(sims, scenario.start, scenario.end_ms, last_event)
+            run_variants(sims, scenario.start, scenario.end_ms, last_event, observer)
         }
     }
 }
@@ -163,12 +171,12 @@ impl VariantSimulation for StreamsGroupSimulation {
 trait Column {
     /// [`formation::begin`]: the column's t = 0 in simulated time.
     fn begin(&mut self, start: Start) -> u64;
-    /// [`Simulation::run_until_quiet`].
-    fn run_until_quiet(&mut self, limit_ms: u64) -> u64;
+    /// [`Simulation::run_until_quiet_observed`].
+    fn run_until_quiet(&mut self, limit_ms: u64, observer: &mut dyn FnMut(Position)) -> u64;
     /// Where the run was cut, if it was.
     fn cut(&self) -> Option<crate::budget::RunCut>;
-    /// [`Simulation::run_until`].
-    fn run_until(&mut self, end_ms: u64);
+    /// [`Simulation::run_until_observed`].
+    fn run_until(&mut self, end_ms: u64, observer: &mut dyn FnMut(Position));
     /// [`VariantSimulation::finish_variant`].
     fn finish(self: Box<Self>, end_ms: u64) -> (Trace, Metrics);
 }
@@ -177,17 +185,35 @@ impl<S: VariantSimulation> Column for S {
     fn begin(&mut self, start: Start) -> u64 {
         formation::begin(self, start)
     }
-    fn run_until_quiet(&mut self, limit_ms: u64) -> u64 {
-        Simulation::run_until_quiet(self, limit_ms)
+    fn run_until_quiet(&mut self, limit_ms: u64, observer: &mut dyn FnMut(Position)) -> u64 {
+        Simulation::run_until_quiet_observed(self, limit_ms, observer)
     }
     fn cut(&self) -> Option<crate::budget::RunCut> {
         self.driver().cut()
     }
-    fn run_until(&mut self, end_ms: u64) {
-        Simulation::run_until(self, end_ms)
+    fn run_until(&mut self, end_ms: u64, observer: &mut dyn FnMut(Position)) {
+        Simulation::run_until_observed(self, end_ms, observer)
     }
     fn finish(self: Box<Self>, end_ms: u64) -> (Trace, Metrics) {
         (*self).finish_variant(end_ms)
+    }
+}
+
+/// A variant's driver positions as [`RunProgress`], on its own clock.
+fn progress_of<'a>(
+    observer: &'a mut dyn FnMut(RunProgress),
+    variant: usize,
+    variants: u32,
+    origin: u64,
+) -> impl FnMut(Position) + 'a {
+    move |p: Position| {
+        observer(RunProgress {
+            variant: variant as u32,
+            variants,
+            simulated_ms: p.now_ms.saturating_sub(origin),
+            rounds: p.rounds,
+            events: p.events,
+        })
     }
 }
 
@@ -200,7 +226,9 @@ fn run_variants(
     start: Start,
     end_ms: Option<u64>,
     last_event_ms: Option<u64>,
+    observer: &mut dyn FnMut(RunProgress),
 ) -> RunResult {
+    let variants = sims.len() as u32;
     let origins: Vec<u64> = sims.iter_mut().map(|s| s.begin(start)).collect();
     let end = match end_ms {
         Some(end) => end,
@@ -208,9 +236,13 @@ fn run_variants(
             let quiet: Vec<u64> = sims
                 .iter_mut()
                 .zip(&origins)
-                .map(|(s, &origin)| {
-                    s.run_until_quiet(origin + limits::MAX_TIME_MS)
-                        .saturating_sub(origin)
+                .enumerate()
+                .map(|(i, (s, &origin))| {
+                    s.run_until_quiet(
+                        origin + limits::MAX_TIME_MS,
+                        &mut progress_of(&mut *observer, i, variants, origin),
+                    )
+                    .saturating_sub(origin)
                 })
                 .collect();
             let mut settle_from = last_event_ms.unwrap_or(0);
@@ -229,8 +261,12 @@ fn run_variants(
     let variants = sims
         .into_iter()
         .zip(origins)
-        .map(|(mut sim, origin)| {
-            sim.run_until(origin + end);
+        .enumerate()
+        .map(|(i, (mut sim, origin))| {
+            sim.run_until(
+                origin + end,
+                &mut progress_of(&mut *observer, i, variants, origin),
+            );
             let (trace, metrics) = sim.finish(origin + end);
             VariantRun::new(trace, metrics)
         })

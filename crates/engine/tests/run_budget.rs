@@ -197,3 +197,30 @@ fn every_preset_stays_far_below_the_budget() {
         }
     }
 }
+
+/// The page's worker observes runs to post progress: observing must change
+/// nothing, and the observer hears of every variant, in order, with
+/// growing counts.
+#[test]
+fn observing_a_run_changes_nothing() {
+    let storm = presets::resolve("connect/rebalance-storm")
+        .expect("the storm preset")
+        .scenario();
+    let mut seen: Vec<engine::budget::RunProgress> = Vec::new();
+    let observed = engine::run::run_observed(&storm, &mut |p| seen.push(p));
+    assert_eq!(observed, run(&storm), "the same result");
+    assert!(!seen.is_empty(), "a storm reports progress");
+    assert!(seen.iter().all(|p| p.variants == 2));
+    assert_eq!(seen.first().map(|p| p.variant), Some(0));
+    for pair in seen.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        assert!(
+            b.variant > a.variant || (b.events > a.events && b.simulated_ms >= a.simulated_ms),
+            "{a:?} then {b:?}"
+        );
+        assert!(b.variant >= a.variant);
+    }
+    let storming = seen.iter().rfind(|p| p.variant == 0).expect("variant 0");
+    assert!(storming.rounds > 1_000, "{storming:?}");
+    assert!(storming.events % engine::budget::PROGRESS_EVERY == 0);
+}

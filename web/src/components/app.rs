@@ -17,6 +17,7 @@ use crate::components::editor::Editor;
 use crate::components::embed_dialog::EmbedDialog;
 use crate::components::gallery::Gallery;
 use crate::components::help_overlay::HelpOverlay;
+use crate::components::run_status::run_status_bar;
 use crate::components::share_bar::ShareBar;
 use crate::state::overlays::{OverlayAction, Overlays};
 use crate::state::playback::{round_stops, PlayAction, Playback};
@@ -98,9 +99,10 @@ pub fn App() -> Html {
     {
         let client = client.clone();
         let job = state.job();
+        let confirmed = state.confirmed();
         use_effect_with(state.request, move |request| {
             if *request > 0 {
-                client.request(*request, &job);
+                client.request(*request, &job, confirmed);
             }
         });
     }
@@ -237,6 +239,20 @@ pub fn App() -> Html {
             dispatch.dispatch(Action::DismissNotice)
         })
     };
+    // Cancel (true) stops the worker at once (the reducer only records
+    // it); Run it / Run anyway (false) asks again, confirmed.
+    let on_run_choice = {
+        let dispatch = state.dispatcher();
+        let client = client.clone();
+        use_callback((), move |cancel: bool, _| {
+            if cancel {
+                client.cancel();
+                dispatch.dispatch(Action::Cancel);
+            } else {
+                dispatch.dispatch(Action::RunAnyway);
+            }
+        })
+    };
     let on_embed = {
         let ui = overlays.dispatcher();
         use_callback((), move |_: (), _| ui.dispatch(OverlayAction::ShowEmbed))
@@ -244,6 +260,7 @@ pub fn App() -> Html {
 
     let s = &*state;
     let simulating = s.simulating();
+    let run_status = s.run_status();
     let status = match (&s.shown, simulating) {
         (_, true) => "simulating…".to_string(),
         (Some(shown), false) => format!(
@@ -280,6 +297,7 @@ pub fn App() -> Html {
               data-sim-ms={s.shown.as_ref().map(|x| format!("{:.1}", x.elapsed_ms)).unwrap_or_default()}
               data-in-worker={s.shown.as_ref().map(|x| x.in_worker.to_string()).unwrap_or_default()}
               data-superseded={client.superseded().to_string()}
+
               data-worker={worker_status.as_str()}>
             <header class="page-header">
                 <h1>
@@ -330,14 +348,17 @@ pub fn App() -> Html {
                 if let Some(failure) = &s.failure {
                     <p class="notice failure" role="alert">{ failure }</p>
                 }
+                if let Some(status) = &run_status {
+                    { run_status_bar(status, s.shown.is_some(), &on_run_choice) }
+                }
                 if let Some(shown) = &s.shown {
-                    <CompareView result={shown.result.clone()} stale={simulating}
+                    <CompareView result={shown.result.clone()} stale={s.unanswered()}
                                  t_ms={playback.t_ms} playing={playback.playing} speed={playback.speed}
                                  {can_step} selected={playback.selected} on_play={on_play}
                                  on_help={on_help} status={status}
                                  zoom={playback.zoom}
                                  followed={playback.followed.clone()} steps_taken={playback.steps_taken} />
-                } else if s.failure.is_none() {
+                } else if s.failure.is_none() && simulating {
                     <p class="loading" aria-busy="true">{"Simulating…"}</p>
                 }
             }

@@ -88,7 +88,8 @@ pub fn Column(props: &ColumnProps) -> Html {
     html! {
         <article class="column" data-variant={props.index.to_string()} data-label={run.label.clone()}
                  data-fingerprint={run.fingerprint.clone()} data-rounds={run.trace.rounds.len().to_string()}
-                 data-end={run.trace.end_ms.to_string()}>
+                 data-end={run.trace.end_ms.to_string()}
+                 data-cut={run.trace.cut.map(|c| c.at_ms.to_string())}>
             <header class="column-head">
                 <h2><span class={classes!("key", format!("v{}", props.index % 4))}></span>{ &run.label }</h2>
                 <p class="now" aria-label="Under the playhead">
@@ -96,6 +97,12 @@ pub fn Column(props: &ColumnProps) -> Html {
                     <span>{"unassigned "}<b>{ thousands(u64::from(readout.unassigned.at(t))) }</b></span>
                     <span>{"generation "}<b class="now-generation">{ generation }</b></span>
                 </p>
+                if let Some(cut) = &run.trace.cut {
+                    <p class="run-cut" role="note" data-cut={cut.at_ms.to_string()}>
+                        <b>{"Stopped: "}</b>{ cut.verdict() }{"."}
+                        <span class="run-cut-metrics">{" The figures and the timeline cover the run up to the cut."}</span>
+                    </p>
+                }
             </header>
             <MetricCards rows={props.rows.clone()} index={props.index} first_label={first_label.clone()}
                          keys={Some(&HEADLINE[..])} />

@@ -130,7 +130,24 @@ pub fn markers(
             }
             <g class="events">{ for events }</g>
             <g class="rounds">{ for rounds }</g>
+            { cut_marker(trace, lay, o, bottom) }
         </>
+    }
+}
+
+/// Where a cut run (a storm stopped at its budget) was stopped: a line and
+/// "stopped here", the verdict as its tooltip.
+fn cut_marker(trace: &Trace, lay: &TimeAxis, o: LayoutOptions, bottom: f64) -> Html {
+    let Some(cut) = trace.cut.filter(|c| lay.shows(c.at_ms)) else {
+        return Html::default();
+    };
+    let x = lay.x(cut.at_ms);
+    html! {
+        <g class="run-cut-marker" data-at={cut.at_ms.to_string()}>
+            <line class="run-cut-line" x1={f1(x)} x2={f1(x)} y1={f0(o.top)} y2={f0(bottom)} />
+            <text class="run-cut-label" x={f1(x - 4.0)} y={f0(o.top + 11.0)} text-anchor="end">{"stopped here"}</text>
+            <title>{ cut.verdict() }</title>
+        </g>
     }
 }
 

@@ -15,6 +15,7 @@ mod legend;
 mod markers;
 mod metric_cards;
 mod round_details;
+mod run_status;
 mod running_chart;
 mod share_bar;
 mod side_panel;

@@ -96,6 +96,12 @@ pub struct PlaygroundState {
     /// The scenario as it was when its title and description were last
     /// written (by a preset's author or in the editor); see [`Self::text_stale`].
     pub text_basis: Rc<Scenario>,
+    /// Where a request stands, beyond "running" (its progress, the
+    /// question about it, or that it was cancelled): (request, status).
+    run: Option<(u64, RunStatus)>,
+    /// The request the user confirmed ("Run it", "Run anyway"): the
+    /// simulator runs it whatever it costs.
+    confirmed: Option<u64>,
     /// The scenarios behind the links this page wrote into the address bar
     /// (newest last, at most [`WRITTEN_LINKS`]): Back and Forward to one of
     /// them open it at once, without asking the simulator to read it.
@@ -126,6 +132,23 @@ pub enum Action {
     Simulated(SimOutcome),
     /// Dismiss the notice.
     DismissNotice,
+    /// Stop the running simulation, or decline an expensive one.
+    Cancel,
+    /// Simulate the newest scenario whatever it costs (after the cost
+    /// question, or after a Cancel).
+    RunAnyway,
+}
+
+/// Where the newest request's simulation stands, beyond "done".
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunStatus {
+    /// Running, with its latest progress (in words) once a long run
+    /// reports some.
+    Running(Option<Rc<str>>),
+    /// Not run yet: the page asks first (the question).
+    Asking(Rc<str>),
+    /// The user cancelled it.
+    Cancelled,
 }
 
 impl PlaygroundState {
@@ -147,6 +170,8 @@ impl PlaygroundState {
             opened: 0,
             embed,
             text_basis: default,
+            run: None,
+            confirmed: None,
             written: Rc::default(),
         };
         blank.navigate(fragment)
@@ -208,12 +233,62 @@ impl PlaygroundState {
         }
     }
 
-    /// True while the newest valid scenario has no result yet.
+    /// True while the newest valid scenario has no result yet and the
+    /// simulator is working on it (not asking first, not cancelled).
     pub fn simulating(&self) -> bool {
+        matches!(self.run_status(), Some(RunStatus::Running(_)))
+    }
+
+    /// The newest valid scenario has no result (running, asked about or
+    /// cancelled): a result on screen is an older scenario's.
+    pub fn unanswered(&self) -> bool {
         self.view == View::Compare
             && self.invalid.is_none()
             && self.failure.is_none()
             && self.shown.as_ref().map(|s| s.id) != Some(self.request)
+    }
+
+    /// The newest request was confirmed: simulate it whatever it costs.
+    pub fn confirmed(&self) -> bool {
+        self.confirmed == Some(self.request)
+    }
+
+    /// Where the newest request stands, while it has no result.
+    #[inline(never)]
+    pub fn run_status(&self) -> Option<RunStatus> {
+        if !self.unanswered() {
+            return None;
+        }
+        Some(match &self.run {
+            Some((id, status)) if *id == self.request => status.clone(),
+            _ => RunStatus::Running(None),
+        })
+    }
+
+    /// The user pressed Cancel: a running simulation stops (the page tells
+    /// the simulator), a question is declined.
+    fn cancel(&self) -> Self {
+        if !self.unanswered() {
+            return self.clone();
+        }
+        Self {
+            run: Some((self.request, RunStatus::Cancelled)),
+            history: History::Keep,
+            ..self.clone()
+        }
+    }
+
+    /// "Run it" / "Run anyway": the same job again, confirmed.
+    fn run_anyway(&self) -> Self {
+        if !self.unanswered() || self.simulating() {
+            return self.clone();
+        }
+        Self {
+            request: self.request + 1,
+            confirmed: Some(self.request + 1),
+            history: History::Keep,
+            ..self.clone()
+        }
     }
 
     /// Opens a valid scenario: a new simulation request and a fresh playhead.
@@ -443,13 +518,25 @@ impl PlaygroundState {
     }
 
     fn simulated(&self, outcome: SimOutcome) -> Self {
-        if outcome.id != self.request {
-            // Superseded by a newer edit: drop the stale result.
+        if outcome.id != self.request || self.run_status() == Some(RunStatus::Cancelled) {
+            // Superseded by a newer edit, or cancelled: drop the stale result.
             return self.clone();
         }
         let result = match outcome.answer {
             Answer::Opened(scenario) => return self.opened_scenario(*scenario),
             Answer::Refused(message) => return self.refused(message),
+            Answer::Progress(words) => {
+                return Self {
+                    run: Some((outcome.id, RunStatus::Running(Some(words)))),
+                    ..self.clone()
+                }
+            }
+            Answer::Expensive(question) => {
+                return Self {
+                    run: Some((outcome.id, RunStatus::Asking(question))),
+                    ..self.clone()
+                }
+            }
             Answer::Simulated(result) => result,
         };
         // `history` stays: a result does not move the address bar, and the
@@ -510,6 +597,8 @@ impl Reducible for PlaygroundState {
                 history: History::Keep,
                 ..(*self).clone()
             },
+            Action::Cancel => self.cancel(),
+            Action::RunAnyway => self.run_anyway(),
         };
         if next == *self {
             self

@@ -282,3 +282,97 @@ fn a_bad_link_in_an_embed_does_not_mention_a_gallery() {
         );
     }
 }
+
+fn progress(events: u64) -> Rc<str> {
+    format!("variant 1 of 2: 1 min simulated, 40 rebalance rounds, {events} events").into()
+}
+
+#[test]
+fn progress_shows_while_running_and_cancel_stops_it() {
+    let s = Rc::new(PlaygroundState::load("p=connect/worker-dies", false));
+    let first = s.request;
+    let result = Rc::new(engine::run::run(&s.scenario));
+    let s = s.reduce(Action::Simulated(outcome(first, result)));
+    assert_eq!(s.run_status(), None, "done");
+    let s = s.reduce(Action::Edit(Edit::Workers(5)));
+    let id = s.request;
+    assert_eq!(s.run_status(), Some(RunStatus::Running(None)));
+    let s = s.reduce(Action::Simulated(answer(
+        id,
+        Answer::Progress(progress(4_096)),
+    )));
+    assert_eq!(
+        s.run_status(),
+        Some(RunStatus::Running(Some(progress(4_096))))
+    );
+    // Progress of a superseded request is dropped.
+    let same = s.clone().reduce(Action::Simulated(answer(
+        id - 1,
+        Answer::Progress(progress(9)),
+    )));
+    assert_eq!(
+        same.run_status(),
+        Some(RunStatus::Running(Some(progress(4_096))))
+    );
+    let s = s.reduce(Action::Cancel);
+    assert_eq!(s.run_status(), Some(RunStatus::Cancelled));
+    assert!(
+        !s.simulating() && s.unanswered(),
+        "held, the old result stays"
+    );
+    assert_eq!(s.shown.as_ref().map(|x| x.id), Some(first));
+    assert_eq!(s.request, id, "no new request: nothing runs");
+    // A late answer to the cancelled request (the main-thread fallback)
+    // is dropped.
+    let late = s.clone().reduce(Action::Simulated(outcome(
+        id,
+        Rc::new(engine::run::run(&s.scenario)),
+    )));
+    assert_eq!(late.run_status(), Some(RunStatus::Cancelled));
+    // Run anyway: a new, confirmed request for the same scenario.
+    let s = s.reduce(Action::RunAnyway);
+    assert_eq!(s.request, id + 1);
+    assert!(s.confirmed() && s.simulating());
+    assert_eq!(s.run_status(), Some(RunStatus::Running(None)));
+    assert_eq!(s.job(), Job::Simulate(s.scenario.clone()));
+    // Cancel does nothing once the result is in.
+    let done = s.clone().reduce(Action::Simulated(outcome(
+        s.request,
+        Rc::new(engine::run::run(&s.scenario)),
+    )));
+    assert_eq!(done.run_status(), None);
+    assert_eq!(done.clone().reduce(Action::Cancel), done);
+}
+
+#[test]
+fn an_expensive_scenario_is_asked_about_before_it_runs() {
+    let scenario = presets::find("connect/worker-dies").unwrap().scenario();
+    let (fragment, _) = scenario_link(&scenario);
+    let s = Rc::new(PlaygroundState::load(&fragment, false));
+    let id = s.request;
+    let s = s.reduce(Action::Simulated(answer(
+        id,
+        Answer::Opened(Box::new(scenario.clone())),
+    )));
+    let question: Rc<str> = "This scenario will take about 40 s and 380 MB to simulate.".into();
+    let s = s.reduce(Action::Simulated(answer(
+        id,
+        Answer::Expensive(question.clone()),
+    )));
+    assert_eq!(s.run_status(), Some(RunStatus::Asking(question)));
+    assert!(!s.simulating() && !s.confirmed());
+    assert!(s.shown.is_none(), "nothing drawn yet");
+    // Declined: cancelled, with Run anyway still on offer.
+    let declined = s.clone().reduce(Action::Cancel);
+    assert_eq!(declined.run_status(), Some(RunStatus::Cancelled));
+    // Run it: confirmed, the scenario the simulator read (no second read).
+    let s = s.reduce(Action::RunAnyway);
+    assert!(s.confirmed() && s.simulating());
+    assert_eq!(s.job(), Job::Simulate(Rc::new(scenario)));
+    let (id, result) = (s.request, Rc::new(engine::run::run(&s.scenario)));
+    let s = s.reduce(Action::Simulated(outcome(id, result)));
+    assert_eq!(s.run_status(), None);
+    // An edit after a confirmed run is asked about again if it is expensive.
+    let s = s.reduce(Action::Edit(Edit::Workers(7)));
+    assert!(!s.confirmed());
+}

@@ -11,7 +11,15 @@
 //! * worker → page, for an open, `{opened: {id, scenario}}` (the scenario in
 //!   the engine's binary form) or `{refused: {id, message}}`, then for every
 //!   request `{simulated: {id, result, lists, elapsed_ms}}` or
-//!   `{failed: {id, message}}` ([`Reply`]).
+//!   `{failed: {id, message}}` ([`Reply`]);
+//! * worker → page, while a long simulation runs, `{progress: {id,
+//!   summary}}` at most every 100 ms, and for a scenario far above the
+//!   interactive range (`engine::cost::CostClass::VeryLarge`) `{expensive:
+//!   {id, question}}` instead of a simulation: the page asks, and sends the
+//!   task again as `{confirmed: task}` ([`Task::Confirmed`]) to run it.
+//!   These are [`Update`]s, which the page reads by hand (two fields)
+//!   rather than through serde: every variant of a deserialised enum costs
+//!   the page's module code.
 //!
 //! A result does not go through serde: `result` is a `Uint8Array` of its
 //! binary form and `lists` one `Uint32Array` per variant, passed through as
@@ -24,7 +32,7 @@
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::js_sys::{Array, Uint32Array, Uint8Array};
+use web_sys::js_sys::{Array, Reflect, Uint32Array, Uint8Array};
 
 /// Page → worker: `task`, as request `id`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -57,6 +65,9 @@ pub(crate) enum Task {
         /// Its text.
         text: String,
     },
+    /// The task, run even if it is far above the interactive range (the
+    /// user said "Run it"; no [`Reply::Expensive`] question).
+    Confirmed(Box<Task>),
 }
 
 /// Worker → page.
@@ -100,6 +111,60 @@ pub(crate) enum Reply {
         /// What the page shows.
         message: String,
     },
+}
+
+/// Worker → page, besides the [`Reply`]s.
+#[derive(Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Update {
+    /// How far a long simulation has got
+    /// (`engine::budget::RunProgress::summary`).
+    Progress {
+        /// The request it answers.
+        id: Option<u64>,
+        /// Where the run stands, in words.
+        summary: String,
+    },
+    /// Not simulated: the scenario is far above the interactive range.
+    Expensive {
+        /// The request it answers.
+        id: Option<u64>,
+        /// What the page asks (`engine::cost::CostEstimate::question`).
+        question: String,
+    },
+}
+
+impl Update {
+    /// As a JS value to post.
+    pub(crate) fn to_js(&self) -> Result<JsValue, String> {
+        serde_wasm_bindgen::to_value(self).map_err(|e| e.to_string())
+    }
+
+    /// A posted update, or `None` when `value` is not one (then it is a [`Reply`]).
+    pub(crate) fn from_js(value: &JsValue) -> Option<Self> {
+        let field =
+            |object: &JsValue, name: &str| Reflect::get(object, &JsValue::from_str(name)).ok();
+        let text = |object: &JsValue, name: &str| field(object, name)?.as_string();
+        let id = |object: &JsValue| {
+            field(object, "id")
+                .and_then(|id| id.as_f64())
+                .map(|id| id as u64)
+        };
+        if !value.is_object() {
+            return None;
+        }
+        if let Some(p) = field(value, "progress").filter(JsValue::is_object) {
+            return Some(Update::Progress {
+                id: id(&p),
+                summary: text(&p, "summary")?,
+            });
+        }
+        let e = field(value, "expensive").filter(JsValue::is_object)?;
+        Some(Update::Expensive {
+            id: id(&e),
+            question: text(&e, "question")?,
+        })
+    }
 }
 
 impl Request {
@@ -196,5 +261,41 @@ mod tests {
         );
         let read: Reply = serde_json::from_str(r#"{"failed":{"id":null,"message":"no"}}"#).unwrap();
         assert_eq!(read.id(), None);
+    }
+
+    #[test]
+    fn a_confirmed_task_wraps_the_task() {
+        let request = Request {
+            id: 3,
+            task: Task::Confirmed(Box::new(Task::OpenLink {
+                json: "{}".to_string(),
+            })),
+        };
+        let json = serde_json::to_string(&request).unwrap();
+        assert_eq!(
+            json,
+            r#"{"id":3,"task":{"confirmed":{"open_link":{"json":"{}"}}}}"#
+        );
+        assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), request);
+    }
+
+    #[test]
+    fn progress_and_the_cost_question_have_the_documented_shape() {
+        let progress = Update::Progress {
+            id: Some(4),
+            summary: "variant 1 of 2".to_string(),
+        };
+        assert_eq!(
+            serde_json::to_string(&progress).unwrap(),
+            r#"{"progress":{"id":4,"summary":"variant 1 of 2"}}"#
+        );
+        let expensive = Update::Expensive {
+            id: Some(5),
+            question: "q".to_string(),
+        };
+        assert_eq!(
+            serde_json::to_string(&expensive).unwrap(),
+            r#"{"expensive":{"id":5,"question":"q"}}"#
+        );
     }
 }

@@ -31,7 +31,7 @@ use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::Callback;
 
 use crate::browser::profile;
-use crate::worker::messages::{lists_from_js, Reply, Request, Task};
+use crate::worker::messages::{lists_from_js, Reply, Request, Task, Update};
 use crate::worker::wire;
 
 /// Where Trunk puts the worker's loader shim, relative to the page (so the
@@ -74,6 +74,11 @@ pub enum Answer {
     Refused(String),
     /// The simulation's result, or why there is none.
     Simulated(Result<Rc<RunResult>, String>),
+    /// How far a long simulation has got, in words; its result follows.
+    Progress(Rc<str>),
+    /// Not simulated: the scenario is far above the interactive range, and
+    /// the page should ask first (then send the job again, confirmed).
+    Expensive(Rc<str>),
 }
 
 /// One answer to a request.
@@ -230,8 +235,10 @@ impl SimClient {
         client
     }
 
-    /// Runs `job` as request `id`, superseding every earlier request.
-    pub fn request(&self, id: u64, job: &Job) {
+    /// Runs `job` as request `id`, superseding every earlier request; when
+    /// `confirmed`, the simulator runs it even if it is far above the
+    /// interactive range (the user said "Run it").
+    pub fn request(&self, id: u64, job: &Job, confirmed: bool) {
         let task = match job {
             Job::Simulate(scenario) => Task::Simulate {
                 scenario: scenario.to_json(),
@@ -243,6 +250,11 @@ impl SimClient {
                     text: text.clone(),
                 },
             },
+        };
+        let task = if confirmed {
+            Task::Confirmed(Box::new(task))
+        } else {
+            task
         };
         let job = Request { id, task };
         let run_here = {
@@ -277,6 +289,25 @@ impl SimClient {
         };
         if run_here {
             self.run_on_main_thread();
+        }
+    }
+
+    /// Stops the running simulation (the user pressed Cancel): the busy
+    /// worker is terminated, as when a newer request supersedes it, and the
+    /// spare (or a fresh worker) waits for the next request. Nothing is
+    /// answered for the cancelled request. On the main thread a running
+    /// simulation cannot be stopped; its answer is dropped by the reducer.
+    pub fn cancel(&self) {
+        let mut inner = self.0.borrow_mut();
+        inner.queued = None;
+        if inner.running.take().is_none() {
+            return;
+        }
+        inner.worker = inner.spare.take();
+        inner.ready = std::mem::take(&mut inner.spare_ready);
+        if !inner.main_thread && inner.worker.is_none() {
+            let serial = inner.serial();
+            inner.worker = spawn(Rc::downgrade(&self.0), serial);
         }
     }
 
@@ -316,11 +347,14 @@ impl SimClient {
                 let answers: Vec<Answer> = match replies {
                     Ok(list) => web_sys::js_sys::Array::from(&list)
                         .iter()
-                        .map(|reply| match Reply::from_js(reply) {
-                            Ok(reply) => read_reply(reply),
-                            Err(e) => Answer::Simulated(Err(format!(
-                                "The simulator's answer is unreadable: {e}"
-                            ))),
+                        .map(|reply| match Update::from_js(&reply) {
+                            Some(update) => read_update(update),
+                            None => match Reply::from_js(reply) {
+                                Ok(reply) => read_reply(reply),
+                                Err(e) => Answer::Simulated(Err(format!(
+                                    "The simulator's answer is unreadable: {e}"
+                                ))),
+                            },
                         })
                         .collect(),
                     Err(message) => vec![Answer::Simulated(Err(message))],
@@ -339,6 +373,9 @@ impl SimClient {
     }
 
     fn on_message(&self, serial: u32, data: JsValue) {
+        if let Some(update) = Update::from_js(&data) {
+            return self.on_update(serial, update);
+        }
         // Not one of the worker's replies: nothing to do.
         let Ok(reply) = Reply::from_js(data) else {
             return;
@@ -396,6 +433,34 @@ impl SimClient {
                     }
                 }
             }
+        };
+        self.finish(after);
+    }
+
+    /// Progress of the running request, or the question that ends it.
+    fn on_update(&self, serial: u32, update: Update) {
+        let after = {
+            let mut inner = self.0.borrow_mut();
+            let (id, ends) = match &update {
+                Update::Progress { id, .. } => (*id, false),
+                Update::Expensive { id, .. } => (*id, true),
+            };
+            let current = inner.worker.as_ref().is_some_and(|w| w.serial == serial)
+                && id == Some(inner.latest)
+                && inner.running == id;
+            if !current {
+                return;
+            }
+            if ends {
+                inner.running = None;
+                post_queued(&mut inner);
+            }
+            After::Emit(SimOutcome {
+                id: inner.latest,
+                answer: read_update(update),
+                elapsed_ms: profile::now() - inner.started_at,
+                in_worker: true,
+            })
         };
         self.finish(after);
     }
@@ -551,6 +616,14 @@ fn take_early_worker() -> Option<EarlyWorker> {
         .filter(JsValue::is_object)?;
     let _ = Reflect::delete_property(&window, &key);
     serde_wasm_bindgen::from_value(early).ok()
+}
+
+/// What a worker update says.
+fn read_update(update: Update) -> Answer {
+    match update {
+        Update::Progress { summary, .. } => Answer::Progress(summary.into()),
+        Update::Expensive { question, .. } => Answer::Expensive(question.into()),
+    }
 }
 
 /// What a worker reply (or the main-thread simulator's) says.

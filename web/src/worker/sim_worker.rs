@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use web_sys::js_sys::{self, Array, Uint8Array};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use super::messages::{result_to_js, Reply, Request, Task};
+use super::messages::{result_to_js, Reply, Request, Task, Update};
 use super::wire;
 use crate::browser::{profile, share};
 
@@ -31,7 +31,12 @@ pub fn serve() {
         match Request::from_js(e.data()) {
             Ok(request) => {
                 CURRENT.with(|c| c.set(Some(request.id)));
-                answer(Some(request.id), request.task, send);
+                let notify = |update: Update| {
+                    if let Ok(message) = update.to_js() {
+                        let _ = replies.post_message(&message);
+                    }
+                };
+                answer(Some(request.id), request.task, true, send, notify);
                 CURRENT.with(|c| c.set(None));
             }
             Err(e) => send(
@@ -62,24 +67,65 @@ pub fn replies_here(request: JsValue) -> Result<JsValue, JsValue> {
     let request = Request::from_js(request).map_err(|e| JsValue::from_str(&e))?;
     let out = Array::new();
     let mut failed = None;
-    answer(None, request.task, |reply, _transfer| match reply.to_js() {
-        Ok(value) => {
-            out.push(&value);
+    let mut updates = Vec::new();
+    answer(
+        None,
+        request.task,
+        false,
+        |reply, _transfer| match reply.to_js() {
+            Ok(value) => {
+                out.push(&value);
+            }
+            Err(e) => failed = Some(e),
+        },
+        // The question comes last (after `Opened`), so it goes last.
+        |update| updates.push(update),
+    );
+    for update in updates {
+        match update.to_js() {
+            Ok(value) => {
+                out.push(&value);
+            }
+            Err(e) => failed = Some(e),
         }
-        Err(e) => failed = Some(e),
-    });
+    }
     match failed {
         Some(e) => Err(JsValue::from_str(&e)),
         None => Ok(out.into()),
     }
 }
 
+/// Posts progress at most this often, ms of wall time.
+const PROGRESS_INTERVAL_MS: f64 = 100.0;
+
 /// Answers one task: for an open, [`Reply::Opened`] (or [`Reply::Refused`])
 /// first, so the page can show the scenario while it simulates; then the
-/// simulation's [`Reply::Simulated`] (or [`Reply::Failed`]).
-fn answer(id: Option<u64>, task: Task, mut send: impl FnMut(Reply, Array)) {
+/// simulation's [`Reply::Simulated`] (or [`Reply::Failed`]), with
+/// [`Update::Progress`] on the way when `live` (a worker: the page's
+/// main-thread fallback gets every reply at the end, so progress would say
+/// nothing). A scenario far above the interactive range is not simulated
+/// unless the task is [`Task::Confirmed`]: [`Update::Expensive`] says what
+/// it would cost, for the page to ask.
+fn answer(
+    id: Option<u64>,
+    task: Task,
+    live: bool,
+    mut send: impl FnMut(Reply, Array),
+    mut notify: impl FnMut(Update),
+) {
     let started = profile::now();
+    let (task, confirmed) = match task {
+        Task::Confirmed(task) => (*task, true),
+        task => (task, false),
+    };
     let scenario = match task {
+        // Nested confirmations read as one.
+        Task::Confirmed(_) => {
+            let message =
+                "The simulator cannot read this request: a confirmation of a confirmation"
+                    .to_string();
+            return send(Reply::Failed { id, message }, Array::new());
+        }
         // The page already validated it, but the worker trusts nobody.
         Task::Simulate { scenario } => match Scenario::from_json(&scenario) {
             Ok(scenario) => scenario,
@@ -103,7 +149,21 @@ fn answer(id: Option<u64>, task: Task, mut send: impl FnMut(Reply, Array)) {
             scenario
         }
     };
-    let wire = wire::encode(engine::run::run(&scenario));
+    let cost = engine::cost::estimate(&scenario);
+    if !confirmed && cost.class == engine::cost::CostClass::VeryLarge {
+        let question = cost.question();
+        return notify(Update::Expensive { id, question });
+    }
+    let mut last_post = started;
+    let result = engine::run::run_observed(&scenario, &mut |progress| {
+        let now = profile::now();
+        if live && now - last_post >= PROGRESS_INTERVAL_MS {
+            last_post = now;
+            let summary = progress.summary();
+            notify(Update::Progress { id, summary });
+        }
+    });
+    let wire = wire::encode(result);
     let (result, lists, transfer) = result_to_js(&wire.bytes, &wire.lists);
     let reply = Reply::Simulated {
         id,

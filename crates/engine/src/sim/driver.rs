@@ -9,7 +9,7 @@
 
 use super::event_queue::EventQueue;
 use super::recorder::TraceRecorder;
-use crate::budget::{RunCut, Usage};
+use crate::budget::{RunCut, Usage, PROGRESS_EVERY};
 use crate::trace::{StepKind, WorkerState};
 
 /// What the driver needs to know about an event.
@@ -18,6 +18,19 @@ pub(crate) trait DriverEvent {
     /// quiet: [`Simulation::run_until_quiet`] stops when only they remain.
     fn is_background(&self) -> bool;
 }
+
+/// Where a run stands, for a progress observer: the simulated time (the
+/// driver's clock), rounds recorded and events processed so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Position {
+    pub(crate) now_ms: u64,
+    pub(crate) rounds: u64,
+    pub(crate) events: u64,
+}
+
+/// Told where a run stands every [`PROGRESS_EVERY`] events; it reads and
+/// never steers, so an observed run is the same run.
+pub(crate) type Observer<'a> = &'a mut dyn FnMut(Position);
 
 /// The clock and the queue of one run.
 #[derive(Debug)]
@@ -158,16 +171,39 @@ pub(crate) trait Simulation {
     /// Runs until nothing but background events remain (or `limit_ms`);
     /// returns the time of the last foreground event.
     fn run_until_quiet(&mut self, limit_ms: u64) -> u64 {
+        self.run_until_quiet_observed(limit_ms, &mut |_| {})
+    }
+
+    /// [`Self::run_until_quiet`], telling `observer` where the run stands
+    /// every [`PROGRESS_EVERY`] events.
+    fn run_until_quiet_observed(&mut self, limit_ms: u64, observer: Observer) -> u64 {
         while self.driver().foreground > 0 && self.driver().next_due(limit_ms).is_some() {
             self.step();
+            self.report(observer);
         }
         self.driver().last_activity
     }
 
-    /// Runs every event up to and including `end_ms`.
-    fn run_until(&mut self, end_ms: u64) {
+    /// Runs every event up to and including `end_ms`, telling `observer`
+    /// where the run stands every [`PROGRESS_EVERY`] events.
+    fn run_until_observed(&mut self, end_ms: u64, observer: Observer) {
         while self.driver().next_due(end_ms).is_some() {
             self.step();
+            self.report(observer);
+        }
+    }
+
+    /// Tells `observer` where the run stands, once every [`PROGRESS_EVERY`]
+    /// events (a counter check otherwise).
+    fn report(&mut self, observer: Observer) {
+        let events = self.driver().processed;
+        if events.is_multiple_of(PROGRESS_EVERY) {
+            let (driver, recorder) = self.parts();
+            observer(Position {
+                now_ms: driver.now(),
+                rounds: recorder.rounds.len() as u64,
+                events,
+            });
         }
     }
 }
