@@ -64,7 +64,7 @@ fn a_formed_group_goes_quiet_though_heartbeats_go_on() {
     assert!(s.settled());
     // Regular heartbeats continue in the background.
     let before = s.driver.now();
-    s.run_until(before + 20_000);
+    s.run_until_observed(before + 20_000, &mut |_| {});
     assert!(s.driver.now() > before + 15_000, "heartbeats kept coming");
     assert!(s.settled());
 }
