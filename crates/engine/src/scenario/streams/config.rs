@@ -391,6 +391,21 @@ const KEYS: &[(&str, Unset)] = &[
     ("__state.updater.enabled__", |c| {
         c.state_updater_enabled = None
     }),
+    ("streams.heartbeat.interval.ms", |c| {
+        c.streams_heartbeat_interval_ms = None
+    }),
+    ("streams.session.timeout.ms", |c| {
+        c.streams_session_timeout_ms = None
+    }),
+    ("streams.num.standby.replicas", |c| {
+        c.streams_num_standby_replicas = None
+    }),
+    ("streams.initial.rebalance.delay.ms", |c| {
+        c.streams_initial_rebalance_delay_ms = None
+    }),
+    ("streams.assignment.interval.ms", |c| {
+        c.streams_assignment_interval_ms = None
+    }),
 ];
 
 impl ResolvedStreamsConfig {
