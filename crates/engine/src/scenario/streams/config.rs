@@ -447,7 +447,10 @@ mod key_table_tests {
                 "max.poll.interval.ms": 60000, "group.instance.id": "app",
                 "upgrade.from": "2.3", "internal.task.assignor.class": "StickyTaskAssignor",
                 "state.cleanup.delay.ms": 1, "group.initial.rebalance.delay.ms": 0,
-                "group.protocol": "streams", "__state.updater.enabled__": true}"#,
+                "group.protocol": "streams", "__state.updater.enabled__": true,
+                "streams.heartbeat.interval.ms": 6000, "streams.session.timeout.ms": 50000,
+                "streams.num.standby.replicas": 1, "streams.initial.rebalance.delay.ms": 3000,
+                "streams.assignment.interval.ms": 1000}"#,
         )
         .unwrap();
         let as_value = serde_json::to_value(&full).unwrap();
