@@ -26,6 +26,23 @@ fn main() {
     let dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
     std::fs::write(std::path::Path::new(&dir).join("presets.rs"), out)
         .expect("OUT_DIR is writable");
+    // The built-in sweeps: question, scenario (binary) and spec (its link JSON).
+    let mut sweeps = String::from("&[\n");
+    for preset in engine::sweep::presets::all() {
+        let file = preset.file();
+        let _ = writeln!(
+            sweeps,
+            "    SweepPreset {{ id: {:?}, title: {:?}, description: {:?}, scenario: b\"{}\", spec: {:?} }},",
+            preset.id,
+            file.title,
+            file.description,
+            escaped(&engine::binary::to_bytes(&file.scenario)),
+            file.sweep.to_json()
+        );
+    }
+    sweeps.push_str("]\n");
+    std::fs::write(std::path::Path::new(&dir).join("sweep_presets.rs"), sweeps)
+        .expect("OUT_DIR is writable");
     // The blank scenarios of the gallery's "New … scenario" buttons, likewise.
     let blanks: Vec<String> = [FamilyKind::Connect, FamilyKind::Streams]
         .into_iter()

@@ -42,6 +42,44 @@ impl Preset {
     }
 }
 
+/// A built-in sweep (`#p=sweeps/<name>`): its question, its scenario in
+/// binary and its spec as links write it, from `web/build.rs`.
+#[derive(Debug)]
+pub struct SweepPreset {
+    /// Stable id: `sweeps/<name>`.
+    pub id: &'static str,
+    /// The question it answers.
+    pub title: &'static str,
+    /// What it shows.
+    pub description: &'static str,
+    scenario: &'static [u8],
+    spec: &'static str,
+}
+
+static SWEEP_PRESETS: &[SweepPreset] = include!(concat!(env!("OUT_DIR"), "/sweep_presets.rs"));
+
+impl SweepPreset {
+    /// The scenario it sweeps.
+    pub fn scenario(&self) -> Scenario {
+        engine::binary::from_bytes(self.scenario).expect("built-in sweeps decode")
+    }
+
+    /// What it sweeps.
+    pub fn spec(&self) -> engine::sweep::SweepSpec {
+        engine::sweep::SweepSpec::from_json(self.spec).expect("built-in sweeps' specs parse")
+    }
+}
+
+/// The built-in sweep with this id.
+pub fn find_sweep(id: &str) -> Option<&'static SweepPreset> {
+    SWEEP_PRESETS.iter().find(|p| p.id == id)
+}
+
+/// Every built-in sweep.
+pub fn sweeps() -> &'static [SweepPreset] {
+    SWEEP_PRESETS
+}
+
 /// Every preset, in gallery order.
 pub fn all() -> &'static [Preset] {
     PRESETS
@@ -78,5 +116,18 @@ mod tests {
         }
         assert_eq!(default_preset().id, engine::presets::DEFAULT_PRESET);
         assert!(resolve("no/such").unwrap_err().contains("no/such"));
+    }
+
+    #[test]
+    fn the_page_holds_every_built_in_sweep_as_the_engine_reads_it() {
+        let engine_ids: Vec<&str> = engine::sweep::presets::all().iter().map(|p| p.id).collect();
+        let page_ids: Vec<&str> = sweeps().iter().map(|p| p.id).collect();
+        assert_eq!(page_ids, engine_ids);
+        for (page, engine) in sweeps().iter().zip(engine::sweep::presets::all()) {
+            let file = engine.file();
+            assert_eq!(page.scenario(), file.scenario, "{}", page.id);
+            assert_eq!(page.spec(), file.sweep, "{}", page.id);
+            assert_eq!(page.title, file.title);
+        }
     }
 }

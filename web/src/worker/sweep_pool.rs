@@ -1,0 +1,297 @@
+//! A pool of simulator Web Workers for a sweep: each point is an ordinary
+//! [`Task::Simulate`] request to the same worker the comparison uses
+//! ([`super::sim_worker`]; the simulator module gains nothing), answered
+//! with the usual binary result, which the page decodes ([`super::wire`])
+//! and reduces to the point's headline figures
+//! ([`engine::sweep::point_result`], as the CLI does). Points go to
+//! whichever worker is free, so results stream in as they finish.
+//!
+//! The pool has `navigator.hardwareConcurrency − 1` workers (the page
+//! keeps a core), at most [`MAX_WORKERS`] and at least one. Cancelling
+//! terminates them (a running simulation cannot be interrupted); the next
+//! run starts fresh ones.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::{Rc, Weak};
+
+use engine::scenario::FamilyKind;
+use engine::sweep::{point_result, PointResult, SweepPoint};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
+use yew::Callback;
+
+use super::messages::{lists_from_js, Reply, Request, Task};
+use super::sim_client::WORKER_URL;
+use super::wire;
+
+/// Most workers a sweep uses.
+pub const MAX_WORKERS: usize = 4;
+
+/// What the pool reports.
+#[derive(Clone, Debug)]
+pub enum PoolEvent {
+    /// A point of run `run` finished.
+    Point(u64, PointResult),
+    /// A point of run `run` failed: its value and why.
+    Failed(u64, u64, String),
+}
+
+/// The pool's size for this browser.
+pub fn pool_size() -> usize {
+    let cores = web_sys::window()
+        .map(|w| w.navigator().hardware_concurrency())
+        .unwrap_or(2.0) as usize;
+    cores.saturating_sub(1).clamp(1, MAX_WORKERS)
+}
+
+/// One point to simulate.
+struct Job {
+    value: u64,
+    request: Request,
+}
+
+/// A live worker; dropping it terminates the worker.
+struct Slot {
+    worker: Worker,
+    ready: bool,
+    /// The job it is simulating: its request id and value.
+    busy: Option<(u64, u64)>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+struct Inner {
+    slots: Vec<Option<Slot>>,
+    queue: VecDeque<Job>,
+    run: u64,
+    family: FamilyKind,
+    next_request: u64,
+    on_event: Callback<PoolEvent>,
+}
+
+/// Handle to a sweep's workers; cheap to clone. Dropping the last handle
+/// terminates them.
+#[derive(Clone)]
+pub struct SweepPool(Rc<RefCell<Inner>>);
+
+impl PartialEq for SweepPool {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl SweepPool {
+    /// A pool that reports to `on_event`; its workers start loading now, so
+    /// the first run does not wait for them.
+    pub fn new(on_event: Callback<PoolEvent>) -> Self {
+        let pool = SweepPool(Rc::new(RefCell::new(Inner {
+            slots: Vec::new(),
+            queue: VecDeque::new(),
+            run: 0,
+            family: FamilyKind::Connect,
+            next_request: 0,
+            on_event,
+        })));
+        pool.fill();
+        pool
+    }
+
+    /// Runs `points` as run `run`, dropping whatever ran before.
+    pub fn start(&self, run: u64, family: FamilyKind, points: &[SweepPoint]) {
+        {
+            let mut inner = self.0.borrow_mut();
+            // Busy workers simulate an older run: stop them.
+            for slot in inner.slots.iter_mut() {
+                if slot.as_ref().is_some_and(|s| s.busy.is_some()) {
+                    *slot = None;
+                }
+            }
+            inner.run = run;
+            inner.family = family;
+            let mut next = inner.next_request;
+            inner.queue = points
+                .iter()
+                .map(|p| {
+                    next += 1;
+                    Job {
+                        value: p.value,
+                        request: Request {
+                            id: next,
+                            task: Task::Simulate {
+                                scenario: p.scenario.to_json(),
+                            },
+                        },
+                    }
+                })
+                .collect();
+            inner.next_request = next;
+        }
+        self.fill();
+        self.feed();
+    }
+
+    /// Stops the run: terminates every worker (the next run starts new ones).
+    pub fn cancel(&self) {
+        let mut inner = self.0.borrow_mut();
+        inner.queue.clear();
+        inner.slots.clear();
+    }
+
+    /// Starts workers up to the pool's size.
+    fn fill(&self) {
+        let size = pool_size();
+        let weak = Rc::downgrade(&self.0);
+        let mut inner = self.0.borrow_mut();
+        inner.slots.resize_with(size, || None);
+        for (i, slot) in inner.slots.iter_mut().enumerate() {
+            if slot.is_none() {
+                *slot = spawn(weak.clone(), i);
+            }
+        }
+    }
+
+    /// Gives each ready, idle worker a job.
+    fn feed(&self) {
+        let mut inner = self.0.borrow_mut();
+        let Inner { slots, queue, .. } = &mut *inner;
+        for slot in slots.iter_mut().flatten() {
+            if !slot.ready || slot.busy.is_some() {
+                continue;
+            }
+            let Some(job) = queue.pop_front() else { break };
+            let posted = job
+                .request
+                .to_js()
+                .is_ok_and(|m| slot.worker.post_message(&m).is_ok());
+            if posted {
+                slot.busy = Some((job.request.id, job.value));
+            } else {
+                queue.push_front(job);
+                break;
+            }
+        }
+    }
+
+    fn on_message(&self, index: usize, data: JsValue) {
+        let Ok(reply) = Reply::from_js(data) else {
+            return;
+        };
+        let event = {
+            let mut inner = self.0.borrow_mut();
+            let (run, family) = (inner.run, inner.family);
+            let Some(Some(slot)) = inner.slots.get_mut(index) else {
+                return;
+            };
+            match reply {
+                Reply::Ready => {
+                    slot.ready = true;
+                    None
+                }
+                Reply::Simulated { id, result, lists, .. } => {
+                    match slot.busy.take().filter(|(busy, _)| Some(*busy) == id) {
+                        Some((_, value)) => Some(
+                            match wire::decode(&result.to_vec(), lists_from_js(&lists)) {
+                                Ok(r) => PoolEvent::Point(run, point_result(value, family, r)),
+                                Err(e) => PoolEvent::Failed(run, value, e),
+                            },
+                        ),
+                        None => None,
+                    }
+                }
+                Reply::Failed { id, message } => {
+                    match slot.busy.take().filter(|(busy, _)| Some(*busy) == id) {
+                        Some((_, value)) => Some(PoolEvent::Failed(run, value, message)),
+                        None => None,
+                    }
+                }
+                Reply::Opened { .. } | Reply::Refused { .. } => None,
+            }
+        };
+        self.feed();
+        if let Some(event) = event {
+            let on_event = self.0.borrow().on_event.clone();
+            on_event.emit(event);
+        }
+    }
+
+    fn on_error(&self, index: usize, message: String) {
+        let (events, respawn) = {
+            let mut inner = self.0.borrow_mut();
+            let run = inner.run;
+            let Some(slot) = inner.slots.get_mut(index) else {
+                return;
+            };
+            let busy = slot.as_ref().and_then(|s| s.busy);
+            let started = slot.as_ref().is_some_and(|s| s.ready);
+            *slot = None;
+            let mut events = Vec::new();
+            if let Some((_, value)) = busy {
+                events.push(PoolEvent::Failed(
+                    run,
+                    value,
+                    format!("The simulator stopped: {message}"),
+                ));
+            }
+            // No worker can start here: every point left fails, with the reason.
+            if inner.slots.iter().all(Option::is_none) && !started {
+                events.extend(inner.queue.drain(..).map(|job| {
+                    PoolEvent::Failed(
+                        run,
+                        job.value,
+                        format!("Sweeps run in Web Workers, which could not start here: {message}"),
+                    )
+                }));
+            }
+            (events, started)
+        };
+        // A worker that died mid-run is replaced; one that never started is not.
+        if respawn {
+            self.fill();
+            self.feed();
+        }
+        let on_event = self.0.borrow().on_event.clone();
+        for event in events {
+            on_event.emit(event);
+        }
+    }
+}
+
+fn spawn(weak: Weak<RefCell<Inner>>, index: usize) -> Option<Slot> {
+    let worker = Worker::new(WORKER_URL).ok()?;
+    let on_message = {
+        let weak = weak.clone();
+        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            if let Some(rc) = weak.upgrade() {
+                SweepPool(rc).on_message(index, e.data());
+            }
+        })
+    };
+    let on_error = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+        e.prevent_default();
+        if let Some(rc) = weak.upgrade() {
+            let message = e
+                .dyn_ref::<ErrorEvent>()
+                .map(ErrorEvent::message)
+                .filter(|m| !m.is_empty())
+                .unwrap_or_else(|| "the worker script could not be loaded".to_string());
+            SweepPool(rc).on_error(index, message);
+        }
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    Some(Slot {
+        worker,
+        ready: false,
+        busy: None,
+        _on_message: on_message,
+        _on_error: on_error,
+    })
+}
