@@ -18,9 +18,11 @@ use crate::components::embed_dialog::EmbedDialog;
 use crate::components::gallery::Gallery;
 use crate::components::help_overlay::HelpOverlay;
 use crate::components::share_bar::ShareBar;
+use crate::components::sweep_view::SweepView;
 use crate::state::overlays::{OverlayAction, Overlays};
 use crate::state::playback::{round_stops, PlayAction, Playback};
 use crate::state::playground::{Action, History, PlaygroundState, View};
+use crate::state::sweep::{Question, SweepAction, SweepModel};
 use crate::state::viewport::{focus_window, Window};
 use crate::worker::sim_client::{SimClient, SimOutcome, WorkerStatus};
 
@@ -64,13 +66,41 @@ fn references(refs: &[engine::scenario::Reference]) -> Html {
     }
 }
 
+/// What the sweep view does for a link's sweep part.
+fn sweep_action(in_link: &location::SweepInLink) -> Option<SweepAction> {
+    match in_link {
+        location::SweepInLink::None => None,
+        location::SweepInLink::Spec(spec) => Some(SweepAction::FromLink(spec.clone())),
+        location::SweepInLink::Preset(p) => Some(SweepAction::FromPreset(Question {
+            preset: p.id,
+            title: p.title.to_string(),
+            description: p.description.to_string(),
+            scenario: Rc::new(p.scenario()),
+            spec: p.spec(),
+        })),
+        location::SweepInLink::Bad(message) => Some(SweepAction::BadLink(message.clone())),
+    }
+}
+
 /// The playground.
 #[component]
 pub fn App() -> Html {
     let embed = use_memo((), |_| location::query_flag("embed"));
     let embed = *embed;
     let embed_options = use_memo((), |_| location::embed_options());
-    let state = use_reducer(|| PlaygroundState::load(&location::fragment(), embed));
+    // A sweep link's scenario part goes to the playground, its sweep to the sweep view.
+    let first_link = use_memo((), |_| location::split_sweep_link(&location::fragment()));
+    let state = use_reducer(|| PlaygroundState::load(&first_link.0, embed));
+    let sweep = use_reducer(SweepModel::default);
+    use_effect_with((), {
+        let dispatch = sweep.dispatcher();
+        let first_link = first_link.clone();
+        move |_| {
+            if let Some(action) = sweep_action(&first_link.1) {
+                dispatch.dispatch(action);
+            }
+        }
+    });
     // The link's view state (`?t=…&view=from-to`) applies to the first result.
     let playback = use_reducer(|| {
         Playback::restoring(
@@ -113,6 +143,32 @@ pub fn App() -> Html {
                 && location::fragment() != *fragment
             {
                 location::write_fragment(fragment, *history == History::Push);
+            }
+        },
+    );
+    // With the sweep view open, the link carries the sweep too (replacing
+    // the entry: changing the sweep is not a step Back undoes).
+    use_effect_with(
+        (
+            state.fragment.clone(),
+            state.scenario.clone(),
+            sweep.open.then(|| sweep.spec.clone()).flatten(),
+            state.loading() || state.view == View::Gallery,
+        ),
+        {
+            let sweep = sweep.clone();
+            move |(fragment, scenario, spec, away)| {
+                if *away || fragment.is_empty() {
+                    return;
+                }
+                let wanted = match (spec, sweep.preset_id(scenario)) {
+                    (Some(_), Some(id)) => format!("p={id}"),
+                    (Some(spec), None) => location::sweep_fragment(fragment, spec),
+                    (None, _) => location::scenario_fragment(fragment).to_string(),
+                };
+                if location::fragment() != wanted {
+                    location::write_fragment(&wanted, false);
+                }
             }
         },
     );
@@ -168,8 +224,12 @@ pub fn App() -> Html {
         });
     }
     use_navigation({
-        let dispatch = state.dispatcher();
-        Callback::from(move |f: String| dispatch.dispatch(Action::Navigate(f)))
+        let (dispatch, sweeps) = (state.dispatcher(), sweep.dispatcher());
+        Callback::from(move |f: String| {
+            let (scenario, in_link) = location::split_sweep_link(&f);
+            sweeps.dispatch(sweep_action(&in_link).unwrap_or(SweepAction::Close));
+            dispatch.dispatch(Action::Navigate(scenario));
+        })
     });
     // Keyboard shortcuts; Escape closes an overlay first, else the round details.
     {
@@ -222,9 +282,35 @@ pub fn App() -> Html {
         use_callback((), move |id, _| dispatch.dispatch(Action::OpenPreset(id)))
     };
     let show_gallery = {
-        let dispatch = state.dispatcher();
+        let (dispatch, sweeps) = (state.dispatcher(), sweep.dispatcher());
         use_callback((), move |_: MouseEvent, _| {
+            sweeps.dispatch(SweepAction::Close);
             dispatch.dispatch(Action::ShowGallery)
+        })
+    };
+    let toggle_sweep = {
+        let (sweeps, open, scenario) = (sweep.dispatcher(), sweep.open, state.scenario.clone());
+        Callback::from(move |_: MouseEvent| {
+            sweeps.dispatch(if open {
+                SweepAction::Close
+            } else {
+                SweepAction::Open(scenario.clone())
+            })
+        })
+    };
+    // A clicked point opens its own scenario in the comparison, under its own link.
+    let open_point = {
+        let (dispatch, sweeps, sweep) = (state.dispatcher(), sweep.dispatcher(), sweep.clone());
+        let scenario = state.scenario.clone();
+        Callback::from(move |value: u64| {
+            let Some(spec) = &sweep.spec else { return };
+            let base = sweep.run.as_ref().map_or(&scenario, |r| &r.scenario);
+            if let Ok(point) = spec.point(base, value) {
+                let fragment = engine::link::encode(&point);
+                sweeps.dispatch(SweepAction::Close);
+                location::write_fragment(&fragment, true);
+                dispatch.dispatch(Action::Navigate(fragment));
+            }
         })
     };
     let back_to_compare = {
@@ -268,13 +354,14 @@ pub fn App() -> Html {
     let has_scenario = s.has_scenario();
     // While the simulator reads a link's or a file's scenario there is none to show.
     let loading = s.loading();
+    let sweep_shown = sweep.open && s.view == View::Compare && !loading;
 
     html! {
         <main ref={main_ref} class={classes!("playground", embed.then_some("embed"),
                                                embed.then_some(embed_options.only.map(|o| o.class())).flatten(),
                                                column.map(|c| format!("only-column-{c}")))}
               style={embed.then_some(embed_options.max_height).flatten().map(|h| format!("max-height: {h}px; overflow-y: auto"))}
-              data-view={if gallery_shown { "gallery" } else { "compare" }}
+              data-view={if gallery_shown { "gallery" } else if sweep_shown { "sweep" } else { "compare" }}
               data-request={s.request.to_string()}
               data-shown={s.shown.as_ref().map(|x| x.id.to_string()).unwrap_or_default()}
               data-sim-ms={s.shown.as_ref().map(|x| format!("{:.1}", x.elapsed_ms)).unwrap_or_default()}
@@ -293,13 +380,17 @@ pub fn App() -> Html {
                     }
                 </h1>
                 if embed {
-                    <a class="open-full" id="open-in-playground" href={location::permalink(&s.fragment)} target="_blank" rel="noopener">
+                    <a class="open-full" id="open-in-playground" href={location::permalink(&if sweep_shown { location::fragment() } else { s.fragment.clone() })} target="_blank" rel="noopener">
                         {"Open in playground ↗"}
                     </a>
                 } else {
                     <nav class="toolbar" aria-label="Playground">
                         <button id="presets-button" class={classes!(gallery_shown.then_some("active"))} onclick={show_gallery}>{"Presets"}</button>
                         if has_scenario && !gallery_shown && !loading {
+                            <button id="sweep-button" class={classes!(sweep_shown.then_some("active"))}
+                                    aria-pressed={sweep_shown.to_string()} onclick={toggle_sweep}
+                                    title="Run this scenario over a range of one setting and plot the results">
+                                {"Sweep"}</button>
                             <ShareBar scenario={s.scenario.clone()} fragment={s.fragment.clone()}
                                       on_open_file={on_file.clone()} {on_embed}
                                       result={s.shown.as_ref().map(|x| x.result.clone())} />
@@ -330,7 +421,10 @@ pub fn App() -> Html {
                 if let Some(failure) = &s.failure {
                     <p class="notice failure" role="alert">{ failure }</p>
                 }
-                if let Some(shown) = &s.shown {
+                if sweep_shown {
+                    <SweepView scenario={s.scenario.clone()} invalid={s.invalid.is_some()}
+                               model={sweep.clone()} {embed} on_open_point={open_point} />
+                } else if let Some(shown) = &s.shown {
                     <CompareView result={shown.result.clone()} stale={simulating}
                                  t_ms={playback.t_ms} playing={playback.playing} speed={playback.speed}
                                  {can_step} selected={playback.selected} on_play={on_play}

@@ -20,6 +20,7 @@ mod share_bar;
 mod side_panel;
 mod story_list;
 mod summary_body;
+mod sweep_view;
 mod timeline;
 mod timeline_body;
 mod timeline_pointer;

@@ -200,7 +200,7 @@ impl SweepModel {
     /// The question, while the sweep is still the built-in one.
     pub fn current_question(&self, scenario: &Scenario) -> Option<&Question> {
         self.preset_id(scenario)
-            .and_then(|_| self.question.as_ref())
+            .and(self.question.as_ref())
     }
 
     fn with_spec(&self, f: impl FnOnce(&mut SweepSpec)) -> Self {

@@ -190,27 +190,24 @@ impl SweepPool {
             let Some(Some(slot)) = inner.slots.get_mut(index) else {
                 return;
             };
+            // The job this reply answers (a reply to anything else is dropped).
+            let answered = slot.busy.filter(|(busy, _)| Some(*busy) == reply.id());
+            if answered.is_some() {
+                slot.busy = None;
+            }
             match reply {
                 Reply::Ready => {
                     slot.ready = true;
                     None
                 }
-                Reply::Simulated { id, result, lists, .. } => {
-                    match slot.busy.take().filter(|(busy, _)| Some(*busy) == id) {
-                        Some((_, value)) => Some(
-                            match wire::decode(&result.to_vec(), lists_from_js(&lists)) {
-                                Ok(r) => PoolEvent::Point(run, point_result(value, family, r)),
-                                Err(e) => PoolEvent::Failed(run, value, e),
-                            },
-                        ),
-                        None => None,
+                Reply::Simulated { result, lists, .. } => answered.map(|(_, value)| {
+                    match wire::decode(&result.to_vec(), lists_from_js(&lists)) {
+                        Ok(r) => PoolEvent::Point(run, point_result(value, family, r)),
+                        Err(e) => PoolEvent::Failed(run, value, e),
                     }
-                }
-                Reply::Failed { id, message } => {
-                    match slot.busy.take().filter(|(busy, _)| Some(*busy) == id) {
-                        Some((_, value)) => Some(PoolEvent::Failed(run, value, message)),
-                        None => None,
-                    }
+                }),
+                Reply::Failed { message, .. } => {
+                    answered.map(|(_, value)| PoolEvent::Failed(run, value, message))
                 }
                 Reply::Opened { .. } | Reply::Refused { .. } => None,
             }
