@@ -277,16 +277,25 @@ mod tests {
         assert_eq!(scenario, engine::link::encode(&preset.scenario()));
         assert!(matches!(sweep, SweepInLink::Preset(p) if p.id == preset.id));
         let fragment = sweep_fragment("p=connect/worker-bounce", &preset.spec());
-        assert!(fragment.starts_with("p=connect/worker-bounce&sweep=1."), "{fragment}");
+        assert!(
+            fragment.starts_with("p=connect/worker-bounce&sweep=1."),
+            "{fragment}"
+        );
         let (scenario, sweep) = split_sweep_link(&fragment);
         assert_eq!(scenario, "p=connect/worker-bounce");
         assert!(matches!(sweep, SweepInLink::Spec(s) if s == preset.spec()));
-        assert_eq!(sweep_fragment(&fragment, &preset.spec()), fragment, "replaced, not appended");
+        assert_eq!(
+            sweep_fragment(&fragment, &preset.spec()),
+            fragment,
+            "replaced, not appended"
+        );
         assert_eq!(scenario_fragment(&fragment), "p=connect/worker-bounce");
         let (scenario, sweep) = split_sweep_link("p=connect/worker-bounce");
         assert_eq!(scenario, "p=connect/worker-bounce");
         assert!(matches!(sweep, SweepInLink::None));
-        assert!(matches!(split_sweep_link("p=connect/worker-bounce&sweep=2.j.e30").1, SweepInLink::Bad(m) if m.contains("version")));
+        assert!(
+            matches!(split_sweep_link("p=connect/worker-bounce&sweep=2.j.e30").1, SweepInLink::Bad(m) if m.contains("version"))
+        );
         // An unknown built-in sweep is left to the playground, which says so.
         assert_eq!(split_sweep_link("p=sweeps/nope").0, "p=sweeps/nope");
     }

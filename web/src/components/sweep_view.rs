@@ -116,14 +116,17 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
         Some(_) => "done",
     };
     let question = model.current_question(&props.scenario);
+    // An embed's plot fills the frame below the header and the legend.
     let embed_height = props.embed.then(|| {
         let h = gloo::utils::window()
             .inner_height()
             .ok()
             .and_then(|h| h.as_f64())
             .unwrap_or(480.0);
-        // The embed's header, the legend and the margins.
-        (h - 120.0).max(200.0)
+        let top = plot_ref
+            .cast::<web_sys::Element>()
+            .map_or(170.0, |el| el.get_bounding_client_rect().top());
+        (h - top - 12.0).max(200.0)
     });
     let layout = run.map(|r| {
         let options = plot_options(width, embed_height, r.result.metrics.len());

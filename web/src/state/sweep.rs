@@ -8,8 +8,8 @@ use std::rc::Rc;
 
 use engine::scenario::Scenario;
 use engine::sweep::{
-    self, plot_layout::PlotOptions, ParameterInfo, PointResult, Scale, SweepParameter, SweepPoint, SweepResult, SweepSpec,
-    DEFAULT_STEPS,
+    self, plot_layout::PlotOptions, ParameterInfo, PointResult, Scale, SweepParameter, SweepPoint,
+    SweepResult, SweepSpec, DEFAULT_STEPS,
 };
 use yew::Reducible;
 
@@ -163,7 +163,7 @@ pub fn plot_options(width: f64, height: Option<f64>, metrics: usize) -> PlotOpti
     } else {
         3
     };
-    let axis_left = if columns == 1 { 56.0 } else { defaults.axis_left };
+    let axis_left = defaults.axis_left;
     let gap = defaults.gap;
     let cell = (width + gap) / columns as f64;
     let panel_width = (cell - axis_left - gap).clamp(120.0, 420.0);
@@ -199,8 +199,7 @@ impl SweepModel {
 
     /// The question, while the sweep is still the built-in one.
     pub fn current_question(&self, scenario: &Scenario) -> Option<&Question> {
-        self.preset_id(scenario)
-            .and(self.question.as_ref())
+        self.preset_id(scenario).and(self.question.as_ref())
     }
 
     fn with_spec(&self, f: impl FnOnce(&mut SweepSpec)) -> Self {

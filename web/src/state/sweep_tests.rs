@@ -5,7 +5,11 @@ fn reduce(model: Rc<SweepModel>, action: SweepAction) -> Rc<SweepModel> {
 }
 
 fn bounce() -> Rc<Scenario> {
-    Rc::new(crate::presets::find("connect/worker-bounce").unwrap().scenario())
+    Rc::new(
+        crate::presets::find("connect/worker-bounce")
+            .unwrap()
+            .scenario(),
+    )
 }
 
 #[test]
@@ -18,7 +22,10 @@ fn opening_offers_the_first_parameter_over_a_valid_range() {
     assert_eq!(m.refusal(&scenario), None, "{spec:?}");
     // Every parameter the form offers gets a range it takes.
     for p in sweep::parameters(&scenario) {
-        let m = reduce(m.clone(), SweepAction::Parameter(p.clone(), scenario.clone()));
+        let m = reduce(
+            m.clone(),
+            SweepAction::Parameter(p.clone(), scenario.clone()),
+        );
         assert_eq!(m.refusal(&scenario), None, "{}", p.name());
     }
 }
@@ -73,7 +80,11 @@ fn cancel_stops_a_run_and_later_points_are_dropped() {
     m = reduce(m, SweepAction::Run(scenario.clone(), 0.0));
     let run = m.run.clone().unwrap();
     let first = &run.points[0];
-    let point = sweep::point_result(first.value, scenario.family_kind(), engine::run::run(&first.scenario));
+    let point = sweep::point_result(
+        first.value,
+        scenario.family_kind(),
+        engine::run::run(&first.scenario),
+    );
     m = reduce(m, SweepAction::Point(run.id, point.clone(), 1.0));
     m = reduce(m, SweepAction::Cancel);
     let after = reduce(m.clone(), SweepAction::Point(run.id, point, 2.0));
@@ -93,7 +104,11 @@ fn a_refused_spec_says_why_and_does_not_run() {
     let scenario = bounce();
     let mut m = reduce(Rc::default(), SweepAction::Open(scenario.clone()));
     m = reduce(m, SweepAction::To(0));
-    assert!(m.refusal(&scenario).unwrap().contains("to"), "{:?}", m.refusal(&scenario));
+    assert!(
+        m.refusal(&scenario).unwrap().contains("to"),
+        "{:?}",
+        m.refusal(&scenario)
+    );
     m = reduce(m, SweepAction::Run(scenario.clone(), 0.0));
     assert!(m.run.is_none());
     assert!(m.error.is_some());
@@ -124,7 +139,9 @@ fn a_built_in_sweep_keeps_its_id_until_edited() {
 fn the_plot_fits_its_space() {
     use engine::sweep::plot_layout::PlotLayout;
     let preset = crate::presets::find_sweep("sweeps/streams-warmups-vs-changelog").unwrap();
-    let result = sweep::plan(&preset.scenario(), &preset.spec()).unwrap().result;
+    let result = sweep::plan(&preset.scenario(), &preset.spec())
+        .unwrap()
+        .result;
     for (width, height) in [(1334.0, None), (374.0, None), (700.0, Some(360.0))] {
         let o = plot_options(width, height, result.metrics.len());
         let layout = PlotLayout::new(&result, o);

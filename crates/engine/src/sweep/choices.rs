@@ -61,10 +61,11 @@ pub fn parameters(scenario: &Scenario) -> Vec<SweepParameter> {
             }));
         }
     }
-    out.extend(ClusterField::ALL.iter().map(|&field| SweepParameter::Cluster {
-        field,
-        index: None,
-    }));
+    out.extend(
+        ClusterField::ALL
+            .iter()
+            .map(|&field| SweepParameter::Cluster { field, index: None }),
+    );
     let events = match &scenario.family {
         Family::Connect(c) => c.events.len(),
         Family::Streams(s) => s.events.len(),
@@ -92,16 +93,28 @@ mod tests {
         for preset in crate::presets::all() {
             let scenario = preset.scenario();
             let offered = parameters(&scenario);
-            assert!(offered.len() > 5, "{}: {} parameters", preset.id, offered.len());
+            assert!(
+                offered.len() > 5,
+                "{}: {} parameters",
+                preset.id,
+                offered.len()
+            );
             for p in &offered {
                 let info = p.info(&scenario).expect("offered parameters resolve");
-                assert!(info.range.min <= info.range.max, "{}: {}", preset.id, p.name());
+                assert!(
+                    info.range.min <= info.range.max,
+                    "{}: {}",
+                    preset.id,
+                    p.name()
+                );
                 // A key round-trips through the spec's wire form.
                 let (key, variant, index) = p.key();
                 assert_eq!(&SweepParameter::parse_key(&key, variant, index).unwrap(), p);
             }
         }
-        let bounce = crate::presets::find("connect/worker-bounce").unwrap().scenario();
+        let bounce = crate::presets::find("connect/worker-bounce")
+            .unwrap()
+            .scenario();
         let names: Vec<String> = parameters(&bounce).iter().map(|p| p.name()).collect();
         assert!(names.contains(&"scheduled.rebalance.max.delay.ms".to_string()));
         assert!(names.contains(&"workers".to_string()));

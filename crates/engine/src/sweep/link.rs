@@ -162,14 +162,22 @@ mod tests {
 
     #[test]
     fn split_spec_reads_the_sweep_without_the_scenario() {
-        let file = presets::find("sweeps/connect-delay-vs-bounce").unwrap().file();
+        let file = presets::find("sweeps/connect-delay-vs-bounce")
+            .unwrap()
+            .file();
         let fragment = encode(&file.scenario, &file.sweep);
         let (scenario_part, spec) = split_spec(&fragment);
         assert_eq!(scenario_part, link::encode(&file.scenario));
         assert_eq!(spec, Some(Ok(file.sweep.clone())));
         let preset = encode_for_preset("connect/worker-bounce", &file.sweep);
-        assert_eq!(split_spec(&format!("https://x/#{preset}")).0, "p=connect/worker-bounce");
-        assert_eq!(split_spec("p=connect/worker-bounce"), ("p=connect/worker-bounce", None));
+        assert_eq!(
+            split_spec(&format!("https://x/#{preset}")).0,
+            "p=connect/worker-bounce"
+        );
+        assert_eq!(
+            split_spec("p=connect/worker-bounce"),
+            ("p=connect/worker-bounce", None)
+        );
         assert!(matches!(
             split_spec("p=a&sweep=1.j.!!"),
             ("p=a", Some(Err(SweepLinkError::SweepPart(_))))

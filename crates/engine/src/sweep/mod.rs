@@ -46,7 +46,8 @@ pub use parameter::{AllowedRange, SweepParameter, ValueUnit};
 pub use plot_svg::render as render_svg;
 pub use points::{sweep_values, SweepPoint};
 pub use runner::{
-    plan, point_result, run_point, run_sweep, DefaultPosition, PointResult, PointRun, SweepPlan, SweepResult,
+    plan, point_result, run_point, run_sweep, DefaultPosition, PointResult, PointRun, SweepPlan,
+    SweepResult,
 };
 
 use crate::scenario::Scenario;

@@ -50,10 +50,19 @@ pub fn SweepControls(props: &SweepControlsProps) -> Html {
         .as_ref()
         .and_then(|s| parameters.iter().position(|p| *p == s.parameter));
     let on_parameter = {
-        let (on, parameters, scenario) = (props.on_action.clone(), parameters.clone(), scenario.clone());
+        let (on, parameters, scenario) = (
+            props.on_action.clone(),
+            parameters.clone(),
+            scenario.clone(),
+        );
         Callback::from(move |e: Event| {
             let select: HtmlSelectElement = e.target_unchecked_into();
-            if let Some(p) = select.value().parse::<usize>().ok().and_then(|i| parameters.get(i)) {
+            if let Some(p) = select
+                .value()
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| parameters.get(i))
+            {
                 on.emit(SweepAction::Parameter(p.clone(), scenario.clone()));
             }
         })
@@ -64,9 +73,16 @@ pub fn SweepControls(props: &SweepControlsProps) -> Html {
         .reform(|v: u64| SweepAction::Steps(v.min(u64::from(MAX_STEPS)) as u32));
     let on_scale = props.on_action.reform(|e: Event| {
         let select: HtmlSelectElement = e.target_unchecked_into();
-        SweepAction::Scale(if select.value() == "log" { Scale::Log } else { Scale::Linear })
+        SweepAction::Scale(if select.value() == "log" {
+            Scale::Log
+        } else {
+            Scale::Linear
+        })
     });
-    let info = props.spec.as_ref().and_then(|s| s.parameter.info(&scenario));
+    let info = props
+        .spec
+        .as_ref()
+        .and_then(|s| s.parameter.info(&scenario));
     let unit_text = |v: u64| info.as_ref().map(|i| i.unit.format(v)).unwrap_or_default();
     let on_run = props.on_run.reform(|_: MouseEvent| ());
     let on_cancel = props.on_cancel.reform(|_: MouseEvent| ());
@@ -105,7 +121,7 @@ pub fn SweepControls(props: &SweepControlsProps) -> Html {
                 </label>
                 if let Some(i) = &info {
                     <span class="sweep-hint">
-                        { format!("takes {} to {}", i.range.min, i.range.max) }
+                        { format!("takes {} to {}", i.unit.format(i.range.min), i.unit.format(i.range.max)) }
                         { i.kafka_default.map(|d| format!(" · Kafka's default {}", i.unit.format(d))).unwrap_or_default() }
                         { format!(" · this scenario {}", i.unit.format(i.scenario_value)) }
                     </span>
