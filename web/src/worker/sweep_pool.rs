@@ -4,7 +4,8 @@
 //! with the usual binary result, which the page decodes ([`super::wire`])
 //! and reduces to the point's headline figures
 //! ([`engine::sweep::point_result`], as the CLI does). Points go to
-//! whichever worker is free, so results stream in as they finish.
+//! whichever worker is free (two at a time, so none waits for the page), and
+//! results stream in as they finish, a few milliseconds' worth at a time.
 //!
 //! The pool has `navigator.hardwareConcurrency − 1` workers (the page
 //! keeps a core), at most [`MAX_WORKERS`] and at least one. Cancelling
@@ -17,6 +18,7 @@ use std::rc::{Rc, Weak};
 
 use engine::scenario::FamilyKind;
 use engine::sweep::{point_result, PointResult, SweepPoint};
+use gloo::timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
@@ -28,6 +30,12 @@ use super::wire;
 
 /// Most workers a sweep uses.
 pub const MAX_WORKERS: usize = 4;
+/// Points posted to a worker at once: the next is already there when one
+/// finishes, so a worker does not wait for the page to read its answer.
+const IN_FLIGHT: usize = 2;
+/// Points that finish within this long reach the page together (one
+/// redraw of the plot, not one per point).
+const BATCH_MS: u32 = 30;
 
 /// What the pool reports.
 #[derive(Clone, Debug)]
@@ -56,8 +64,8 @@ struct Job {
 struct Slot {
     worker: Worker,
     ready: bool,
-    /// The job it is simulating: its request id and value.
-    busy: Option<(u64, u64)>,
+    /// The jobs posted to it, oldest first: request id and value.
+    busy: Vec<(u64, u64)>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(Event)>,
 }
@@ -75,6 +83,9 @@ struct Inner {
     family: FamilyKind,
     next_request: u64,
     on_event: Callback<PoolEvent>,
+    /// Answers not yet reported, and the timer that will report them.
+    pending: Vec<PoolEvent>,
+    flush: Option<Timeout>,
 }
 
 /// Handle to a sweep's workers; cheap to clone. Dropping the last handle
@@ -99,6 +110,8 @@ impl SweepPool {
             family: FamilyKind::Connect,
             next_request: 0,
             on_event,
+            pending: Vec::new(),
+            flush: None,
         })));
         pool.fill();
         pool
@@ -110,12 +123,14 @@ impl SweepPool {
             let mut inner = self.0.borrow_mut();
             // Busy workers simulate an older run: stop them.
             for slot in inner.slots.iter_mut() {
-                if slot.as_ref().is_some_and(|s| s.busy.is_some()) {
+                if slot.as_ref().is_some_and(|s| !s.busy.is_empty()) {
                     *slot = None;
                 }
             }
             inner.run = run;
             inner.family = family;
+            inner.pending.clear();
+            inner.flush = None;
             let mut next = inner.next_request;
             inner.queue = points
                 .iter()
@@ -143,6 +158,8 @@ impl SweepPool {
         let mut inner = self.0.borrow_mut();
         inner.queue.clear();
         inner.slots.clear();
+        inner.pending.clear();
+        inner.flush = None;
     }
 
     /// Starts workers up to the pool's size.
@@ -163,19 +180,18 @@ impl SweepPool {
         let mut inner = self.0.borrow_mut();
         let Inner { slots, queue, .. } = &mut *inner;
         for slot in slots.iter_mut().flatten() {
-            if !slot.ready || slot.busy.is_some() {
-                continue;
-            }
-            let Some(job) = queue.pop_front() else { break };
-            let posted = job
-                .request
-                .to_js()
-                .is_ok_and(|m| slot.worker.post_message(&m).is_ok());
-            if posted {
-                slot.busy = Some((job.request.id, job.value));
-            } else {
-                queue.push_front(job);
-                break;
+            while slot.ready && slot.busy.len() < IN_FLIGHT {
+                let Some(job) = queue.pop_front() else { return };
+                let posted = job
+                    .request
+                    .to_js()
+                    .is_ok_and(|m| slot.worker.post_message(&m).is_ok());
+                if posted {
+                    slot.busy.push((job.request.id, job.value));
+                } else {
+                    queue.push_front(job);
+                    return;
+                }
             }
         }
     }
@@ -191,10 +207,11 @@ impl SweepPool {
                 return;
             };
             // The job this reply answers (a reply to anything else is dropped).
-            let answered = slot.busy.filter(|(busy, _)| Some(*busy) == reply.id());
-            if answered.is_some() {
-                slot.busy = None;
-            }
+            let answered = slot
+                .busy
+                .iter()
+                .position(|(busy, _)| Some(*busy) == reply.id())
+                .map(|i| slot.busy.remove(i));
             match reply {
                 Reply::Ready => {
                     slot.ready = true;
@@ -214,8 +231,27 @@ impl SweepPool {
         };
         self.feed();
         if let Some(event) = event {
-            let on_event = self.0.borrow().on_event.clone();
-            on_event.emit(event);
+            self.report(event);
+        }
+    }
+
+    /// Queues `event` for the page; the first of a batch starts the timer.
+    fn report(&self, event: PoolEvent) {
+        let mut inner = self.0.borrow_mut();
+        inner.pending.push(event);
+        if inner.flush.is_none() {
+            let weak = Rc::downgrade(&self.0);
+            inner.flush = Some(Timeout::new(BATCH_MS, move || {
+                let Some(rc) = weak.upgrade() else { return };
+                let (events, on_event) = {
+                    let mut inner = rc.borrow_mut();
+                    inner.flush = None;
+                    (std::mem::take(&mut inner.pending), inner.on_event.clone())
+                };
+                for event in events {
+                    on_event.emit(event);
+                }
+            }));
         }
     }
 
@@ -226,17 +262,15 @@ impl SweepPool {
             let Some(slot) = inner.slots.get_mut(index) else {
                 return;
             };
-            let busy = slot.as_ref().and_then(|s| s.busy);
+            let busy = slot.as_ref().map(|s| s.busy.clone()).unwrap_or_default();
             let started = slot.as_ref().is_some_and(|s| s.ready);
             *slot = None;
-            let mut events = Vec::new();
-            if let Some((_, value)) = busy {
-                events.push(PoolEvent::Failed(
-                    run,
-                    value,
-                    format!("The simulator stopped: {message}"),
-                ));
-            }
+            let mut events: Vec<PoolEvent> = busy
+                .into_iter()
+                .map(|(_, value)| {
+                    PoolEvent::Failed(run, value, format!("The simulator stopped: {message}"))
+                })
+                .collect();
             // No worker can start here: every point left fails, with the reason.
             if inner.slots.iter().all(Option::is_none) && !started {
                 events.extend(inner.queue.drain(..).map(|job| {
@@ -287,7 +321,7 @@ fn spawn(weak: Weak<RefCell<Inner>>, index: usize) -> Option<Slot> {
     Some(Slot {
         worker,
         ready: false,
-        busy: None,
+        busy: Vec::new(),
         _on_message: on_message,
         _on_error: on_error,
     })
