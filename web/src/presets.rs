@@ -66,7 +66,9 @@ impl SweepPreset {
 
     /// What it sweeps.
     pub fn spec(&self) -> engine::sweep::SweepSpec {
-        engine::sweep::SweepSpec::from_json(self.spec).expect("built-in sweeps' specs parse")
+        // Not `expect`: that would keep `SweepError`'s Debug in the page's module.
+        engine::sweep::SweepSpec::from_json(self.spec)
+            .unwrap_or_else(|_| panic!("built-in sweeps' specs parse"))
     }
 }
 

@@ -11,17 +11,15 @@ mod plot;
 use std::rc::Rc;
 
 use engine::scenario::Scenario;
-use engine::sweep::plot_layout::{PlotLayout, VARIANT_COLOURS};
-use engine::sweep::SweepResult;
+use engine::sweep::plot_layout::PlotLayout;
 use yew::prelude::*;
 
 use crate::browser::hooks::use_element_width;
 use crate::browser::profile;
-use crate::shared::Shared;
-use crate::state::sweep::{plot_options, SweepAction, SweepModel};
+use crate::state::sweep::{plot_options, step_point, SweepAction, SweepModel};
 use crate::worker::sweep_pool::{PoolEvent, SweepPool};
 use controls::SweepControls;
-use plot::{default_text, SweepPlot};
+use plot::{legend_html, plot_svg, readout_html};
 
 /// Props of [`SweepView`].
 #[derive(Properties, PartialEq)]
@@ -97,11 +95,62 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
         let dispatch = model.dispatcher();
         Callback::from(move |a: SweepAction| dispatch.dispatch(a))
     };
-    let on_hover = {
-        let hovered = hovered.setter();
-        Callback::from(move |p: Option<usize>| hovered.set(p))
+    // The plot is markup text (see [`plot`]): one listener of each kind on
+    // its box finds the point an event came from by its `data-point`.
+    let point_of = |e: &Event| -> Option<(usize, u64)> {
+        let target: web_sys::Element = e.target_dyn_into()?;
+        let point = target.closest("[data-point]").ok()??;
+        let attr = |name| point.get_attribute(name)?.parse::<u64>().ok();
+        Some((attr("data-point")? as usize, attr("data-value")?))
     };
-
+    let on_over = {
+        let hovered = hovered.setter();
+        Callback::from(move |e: MouseEvent| {
+            if let Some((i, _)) = point_of(&e) {
+                hovered.set(Some(i));
+            }
+        })
+    };
+    let on_leave = {
+        let hovered = hovered.setter();
+        Callback::from(move |_: MouseEvent| hovered.set(None))
+    };
+    let on_click = {
+        let on_open = props.on_open_point.clone();
+        Callback::from(move |e: MouseEvent| {
+            if let Some((_, value)) = point_of(&e) {
+                on_open.emit(value);
+            }
+        })
+    };
+    // Keys: the arrows step through the points (the readout follows),
+    // Home and End jump to the ends, Enter opens the point, Escape clears.
+    let on_key = {
+        let (hovered, on_open, model) =
+            (hovered.clone(), props.on_open_point.clone(), model.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(result) = model.run.as_ref().map(|r| &r.result) else {
+                return;
+            };
+            let count = result.points.len();
+            let key = e.key();
+            if key == "Enter" {
+                if let Some(p) = hovered.and_then(|i| result.points.get(i)) {
+                    e.prevent_default();
+                    on_open.emit(p.value);
+                }
+                return;
+            }
+            if key == "Escape" {
+                hovered.set(None);
+                return;
+            }
+            if let Some(next) = step_point(*hovered, count, &key) {
+                e.prevent_default();
+                hovered.set(Some(next));
+            }
+        })
+    };
     let run = model.run.as_ref();
     let running = run.is_some_and(|r| r.running());
     let refusal = if props.invalid {
@@ -128,9 +177,9 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
             .map_or(170.0, |el| el.get_bounding_client_rect().top());
         (h - top - 12.0).max(200.0)
     });
-    let layout = run.map(|r| {
+    let plot = run.map(|r| {
         let options = plot_options(width, embed_height, r.result.metrics.len());
-        Shared::new(PlotLayout::new(&r.result, options))
+        plot_svg(&r.result, &PlotLayout::new(&r.result, options), *hovered)
     });
     let stale = run.is_some_and(|r| *r.scenario != *props.scenario);
 
@@ -163,21 +212,25 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
                 { for r.failed.iter().take(3).map(|(v, why)| html! {
                     <p class="notice failure">{ format!("{} = {}: {why}", r.result.spec.parameter.name(), r.result.unit.format(*v)) }</p>
                 }) }
-                { legend(&r.result) }
+                { raw(legend_html(&r.result)) }
             } else if !props.embed {
                 <p class="sweep-hint">{"Pick a setting and a range, then run: every point runs the whole scenario for every compared protocol."}</p>
             }
-            <div class="sweep-plot-box" ref={plot_ref}>
-                if let (Some(r), Some(layout)) = (run, layout) {
-                    <SweepPlot result={Shared::new(r.result.clone())} {layout} hovered={*hovered}
-                               {on_hover} on_open={props.on_open_point.clone()} />
-                }
+            <div class="sweep-plot-box" ref={plot_ref} tabindex={plot.is_some().then_some("0")}
+                 aria-label="The sweep's plot: the arrow keys pick a point, Enter opens it"
+                 onmouseover={on_over} onmouseleave={on_leave} onclick={on_click} onkeydown={on_key}>
+                { plot.map(raw).unwrap_or_default() }
             </div>
             if let Some(r) = run {
-                { readout(&r.result, *hovered) }
+                { raw(readout_html(&r.result, *hovered)) }
             }
         </section>
     }
+}
+
+/// Markup written by [`plot`] (escaped there).
+fn raw(html: String) -> Html {
+    Html::from_html_unchecked(AttrValue::from(html))
 }
 
 fn status_text(done: usize, total: usize, state: &str, ms: Option<f64>) -> String {
@@ -185,56 +238,5 @@ fn status_text(done: usize, total: usize, state: &str, ms: Option<f64>) -> Strin
         ("cancelled", _) => format!("Cancelled: {done} of {total} points ran."),
         (_, Some(ms)) => format!("{total} points in {ms:.0} ms."),
         _ => format!("{done} of {total} points…"),
-    }
-}
-
-/// One entry per variant (the CLI's colours), Kafka's default and the cut mark.
-fn legend(result: &SweepResult) -> Html {
-    let cut = result
-        .points
-        .iter()
-        .any(|p| p.runs.iter().any(|r| r.cut.is_some()));
-    html! {
-        <p class="sweep-legend">
-            <span class="sweep-axis">{ format!("{} →", result.label) }</span>
-            { for result.variants.iter().enumerate().map(|(i, label)| html! {
-                <span class="entry"><span class="swatch" style={format!("background: {}", VARIANT_COLOURS[i % VARIANT_COLOURS.len()])} />{ label }</span>
-            }) }
-            if result.kafka_default.is_some() {
-                <span class="entry"><span class="swatch default" />{ format!("Kafka's default ({})", default_text(result)) }</span>
-            }
-            if cut {
-                <span class="entry"><span class="swatch cut" />{"cut at the run budget (the group did not settle)"}</span>
-            }
-        </p>
-    }
-}
-
-/// The hovered point's numbers for every variant, or how to get them.
-fn readout(result: &SweepResult, hovered: Option<usize>) -> Html {
-    let Some(point) = hovered.and_then(|i| result.points.get(i)) else {
-        return html! {
-            <p class="sweep-readout sweep-hint" id="sweep-readout">
-                {"Hover a point for its numbers; click it to open that scenario in the comparison."}
-            </p>
-        };
-    };
-    html! {
-        <div class="sweep-readout table-scroll" id="sweep-readout">
-            <table>
-                <caption>{ format!("{} = {}", result.label, result.unit.format(point.value)) }</caption>
-                <thead><tr><th />{ for result.metrics.iter().map(|m| html! { <th>{ m.label() }</th> }) }</tr></thead>
-                <tbody>
-                    { for point.runs.iter().map(|run| html! {
-                        <tr>
-                            <th>{ &run.label }{ run.cut.map(|_| " (cut)").unwrap_or_default() }</th>
-                            { for result.metrics.iter().zip(&run.metrics).map(|(m, v)| html! {
-                                <td data-metric={m.report_key()}>{ v.map(|v| m.unit().format(v)).unwrap_or_else(|| "—".to_string()) }</td>
-                            }) }
-                        </tr>
-                    }) }
-                </tbody>
-            </table>
-        </div>
     }
 }

@@ -184,6 +184,21 @@ pub fn plot_options(width: f64, height: Option<f64>, metrics: usize) -> PlotOpti
     }
 }
 
+/// The point a key moves the plot's selection to, among `count` points in
+/// value order: the arrows step (right and up to larger values; from no
+/// selection, right starts at the first point and left at the last), Home
+/// and End jump to the ends. `None` for any other key or no points.
+pub fn step_point(current: Option<usize>, count: usize, key: &str) -> Option<usize> {
+    let last = count.checked_sub(1)?;
+    match key {
+        "ArrowRight" | "ArrowUp" => Some(current.map_or(0, |i| (i + 1).min(last))),
+        "ArrowLeft" | "ArrowDown" => Some(current.map_or(last, |i| i.saturating_sub(1).min(last))),
+        "Home" => Some(0),
+        "End" => Some(last),
+        _ => None,
+    }
+}
+
 impl SweepModel {
     /// Why the spec cannot run over `scenario`, said as the page shows it.
     pub fn refusal(&self, scenario: &Scenario) -> Option<String> {

@@ -153,3 +153,18 @@ fn the_plot_fits_its_space() {
     assert_eq!(plot_options(374.0, None, 6).columns, 1);
     assert_eq!(plot_options(1334.0, None, 6).columns, 3);
 }
+
+#[test]
+fn keys_step_through_the_points() {
+    assert_eq!(step_point(None, 5, "ArrowRight"), Some(0));
+    assert_eq!(step_point(None, 5, "ArrowLeft"), Some(4));
+    assert_eq!(step_point(Some(2), 5, "ArrowRight"), Some(3));
+    assert_eq!(step_point(Some(4), 5, "ArrowRight"), Some(4));
+    assert_eq!(step_point(Some(0), 5, "ArrowLeft"), Some(0));
+    assert_eq!(step_point(Some(3), 5, "Home"), Some(0));
+    assert_eq!(step_point(Some(1), 5, "End"), Some(4));
+    // A selection left over from a longer run stays in range.
+    assert_eq!(step_point(Some(9), 5, "ArrowLeft"), Some(4));
+    assert_eq!(step_point(Some(2), 5, "a"), None);
+    assert_eq!(step_point(None, 0, "ArrowRight"), None);
+}
