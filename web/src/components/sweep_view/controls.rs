@@ -121,7 +121,7 @@ pub fn SweepControls(props: &SweepControlsProps) -> Html {
                 </label>
                 if let Some(i) = &info {
                     <span class="sweep-hint">
-                        { format!("takes {} to {}", i.unit.format(i.range.min), i.unit.format(i.range.max)) }
+                        { format!("takes {} to {}", i.unit.format_bound(i.range.min), i.unit.format_bound(i.range.max)) }
                         { i.kafka_default.map(|d| format!(" · Kafka's default {}", i.unit.format(d))).unwrap_or_default() }
                         { format!(" · this scenario {}", i.unit.format(i.scenario_value)) }
                     </span>
