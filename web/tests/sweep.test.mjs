@@ -142,6 +142,23 @@ test('a sweep picked in the page runs, its link reproduces it, and a point opens
   await page.waitForFunction(() => document.querySelector('main').dataset.view === 'sweep');
   await sweepDone(page);
   assert.deepEqual(await plotted(page), here);
+  // Keys: the plot takes focus, the arrows and End pick a point (the
+  // readout and the hover line follow), Enter opens it.
+  // (The pointer leaves the plot first: a point under it is hovered again
+  // whenever the plot is redrawn.)
+  await page.mouse.move(1, 1);
+  await page.focus('.sweep-plot-box');
+  const caption = (text) => page.waitForFunction((t) => document.querySelector('#sweep-readout caption')?.textContent.endsWith(t), text);
+  await page.keyboard.press('End');
+  await caption('= 10 min');
+  await page.keyboard.press('ArrowLeft');
+  await caption('= 8 min 20 s');
+  assert.equal(await page.locator('#sweep-plot .hover-line').count(), 6, 'one hover line per panel');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('main').dataset.view === 'compare');
+  await simulationShown(page);
+  const keyLink = await page.evaluate(() => location.hash);
+  assert.match(JSON.stringify(JSON.parse(cli('url', 'decode', keyLink))), /"scheduled\.rebalance\.max\.delay\.ms":500000\b/);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
