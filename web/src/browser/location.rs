@@ -216,54 +216,35 @@ pub fn set_document_title(scenario_title: Option<&str>) {
     }
 }
 
-/// What a fragment asks of the sweep view.
-#[derive(Debug)]
-pub enum SweepInLink {
-    /// Nothing: a plain scenario link.
-    None,
-    /// A sweep over the link's scenario (its shape read, not yet checked
-    /// against the scenario).
-    Spec(engine::sweep::SweepSpec),
-    /// A built-in sweep.
-    Preset(&'static crate::presets::SweepPreset),
-    /// A sweep part that does not read: why, as the page says it.
-    Bad(String),
-}
-
 /// A fragment split into the scenario part the playground opens and the
-/// sweep. A built-in sweep's scenario comes as the `s=` link of its
-/// scenario (the page holds it in binary; the simulator reads it back).
-pub fn split_sweep_link(fragment: &str) -> (String, SweepInLink) {
-    let (scenario, spec) = engine::sweep::link::split_spec(fragment);
-    if let Some(preset) = scenario
+/// sweep part, unread (the sweep module reads it): `&sweep=…`, or a
+/// built-in sweep's `p=sweeps/<name>`, whose scenario comes as the `s=` link
+/// of its scenario (the page holds it in binary; the simulator reads it back).
+pub fn split_sweep_link(fragment: &str) -> (String, Option<String>) {
+    if let Some(preset) = fragment
         .strip_prefix("p=")
-        .and_then(crate::presets::find_sweep)
+        .and_then(|rest| crate::presets::find_sweep(scenario_fragment(rest)))
     {
-        let scenario = engine::link::encode(&preset.scenario());
-        return match spec {
-            None => (scenario, SweepInLink::Preset(preset)),
-            Some(Ok(spec)) => (scenario, SweepInLink::Spec(spec)),
-            Some(Err(e)) => (scenario, SweepInLink::Bad(e.to_string())),
+        let sweep = match fragment.split_once(engine::link::SWEEP_PART) {
+            Some((_, body)) => format!("{}{body}", engine::link::SWEEP_PART),
+            None => format!("p={}", preset.id),
         };
+        return (engine::link::encode(&preset.scenario()), Some(sweep));
     }
-    let sweep = match spec {
-        None => SweepInLink::None,
-        Some(Ok(spec)) => SweepInLink::Spec(spec),
-        Some(Err(e)) => SweepInLink::Bad(e.to_string()),
-    };
-    (scenario.to_string(), sweep)
-}
-
-/// The fragment of a sweep over the scenario `scenario_fragment` names (a
-/// sweep part already there is replaced).
-pub fn sweep_fragment(scenario_fragment: &str, spec: &engine::sweep::SweepSpec) -> String {
-    let (scenario, _) = engine::sweep::link::split_spec(scenario_fragment);
-    format!("{scenario}{}", engine::sweep::link::sweep_part(spec))
+    match fragment.split_once(engine::link::SWEEP_PART) {
+        Some((scenario, body)) => (
+            scenario.to_string(),
+            Some(format!("{}{body}", engine::link::SWEEP_PART)),
+        ),
+        None => (fragment.to_string(), None),
+    }
 }
 
 /// `fragment` without its sweep part.
 pub fn scenario_fragment(fragment: &str) -> &str {
-    engine::sweep::link::split_spec(fragment).0
+    fragment
+        .split_once(engine::link::SWEEP_PART)
+        .map_or(fragment, |(scenario, _)| scenario)
 }
 
 #[cfg(test)]
@@ -275,27 +256,15 @@ mod tests {
         let preset = crate::presets::find_sweep("sweeps/connect-delay-vs-bounce").unwrap();
         let (scenario, sweep) = split_sweep_link("p=sweeps/connect-delay-vs-bounce");
         assert_eq!(scenario, engine::link::encode(&preset.scenario()));
-        assert!(matches!(sweep, SweepInLink::Preset(p) if p.id == preset.id));
-        let fragment = sweep_fragment("p=connect/worker-bounce", &preset.spec());
-        assert!(
-            fragment.starts_with("p=connect/worker-bounce&sweep=1."),
-            "{fragment}"
-        );
-        let (scenario, sweep) = split_sweep_link(&fragment);
+        assert_eq!(sweep.as_deref(), Some("p=sweeps/connect-delay-vs-bounce"));
+        let fragment = "p=connect/worker-bounce&sweep=1.j.e30";
+        let (scenario, sweep) = split_sweep_link(fragment);
         assert_eq!(scenario, "p=connect/worker-bounce");
-        assert!(matches!(sweep, SweepInLink::Spec(s) if s == preset.spec()));
-        assert_eq!(
-            sweep_fragment(&fragment, &preset.spec()),
-            fragment,
-            "replaced, not appended"
-        );
-        assert_eq!(scenario_fragment(&fragment), "p=connect/worker-bounce");
+        assert_eq!(sweep.as_deref(), Some("&sweep=1.j.e30"));
+        assert_eq!(scenario_fragment(fragment), "p=connect/worker-bounce");
         let (scenario, sweep) = split_sweep_link("p=connect/worker-bounce");
         assert_eq!(scenario, "p=connect/worker-bounce");
-        assert!(matches!(sweep, SweepInLink::None));
-        assert!(
-            matches!(split_sweep_link("p=connect/worker-bounce&sweep=2.j.e30").1, SweepInLink::Bad(m) if m.contains("version"))
-        );
+        assert_eq!(sweep, None);
         // An unknown built-in sweep is left to the playground, which says so.
         assert_eq!(split_sweep_link("p=sweeps/nope").0, "p=sweeps/nope");
     }

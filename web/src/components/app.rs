@@ -11,6 +11,7 @@ use crate::browser::embed::{framed, use_height_reports};
 use crate::browser::hooks::{use_animation_frames, use_view_link};
 use crate::browser::keyboard::Command;
 use crate::browser::listeners::{use_file_drop, use_navigation, use_shortcuts};
+use crate::browser::sweep_module::{self, SweepMount};
 use crate::browser::location;
 use crate::components::compare_view::CompareView;
 use crate::components::editor::Editor;
@@ -18,11 +19,9 @@ use crate::components::embed_dialog::EmbedDialog;
 use crate::components::gallery::Gallery;
 use crate::components::help_overlay::HelpOverlay;
 use crate::components::share_bar::ShareBar;
-use crate::components::sweep_view::SweepView;
 use crate::state::overlays::{OverlayAction, Overlays};
 use crate::state::playback::{round_stops, PlayAction, Playback};
 use crate::state::playground::{Action, History, PlaygroundState, View};
-use crate::state::sweep::{Question, SweepAction, SweepModel};
 use crate::state::viewport::{focus_window, Window};
 use crate::worker::sim_client::{SimClient, SimOutcome, WorkerStatus};
 
@@ -66,22 +65,6 @@ fn references(refs: &[engine::scenario::Reference]) -> Html {
     }
 }
 
-/// What the sweep view does for a link's sweep part.
-fn sweep_action(in_link: &location::SweepInLink) -> Option<SweepAction> {
-    match in_link {
-        location::SweepInLink::None => None,
-        location::SweepInLink::Spec(spec) => Some(SweepAction::FromLink(spec.clone())),
-        location::SweepInLink::Preset(p) => Some(SweepAction::FromPreset(Question {
-            preset: p.id,
-            title: p.title.to_string(),
-            description: p.description.to_string(),
-            scenario: Rc::new(p.scenario()),
-            spec: p.spec(),
-        })),
-        location::SweepInLink::Bad(message) => Some(SweepAction::BadLink(message.clone())),
-    }
-}
-
 /// The playground.
 #[component]
 pub fn App() -> Html {
@@ -91,16 +74,9 @@ pub fn App() -> Html {
     // A sweep link's scenario part goes to the playground, its sweep to the sweep view.
     let first_link = use_memo((), |_| location::split_sweep_link(&location::fragment()));
     let state = use_reducer(|| PlaygroundState::load(&first_link.0, embed));
-    let sweep = use_reducer(SweepModel::default);
-    use_effect_with((), {
-        let dispatch = sweep.dispatcher();
-        let first_link = first_link.clone();
-        move |_| {
-            if let Some(action) = sweep_action(&first_link.1) {
-                dispatch.dispatch(action);
-            }
-        }
-    });
+    // The sweep view is open (the sweep module's; see browser::sweep_module)
+    // with this link part to start from (empty: the Sweep button's).
+    let sweep = use_state(|| first_link.1.clone());
     // The link's view state (`?t=…&view=from-to`) applies to the first result.
     let playback = use_reducer(|| {
         Playback::restoring(
@@ -146,28 +122,44 @@ pub fn App() -> Html {
             }
         },
     );
-    // With the sweep view open, the link carries the sweep too (replacing
-    // the entry: changing the sweep is not a step Back undoes).
+    // The sweep view, shown in its container by the sweep module (loaded
+    // the first time); it follows the scenario as edited.
+    let sweep_ref = use_node_ref();
+    use_effect_with(
+        (
+            (*sweep).clone().filter(|_| state.view == View::Compare && !state.loading()),
+            state.scenario.clone(),
+            state.fragment.clone(),
+            state.invalid.is_some(),
+        ),
+        {
+            let sweep_ref = sweep_ref.clone();
+            move |(link, scenario, fragment, invalid)| match (link, sweep_ref.cast::<web_sys::Element>()) {
+                (Some(link), Some(root)) => sweep_module::show(SweepMount {
+                    root,
+                    scenario: engine::binary::to_bytes(&**scenario),
+                    link: link.clone(),
+                    page_fragment: fragment.clone(),
+                    embed,
+                    invalid: *invalid,
+                }),
+                _ => sweep_module::hide(),
+            }
+        },
+    );
+    // With the sweep view closed, the link loses its sweep part (the sweep
+    // module writes it while open).
     use_effect_with(
         (
             state.fragment.clone(),
-            state.scenario.clone(),
-            sweep.open.then(|| sweep.spec.clone()).flatten(),
+            sweep.is_some(),
             state.loading() || state.view == View::Gallery,
         ),
-        {
-            let sweep = sweep.clone();
-            move |(fragment, scenario, spec, away)| {
-                if *away || fragment.is_empty() {
-                    return;
-                }
-                let wanted = match (spec, sweep.preset_id(scenario)) {
-                    (Some(_), Some(id)) => format!("p={id}"),
-                    (Some(spec), None) => location::sweep_fragment(fragment, spec),
-                    (None, _) => location::scenario_fragment(fragment).to_string(),
-                };
+        move |(fragment, open, away)| {
+            if !*open && !*away && !fragment.is_empty() {
+                let wanted = location::scenario_fragment(fragment);
                 if location::fragment() != wanted {
-                    location::write_fragment(&wanted, false);
+                    location::write_fragment(wanted, false);
                 }
             }
         },
@@ -224,10 +216,10 @@ pub fn App() -> Html {
         });
     }
     use_navigation({
-        let (dispatch, sweeps) = (state.dispatcher(), sweep.dispatcher());
+        let (dispatch, sweep) = (state.dispatcher(), sweep.setter());
         Callback::from(move |f: String| {
             let (scenario, in_link) = location::split_sweep_link(&f);
-            sweeps.dispatch(sweep_action(&in_link).unwrap_or(SweepAction::Close));
+            sweep.set(in_link);
             dispatch.dispatch(Action::Navigate(scenario));
         })
     });
@@ -282,36 +274,15 @@ pub fn App() -> Html {
         use_callback((), move |id, _| dispatch.dispatch(Action::OpenPreset(id)))
     };
     let show_gallery = {
-        let (dispatch, sweeps) = (state.dispatcher(), sweep.dispatcher());
+        let (dispatch, sweep) = (state.dispatcher(), sweep.setter());
         use_callback((), move |_: MouseEvent, _| {
-            sweeps.dispatch(SweepAction::Close);
+            sweep.set(None);
             dispatch.dispatch(Action::ShowGallery)
         })
     };
     let toggle_sweep = {
-        let (sweeps, open, scenario) = (sweep.dispatcher(), sweep.open, state.scenario.clone());
-        Callback::from(move |_: MouseEvent| {
-            sweeps.dispatch(if open {
-                SweepAction::Close
-            } else {
-                SweepAction::Open(scenario.clone())
-            })
-        })
-    };
-    // A clicked point opens its own scenario in the comparison, under its own link.
-    let open_point = {
-        let (dispatch, sweeps, sweep) = (state.dispatcher(), sweep.dispatcher(), sweep.clone());
-        let scenario = state.scenario.clone();
-        Callback::from(move |value: u64| {
-            let Some(spec) = &sweep.spec else { return };
-            let base = sweep.run.as_ref().map_or(&scenario, |r| &r.scenario);
-            if let Ok(point) = spec.point(base, value) {
-                let fragment = engine::link::encode(&point);
-                sweeps.dispatch(SweepAction::Close);
-                location::write_fragment(&fragment, true);
-                dispatch.dispatch(Action::Navigate(fragment));
-            }
-        })
+        let (set, open) = (sweep.setter(), sweep.is_some());
+        Callback::from(move |_: MouseEvent| set.set((!open).then(String::new)))
     };
     let back_to_compare = {
         let dispatch = state.dispatcher();
@@ -354,7 +325,7 @@ pub fn App() -> Html {
     let has_scenario = s.has_scenario();
     // While the simulator reads a link's or a file's scenario there is none to show.
     let loading = s.loading();
-    let sweep_shown = sweep.open && s.view == View::Compare && !loading;
+    let sweep_shown = sweep.is_some() && s.view == View::Compare && !loading;
 
     html! {
         <main ref={main_ref} class={classes!("playground", embed.then_some("embed"),
@@ -422,8 +393,7 @@ pub fn App() -> Html {
                     <p class="notice failure" role="alert">{ failure }</p>
                 }
                 if sweep_shown {
-                    <SweepView scenario={s.scenario.clone()} invalid={s.invalid.is_some()}
-                               model={sweep.clone()} {embed} on_open_point={open_point} />
+                    <div class="sweep-root" id="sweep-root" ref={sweep_ref.clone()} />
                 } else if let Some(shown) = &s.shown {
                     <CompareView result={shown.result.clone()} stale={simulating}
                                  t_ms={playback.t_ms} playing={playback.playing} speed={playback.speed}

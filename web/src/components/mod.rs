@@ -20,6 +20,7 @@ mod share_bar;
 mod side_panel;
 mod story_list;
 mod summary_body;
+pub(crate) mod sweep_root;
 mod sweep_view;
 mod timeline;
 mod timeline_body;

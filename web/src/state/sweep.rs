@@ -92,8 +92,6 @@ pub enum SweepAction {
     /// Show the view for `scenario` (the toolbar's Sweep button); a
     /// scenario without a sweep gets its first parameter.
     Open(Rc<Scenario>),
-    /// Back to the comparison.
-    Close,
     /// A link holds this sweep: show it and run it once its scenario is open.
     FromLink(SweepSpec),
     /// A link names a built-in sweep.
@@ -290,15 +288,6 @@ impl Reducible for SweepModel {
                     ..(*self).clone()
                 }
             }
-            SweepAction::Close => Self {
-                open: false,
-                run_when_ready: false,
-                run: self.run.clone().map(|r| SweepRun {
-                    cancelled: r.cancelled || r.running(),
-                    ..r
-                }),
-                ..(*self).clone()
-            },
             SweepAction::FromLink(spec) => Self {
                 open: true,
                 spec: Some(spec),

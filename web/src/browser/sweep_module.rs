@@ -1,0 +1,135 @@
+//! The sweep module on the page: loaded the first time the sweep view
+//! opens (an ES module, `web/src/sweep_main.rs`), then told what to show.
+//! The page holds only the container; the view, its state and the sweep
+//! pool live in that module.
+
+use std::cell::RefCell;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+
+/// The sweep module's script and WebAssembly, relative to the page.
+const SCRIPT_URL: &str = "./rebalance-sweep.js";
+const WASM_URL: &str = "./rebalance-sweep_bg.wasm";
+
+/// What the page wants shown: the arguments of the module's `mount`.
+#[derive(Clone)]
+pub struct SweepMount {
+    /// The container the view renders into.
+    pub root: web_sys::Element,
+    /// The scenario in the engine's binary form.
+    pub scenario: Vec<u8>,
+    /// The link's sweep part, unread (empty: open for the scenario).
+    pub link: String,
+    /// The page's link of the scenario.
+    pub page_fragment: String,
+    /// Embedded.
+    pub embed: bool,
+    /// The scenario does not simulate as it stands.
+    pub invalid: bool,
+}
+
+thread_local! {
+    /// The one load (resolves to the module's namespace).
+    static LOADING: RefCell<Option<Promise>> = const { RefCell::new(None) };
+    /// What to show once loaded (None: nothing).
+    static WANTED: RefCell<Option<SweepMount>> = const { RefCell::new(None) };
+}
+
+/// Shows the sweep view as `mount` says (loading the module first).
+pub fn show(mount: SweepMount) {
+    WANTED.with(|w| *w.borrow_mut() = Some(mount));
+    apply();
+}
+
+/// Removes the sweep view.
+pub fn hide() {
+    let was_shown = WANTED.with(|w| w.borrow_mut().take()).is_some();
+    if was_shown {
+        apply();
+    }
+}
+
+/// Brings the module in line with [`WANTED`] once it is loaded; a failure
+/// is written into the container.
+fn apply() {
+    let promise = LOADING.with(|cell| cell.borrow_mut().get_or_insert_with(start).clone());
+    wasm_bindgen_futures::spawn_local(async move {
+        let outcome = match JsFuture::from(promise).await {
+            Ok(module) => call(&module),
+            Err(e) => {
+                LOADING.with(|cell| cell.borrow_mut().take());
+                Err(e)
+            }
+        };
+        if let Err(e) = outcome {
+            let reason = e
+                .dyn_ref::<web_sys::js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .or_else(|| e.as_string())
+                .unwrap_or_else(|| "unknown error".to_string());
+            if let Some(root) = WANTED.with(|w| w.borrow().as_ref().map(|m| m.root.clone())) {
+                root.set_inner_html("");
+                let p = gloo::utils::document().create_element("p");
+                if let Ok(p) = p {
+                    let _ = p.set_attribute("class", "notice failure");
+                    let _ = p.set_attribute("role", "alert");
+                    p.set_text_content(Some(&format!(
+                        "The sweep view could not be loaded: {reason}. It needs \
+                         rebalance-sweep.js and rebalance-sweep_bg.wasm published beside \
+                         this page; reload once they are."
+                    )));
+                    let _ = root.append_child(&p);
+                }
+            }
+        }
+    });
+}
+
+/// Calls the module's `mount` with what is wanted, or its `unmount`.
+fn call(module: &JsValue) -> Result<(), JsValue> {
+    let function = |name: &str| -> Result<Function, JsValue> {
+        Reflect::get(module, &name.into())?
+            .dyn_into()
+            .map_err(|_| JsValue::from_str(&format!("the sweep module has no `{name}`")))
+    };
+    match WANTED.with(|w| w.borrow().clone()) {
+        Some(m) => {
+            let args = Array::new();
+            args.push(&m.root);
+            args.push(&Uint8Array::from(m.scenario.as_slice()));
+            args.push(&m.link.into());
+            args.push(&m.page_fragment.into());
+            args.push(&m.embed.into());
+            args.push(&m.invalid.into());
+            function("mount")?.apply(&JsValue::NULL, &args)?;
+        }
+        None => {
+            function("unmount")?.call0(&JsValue::NULL)?;
+        }
+    }
+    Ok(())
+}
+
+/// Imports the module's script, then initialises its WebAssembly.
+fn start() -> Promise {
+    wasm_bindgen_futures::future_to_promise(async {
+        let base = gloo::utils::document().base_uri()?.unwrap_or_default();
+        let url = |file: &str| web_sys::Url::new_with_base(file, &base).map(|u| u.href());
+        let import = Function::new_with_args("url", "return import(url)");
+        let module: Promise = import
+            .call1(&JsValue::NULL, &url(SCRIPT_URL)?.into())?
+            .dyn_into()?;
+        let module = JsFuture::from(module).await?;
+        let init: Function = Reflect::get(&module, &"default".into())?
+            .dyn_into()
+            .map_err(|_| JsValue::from_str("the sweep script defined no module"))?;
+        let options = Object::new();
+        Reflect::set(&options, &"module_or_path".into(), &url(WASM_URL)?.into())?;
+        let ready: Promise = init.call1(&JsValue::NULL, &options)?.dyn_into()?;
+        JsFuture::from(ready).await?;
+        Ok(module)
+    })
+}
