@@ -42,21 +42,27 @@ impl Preset {
     }
 }
 
-/// A built-in sweep (`#p=sweeps/<name>`): its question, its scenario in
-/// binary and its spec as links write it, from `web/build.rs`.
+/// A built-in sweep (`#p=sweeps/<name>`): its id and scenario in binary,
+/// from `web/build.rs`; its question and spec are read apart (the page
+/// opens its scenario, the sweep module asks the question).
 #[derive(Debug)]
 pub struct SweepPreset {
     /// Stable id: `sweeps/<name>`.
     pub id: &'static str,
-    /// The question it answers.
-    pub title: &'static str,
-    /// What it shows.
-    pub description: &'static str,
+    index: usize,
     scenario: &'static [u8],
+}
+
+/// A built-in sweep's question and spec as links write it.
+struct SweepQuestion {
+    title: &'static str,
+    description: &'static str,
     spec: &'static str,
 }
 
 static SWEEP_PRESETS: &[SweepPreset] = include!(concat!(env!("OUT_DIR"), "/sweep_presets.rs"));
+static SWEEP_QUESTIONS: &[SweepQuestion] =
+    include!(concat!(env!("OUT_DIR"), "/sweep_questions.rs"));
 
 impl SweepPreset {
     /// The scenario it sweeps.
@@ -64,10 +70,20 @@ impl SweepPreset {
         engine::binary::from_bytes(self.scenario).expect("built-in sweeps decode")
     }
 
+    /// The question it answers.
+    pub fn title(&self) -> &'static str {
+        SWEEP_QUESTIONS[self.index].title
+    }
+
+    /// What it shows.
+    pub fn description(&self) -> &'static str {
+        SWEEP_QUESTIONS[self.index].description
+    }
+
     /// What it sweeps.
     pub fn spec(&self) -> engine::sweep::SweepSpec {
-        // Not `expect`: that would keep `SweepError`'s Debug in the page's module.
-        engine::sweep::SweepSpec::from_json(self.spec)
+        // Not `expect`: that would keep `SweepError`'s Debug in the module.
+        engine::sweep::SweepSpec::from_json(SWEEP_QUESTIONS[self.index].spec)
             .unwrap_or_else(|_| panic!("built-in sweeps' specs parse"))
     }
 }
@@ -129,7 +145,8 @@ mod tests {
             let file = engine.file();
             assert_eq!(page.scenario(), file.scenario, "{}", page.id);
             assert_eq!(page.spec(), file.sweep, "{}", page.id);
-            assert_eq!(page.title, file.title);
+            assert_eq!(page.title(), file.title);
+            assert_eq!(page.description(), file.description);
         }
     }
 }

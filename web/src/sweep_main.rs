@@ -29,8 +29,11 @@ pub fn mount(
     embed: bool,
     invalid: bool,
 ) -> Result<(), JsError> {
-    let scenario = engine::binary::from_bytes(scenario)
-        .map_err(|e| JsError::new(&format!("the page sent a scenario that does not decode: {e}")))?;
+    let scenario = engine::binary::from_bytes(scenario).map_err(|e| {
+        JsError::new(&format!(
+            "the page sent a scenario that does not decode: {e}"
+        ))
+    })?;
     let props = SweepRootProps {
         scenario: Rc::new(scenario),
         invalid,

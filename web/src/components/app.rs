@@ -11,8 +11,8 @@ use crate::browser::embed::{framed, use_height_reports};
 use crate::browser::hooks::{use_animation_frames, use_view_link};
 use crate::browser::keyboard::Command;
 use crate::browser::listeners::{use_file_drop, use_navigation, use_shortcuts};
-use crate::browser::sweep_module::{self, SweepMount};
 use crate::browser::location;
+use crate::browser::sweep_module::{self, SweepMount};
 use crate::components::compare_view::CompareView;
 use crate::components::editor::Editor;
 use crate::components::embed_dialog::EmbedDialog;
@@ -127,14 +127,19 @@ pub fn App() -> Html {
     let sweep_ref = use_node_ref();
     use_effect_with(
         (
-            (*sweep).clone().filter(|_| state.view == View::Compare && !state.loading()),
+            (*sweep)
+                .clone()
+                .filter(|_| state.view == View::Compare && !state.loading()),
             state.scenario.clone(),
             state.fragment.clone(),
             state.invalid.is_some(),
         ),
         {
             let sweep_ref = sweep_ref.clone();
-            move |(link, scenario, fragment, invalid)| match (link, sweep_ref.cast::<web_sys::Element>()) {
+            move |(link, scenario, fragment, invalid)| match (
+                link,
+                sweep_ref.cast::<web_sys::Element>(),
+            ) {
                 (Some(link), Some(root)) => sweep_module::show(SweepMount {
                     root,
                     scenario: engine::binary::to_bytes(&**scenario),

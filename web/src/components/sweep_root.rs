@@ -37,8 +37,8 @@ fn link_action(link: &str, scenario: &Rc<Scenario>) -> SweepAction {
         return match crate::presets::find_sweep(id) {
             Some(p) => SweepAction::FromPreset(Question {
                 preset: p.id,
-                title: p.title.to_string(),
-                description: p.description.to_string(),
+                title: p.title().to_string(),
+                description: p.description().to_string(),
                 scenario: Rc::new(p.scenario()),
                 spec: p.spec(),
             }),
@@ -89,6 +89,12 @@ pub fn SweepRoot(props: &SweepRootProps) -> Html {
                 };
                 if location::fragment() != wanted {
                     location::write_fragment(&wanted, false);
+                }
+                // An embed's "Open in playground" opens the sweep: the page
+                // drew it before this module wrote the link.
+                if let Some(open) = gloo::utils::document().get_element_by_id("open-in-playground")
+                {
+                    let _ = open.set_attribute("href", &location::permalink(&wanted));
                 }
             }
         },
