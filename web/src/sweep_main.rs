@@ -11,6 +11,28 @@ use rebalance_web::{SweepRoot, SweepRootProps};
 use wasm_bindgen::prelude::*;
 use yew::AppHandle;
 
+/// Renders nothing: see [`claim_tree_id`].
+#[yew::component]
+fn Nothing() -> yew::Html {
+    yew::Html::default()
+}
+
+/// Yew brands the elements of each app with a tree id counted per module,
+/// and the page's app (id 1) handles every event from the body down: with
+/// the same id, the page would take the sweep view's clicks for its own
+/// (Yew `BSubtree`). A first, empty app takes id 1 here, so the sweep
+/// view's ids never meet the page's.
+fn claim_tree_id() {
+    thread_local! {
+        static CLAIMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if !CLAIMED.with(|c| c.replace(true)) {
+        if let Ok(host) = gloo::utils::document().create_element("div") {
+            yew::Renderer::<Nothing>::with_root(host).render().destroy();
+        }
+    }
+}
+
 thread_local! {
     /// The mounted view and the link part it was opened with.
     static MOUNTED: RefCell<Option<(String, AppHandle<SweepRoot>)>> = const { RefCell::new(None) };
@@ -49,6 +71,7 @@ pub fn mount(
                 if let Some((_, handle)) = mounted.take() {
                     handle.destroy();
                 }
+                claim_tree_id();
                 let handle = yew::Renderer::<SweepRoot>::with_root_and_props(root, props).render();
                 *mounted = Some((link, handle));
             }
