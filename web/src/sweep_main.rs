@@ -38,20 +38,20 @@ thread_local! {
     static MOUNTED: RefCell<Option<(String, AppHandle<SweepRoot>)>> = const { RefCell::new(None) };
 }
 
-/// Shows the sweep view in `root` for `scenario` (the engine's binary
-/// form); `link` is the link's sweep part, unread (see [`SweepRootProps`]).
+/// Shows the sweep view in `root` for `scenario` (its JSON,
+/// as the page writes it for the simulator); `link` is the link's sweep part, unread (see [`SweepRootProps`]).
 /// Called again while shown, it passes the page's new scenario on; with
 /// another `link`, the view starts over.
 #[wasm_bindgen]
 pub fn mount(
     root: web_sys::Element,
-    scenario: &[u8],
+    scenario: &str,
     link: String,
     page_fragment: String,
     embed: bool,
     invalid: bool,
 ) -> Result<(), JsError> {
-    let scenario = engine::binary::from_bytes(scenario).map_err(|e| {
+    let scenario = engine::scenario::Scenario::from_json(scenario).map_err(|e| {
         JsError::new(&format!(
             "the page sent a scenario that does not decode: {e}"
         ))

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use web_sys::js_sys::{Array, Function, Object, Promise, Reflect};
 
 /// The sweep module's script and WebAssembly, relative to the page.
 const SCRIPT_URL: &str = "./rebalance-sweep.js";
@@ -19,8 +19,9 @@ const WASM_URL: &str = "./rebalance-sweep_bg.wasm";
 pub struct SweepMount {
     /// The container the view renders into.
     pub root: web_sys::Element,
-    /// The scenario in the engine's binary form.
-    pub scenario: Vec<u8>,
+    /// The scenario as JSON (the page already writes it for the simulator;
+    /// the engine's binary encoder would add ~4 KB to the page's module).
+    pub scenario: String,
     /// The link's sweep part, unread (empty: open for the scenario).
     pub link: String,
     /// The page's link of the scenario.
@@ -99,7 +100,7 @@ fn call(module: &JsValue) -> Result<(), JsValue> {
         Some(m) => {
             let args = Array::new();
             args.push(&m.root);
-            args.push(&Uint8Array::from(m.scenario.as_slice()));
+            args.push(&m.scenario.into());
             args.push(&m.link.into());
             args.push(&m.page_fragment.into());
             args.push(&m.embed.into());

@@ -142,7 +142,7 @@ pub fn App() -> Html {
             ) {
                 (Some(link), Some(root)) => sweep_module::show(SweepMount {
                     root,
-                    scenario: engine::binary::to_bytes(&**scenario),
+                    scenario: scenario.to_json(),
                     link: link.clone(),
                     page_fragment: fragment.clone(),
                     embed,
