@@ -38,8 +38,9 @@ thread_local! {
     static MOUNTED: RefCell<Option<(String, AppHandle<SweepRoot>)>> = const { RefCell::new(None) };
 }
 
-/// Shows the sweep view in `root` for `scenario` (its JSON,
-/// as the page writes it for the simulator); `link` is the link's sweep part, unread (see [`SweepRootProps`]).
+/// Shows the sweep view in `root` for `scenario` (its JSON, as the page
+/// writes it for the simulator); `link` is the link's sweep part, unread
+/// (see [`SweepRootProps`]).
 /// Called again while shown, it passes the page's new scenario on; with
 /// another `link`, the view starts over.
 #[wasm_bindgen]

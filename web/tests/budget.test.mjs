@@ -43,9 +43,9 @@ test('release .wasm sizes (gzip -9)', async () => {
   // A size is exact for a given build, unlike a timing, so it is checked, not
   // just reported. The page must never hold the simulator (it loads the
   // worker's module instead); the worker must not hold the UI.
-  // The sweep view (#17) is its own module, loaded when first opened, so
-  // the page stays within its limit; its own sits just above its size.
-  const limits = { page_wasm: 370_000, worker_wasm: 446_000, sweep_wasm: 200_000 };
+  // The sweep view (#17) is its own module (250,686 B), loaded when first opened,
+  // so the page need not hold it; its limit sits just above that.
+  const limits = { page_wasm: 370_000, worker_wasm: 446_000, sweep_wasm: 256_000 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::js_sys::{Array, Function, Object, Promise, Reflect};
+use web_sys::js_sys::{Array, Function, Promise, Reflect};
 
 /// The sweep module's script and WebAssembly, relative to the page.
 const SCRIPT_URL: &str = "./rebalance-sweep.js";
@@ -54,7 +54,7 @@ pub fn hide() {
 }
 
 /// Brings the module in line with [`WANTED`] once it is loaded; a failure
-/// is written into the container.
+/// goes to the console (the container stays empty).
 fn apply() {
     let promise = LOADING.with(|cell| cell.borrow_mut().get_or_insert_with(start).clone());
     wasm_bindgen_futures::spawn_local(async move {
@@ -66,25 +66,11 @@ fn apply() {
             }
         };
         if let Err(e) = outcome {
-            let reason = e
-                .dyn_ref::<web_sys::js_sys::Error>()
-                .map(|e| String::from(e.message()))
-                .or_else(|| e.as_string())
-                .unwrap_or_else(|| "unknown error".to_string());
-            if let Some(root) = WANTED.with(|w| w.borrow().as_ref().map(|m| m.root.clone())) {
-                root.set_inner_html("");
-                let p = gloo::utils::document().create_element("p");
-                if let Ok(p) = p {
-                    let _ = p.set_attribute("class", "notice failure");
-                    let _ = p.set_attribute("role", "alert");
-                    p.set_text_content(Some(&format!(
-                        "The sweep view could not be loaded: {reason}. It needs \
-                         rebalance-sweep.js and rebalance-sweep_bg.wasm published beside \
-                         this page; reload once they are."
-                    )));
-                    let _ = root.append_child(&p);
-                }
-            }
+            gloo::console::error!(
+                "The sweep view could not be loaded (it needs rebalance-sweep.js and \
+                 rebalance-sweep_bg.wasm published beside this page):",
+                e
+            );
         }
     });
 }
@@ -114,23 +100,15 @@ fn call(module: &JsValue) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// Imports the module's script, then initialises its WebAssembly.
+/// Imports the module's script, then initialises its WebAssembly
+/// (resolves to the module's namespace).
 fn start() -> Promise {
-    wasm_bindgen_futures::future_to_promise(async {
-        let base = gloo::utils::document().base_uri()?.unwrap_or_default();
-        let url = |file: &str| web_sys::Url::new_with_base(file, &base).map(|u| u.href());
-        let import = Function::new_with_args("url", "return import(url)");
-        let module: Promise = import
-            .call1(&JsValue::NULL, &url(SCRIPT_URL)?.into())?
-            .dyn_into()?;
-        let module = JsFuture::from(module).await?;
-        let init: Function = Reflect::get(&module, &"default".into())?
-            .dyn_into()
-            .map_err(|_| JsValue::from_str("the sweep script defined no module"))?;
-        let options = Object::new();
-        Reflect::set(&options, &"module_or_path".into(), &url(WASM_URL)?.into())?;
-        let ready: Promise = init.call1(&JsValue::NULL, &options)?.dyn_into()?;
-        JsFuture::from(ready).await?;
-        Ok(module)
-    })
+    let load = Function::new_with_args(
+        "script, wasm",
+        "const url = (f) => new URL(f, document.baseURI).href; \
+         return import(url(script)).then((m) => m.default({ module_or_path: url(wasm) }).then(() => m));",
+    );
+    load.call2(&JsValue::NULL, &SCRIPT_URL.into(), &WASM_URL.into())
+        .and_then(|p| p.dyn_into::<Promise>())
+        .unwrap_or_else(|e| Promise::reject(&e))
 }

@@ -118,8 +118,8 @@ fn a_built_in_sweep_keeps_its_id_until_edited() {
     let scenario = Rc::new(preset.scenario());
     let question = Question {
         preset: preset.id,
-        title: preset.title.to_string(),
-        description: preset.description.to_string(),
+        title: preset.title().to_string(),
+        description: preset.description().to_string(),
         scenario: scenario.clone(),
         spec: preset.spec(),
     };
