@@ -26,6 +26,35 @@ fn main() {
     let dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
     std::fs::write(std::path::Path::new(&dir).join("presets.rs"), out)
         .expect("OUT_DIR is writable");
+    // The built-in sweeps: id and scenario (binary), which the page reads;
+    // apart, their question and spec (its link JSON), which only the sweep
+    // module reads, so they stay out of the page's module.
+    let (mut sweeps, mut questions) = (String::from("&[\n"), String::from("&[\n"));
+    for (index, preset) in engine::sweep::presets::all().iter().enumerate() {
+        let file = preset.file();
+        let _ = writeln!(
+            sweeps,
+            "    SweepPreset {{ id: {:?}, index: {index}, scenario: b\"{}\" }},",
+            preset.id,
+            escaped(&engine::binary::to_bytes(&file.scenario)),
+        );
+        let _ = writeln!(
+            questions,
+            "    SweepQuestion {{ title: {:?}, description: {:?}, spec: {:?} }},",
+            file.title,
+            file.description,
+            file.sweep.to_json()
+        );
+    }
+    sweeps.push_str("]\n");
+    questions.push_str("]\n");
+    std::fs::write(std::path::Path::new(&dir).join("sweep_presets.rs"), sweeps)
+        .expect("OUT_DIR is writable");
+    std::fs::write(
+        std::path::Path::new(&dir).join("sweep_questions.rs"),
+        questions,
+    )
+    .expect("OUT_DIR is writable");
     // The blank scenarios of the gallery's "New … scenario" buttons, likewise.
     let blanks: Vec<String> = [FamilyKind::Connect, FamilyKind::Streams]
         .into_iter()

@@ -3,7 +3,9 @@
 //! traces into pixels, keeps the address bar a permalink, and exports a
 //! small JS API for embedding.
 //!
-//! Two binaries share this library and must stay apart: the page
+//! Three binaries share this library and must stay apart (the third, the
+//! sweep module `sweep_main.rs`, holds the sweep view, which the page loads
+//! the first time it opens, [`SweepRoot`] down): the page
 //! (`main.rs`, with the page's JS API in `page_api.rs`) never calls the
 //! simulator, and the simulator module (`worker_main.rs`, with its own JS
 //! API in `simulator_api.rs`) never draws. Each bin declares its own
@@ -31,3 +33,4 @@ mod state;
 pub mod worker;
 
 pub use components::app::App;
+pub use components::sweep_root::{SweepRoot, SweepRootProps};

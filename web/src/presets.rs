@@ -42,6 +42,62 @@ impl Preset {
     }
 }
 
+/// A built-in sweep (`#p=sweeps/<name>`): its id and scenario in binary,
+/// from `web/build.rs`; its question and spec are read apart (the page
+/// opens its scenario, the sweep module asks the question).
+#[derive(Debug)]
+pub struct SweepPreset {
+    /// Stable id: `sweeps/<name>`.
+    pub id: &'static str,
+    index: usize,
+    scenario: &'static [u8],
+}
+
+/// A built-in sweep's question and spec as links write it.
+struct SweepQuestion {
+    title: &'static str,
+    description: &'static str,
+    spec: &'static str,
+}
+
+static SWEEP_PRESETS: &[SweepPreset] = include!(concat!(env!("OUT_DIR"), "/sweep_presets.rs"));
+static SWEEP_QUESTIONS: &[SweepQuestion] =
+    include!(concat!(env!("OUT_DIR"), "/sweep_questions.rs"));
+
+impl SweepPreset {
+    /// The scenario it sweeps.
+    pub fn scenario(&self) -> Scenario {
+        engine::binary::from_bytes(self.scenario).expect("built-in sweeps decode")
+    }
+
+    /// The question it answers.
+    pub fn title(&self) -> &'static str {
+        SWEEP_QUESTIONS[self.index].title
+    }
+
+    /// What it shows.
+    pub fn description(&self) -> &'static str {
+        SWEEP_QUESTIONS[self.index].description
+    }
+
+    /// What it sweeps.
+    pub fn spec(&self) -> engine::sweep::SweepSpec {
+        // Not `expect`: that would keep `SweepError`'s Debug in the module.
+        engine::sweep::SweepSpec::from_json(SWEEP_QUESTIONS[self.index].spec)
+            .unwrap_or_else(|_| panic!("built-in sweeps' specs parse"))
+    }
+}
+
+/// The built-in sweep with this id.
+pub fn find_sweep(id: &str) -> Option<&'static SweepPreset> {
+    SWEEP_PRESETS.iter().find(|p| p.id == id)
+}
+
+/// Every built-in sweep.
+pub fn sweeps() -> &'static [SweepPreset] {
+    SWEEP_PRESETS
+}
+
 /// Every preset, in gallery order.
 pub fn all() -> &'static [Preset] {
     PRESETS
@@ -78,5 +134,19 @@ mod tests {
         }
         assert_eq!(default_preset().id, engine::presets::DEFAULT_PRESET);
         assert!(resolve("no/such").unwrap_err().contains("no/such"));
+    }
+
+    #[test]
+    fn the_page_holds_every_built_in_sweep_as_the_engine_reads_it() {
+        let engine_ids: Vec<&str> = engine::sweep::presets::all().iter().map(|p| p.id).collect();
+        let page_ids: Vec<&str> = sweeps().iter().map(|p| p.id).collect();
+        assert_eq!(page_ids, engine_ids);
+        for (page, engine) in sweeps().iter().zip(engine::sweep::presets::all()) {
+            let file = engine.file();
+            assert_eq!(page.scenario(), file.scenario, "{}", page.id);
+            assert_eq!(page.spec(), file.sweep, "{}", page.id);
+            assert_eq!(page.title(), file.title);
+            assert_eq!(page.description(), file.description);
+        }
     }
 }

@@ -200,7 +200,7 @@ pub fn decode_payload(link: &str) -> Result<LinkPayload, LinkError> {
 }
 
 /// Where a sweep link's sweep starts in the fragment.
-pub(crate) const SWEEP_PART: &str = "&sweep=";
+pub const SWEEP_PART: &str = "&sweep=";
 
 /// The JSON text of a `<version>.<codec>.<payload>` body written by
 /// [`encode_body`], checking the version, the encoding and the size limit.

@@ -1,7 +1,9 @@
 //! The address bar: the fragment holds the scenario (`#s=…` or `#p=…`), the
 //! query holds view options (`?embed=1&autoplay=1`, an embed's `only`,
 //! `column` and `max_height`, the playhead `t=` and the time window
-//! `view=`) and never semantics.
+//! `view=`) and never semantics. A sweep follows the scenario in the
+//! fragment (`#s=…&sweep=1.j.…`, or `#p=sweeps/<name>` for a built-in one;
+//! `engine::sweep::link`): [`split_sweep_link`] reads it.
 
 use wasm_bindgen::JsValue;
 
@@ -214,9 +216,58 @@ pub fn set_document_title(scenario_title: Option<&str>) {
     }
 }
 
+/// A fragment split into the scenario part the playground opens and the
+/// sweep part, unread (the sweep module reads it): `&sweep=…`, or a
+/// built-in sweep's `p=sweeps/<name>`, whose scenario comes as the `s=` link
+/// of its scenario (the page holds it in binary; the simulator reads it back).
+pub fn split_sweep_link(fragment: &str) -> (String, Option<String>) {
+    if let Some(preset) = fragment
+        .strip_prefix("p=")
+        .and_then(|rest| crate::presets::find_sweep(scenario_fragment(rest)))
+    {
+        let sweep = match fragment.split_once(engine::link::SWEEP_PART) {
+            Some((_, body)) => format!("{}{body}", engine::link::SWEEP_PART),
+            None => format!("p={}", preset.id),
+        };
+        return (engine::link::encode(&preset.scenario()), Some(sweep));
+    }
+    match fragment.split_once(engine::link::SWEEP_PART) {
+        Some((scenario, body)) => (
+            scenario.to_string(),
+            Some(format!("{}{body}", engine::link::SWEEP_PART)),
+        ),
+        None => (fragment.to_string(), None),
+    }
+}
+
+/// `fragment` without its sweep part.
+pub fn scenario_fragment(fragment: &str) -> &str {
+    fragment
+        .split_once(engine::link::SWEEP_PART)
+        .map_or(fragment, |(scenario, _)| scenario)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sweep_links_split_into_scenario_and_sweep() {
+        let preset = crate::presets::find_sweep("sweeps/connect-delay-vs-bounce").unwrap();
+        let (scenario, sweep) = split_sweep_link("p=sweeps/connect-delay-vs-bounce");
+        assert_eq!(scenario, engine::link::encode(&preset.scenario()));
+        assert_eq!(sweep.as_deref(), Some("p=sweeps/connect-delay-vs-bounce"));
+        let fragment = "p=connect/worker-bounce&sweep=1.j.e30";
+        let (scenario, sweep) = split_sweep_link(fragment);
+        assert_eq!(scenario, "p=connect/worker-bounce");
+        assert_eq!(sweep.as_deref(), Some("&sweep=1.j.e30"));
+        assert_eq!(scenario_fragment(fragment), "p=connect/worker-bounce");
+        let (scenario, sweep) = split_sweep_link("p=connect/worker-bounce");
+        assert_eq!(scenario, "p=connect/worker-bounce");
+        assert_eq!(sweep, None);
+        // An unknown built-in sweep is left to the playground, which says so.
+        assert_eq!(split_sweep_link("p=sweeps/nope").0, "p=sweeps/nope");
+    }
 
     #[test]
     fn embed_options_from_the_query() {

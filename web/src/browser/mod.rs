@@ -15,3 +15,4 @@ pub(crate) mod listeners;
 pub(crate) mod location;
 pub mod profile;
 pub(crate) mod share;
+pub(crate) mod sweep_module;

@@ -12,6 +12,7 @@ use crate::browser::hooks::{use_animation_frames, use_view_link};
 use crate::browser::keyboard::Command;
 use crate::browser::listeners::{use_file_drop, use_navigation, use_shortcuts};
 use crate::browser::location;
+use crate::browser::sweep_module::{self, SweepMount};
 use crate::components::compare_view::CompareView;
 use crate::components::editor::Editor;
 use crate::components::embed_dialog::EmbedDialog;
@@ -71,7 +72,12 @@ pub fn App() -> Html {
     let embed = use_memo((), |_| location::query_flag("embed"));
     let embed = *embed;
     let embed_options = use_memo((), |_| location::embed_options());
-    let state = use_reducer(|| PlaygroundState::load(&location::fragment(), embed));
+    // A sweep link's scenario part goes to the playground, its sweep to the sweep view.
+    let first_link = use_memo((), |_| location::split_sweep_link(&location::fragment()));
+    let state = use_reducer(|| PlaygroundState::load(&first_link.0, embed));
+    // The sweep view is open (the sweep module's; see browser::sweep_module)
+    // with this link part to start from (empty: the Sweep button's).
+    let sweep = use_state(|| first_link.1.clone());
     // The link's view state (`?t=…&view=from-to`) applies to the first result.
     let playback = use_reducer(|| {
         Playback::restoring(
@@ -115,6 +121,53 @@ pub fn App() -> Html {
                 && location::fragment() != *fragment
             {
                 location::write_fragment(fragment, *history == History::Push);
+            }
+        },
+    );
+    // The sweep view, shown in its container by the sweep module (loaded
+    // the first time); it follows the scenario as edited.
+    let sweep_ref = use_node_ref();
+    use_effect_with(
+        (
+            (*sweep)
+                .clone()
+                .filter(|_| state.view == View::Compare && !state.loading()),
+            state.scenario.clone(),
+            state.fragment.clone(),
+            state.invalid.is_some(),
+        ),
+        {
+            let sweep_ref = sweep_ref.clone();
+            move |(link, scenario, fragment, invalid)| match (
+                link,
+                sweep_ref.cast::<web_sys::Element>(),
+            ) {
+                (Some(link), Some(root)) => sweep_module::show(SweepMount {
+                    root,
+                    scenario: scenario.to_json(),
+                    link: link.clone(),
+                    page_fragment: fragment.clone(),
+                    embed,
+                    invalid: *invalid,
+                }),
+                _ => sweep_module::hide(),
+            }
+        },
+    );
+    // With the sweep view closed, the link loses its sweep part (the sweep
+    // module writes it while open).
+    use_effect_with(
+        (
+            state.fragment.clone(),
+            sweep.is_some(),
+            state.loading() || state.view == View::Gallery,
+        ),
+        move |(fragment, open, away)| {
+            if !*open && !*away && !fragment.is_empty() {
+                let wanted = location::scenario_fragment(fragment);
+                if location::fragment() != wanted {
+                    location::write_fragment(wanted, false);
+                }
             }
         },
     );
@@ -170,8 +223,12 @@ pub fn App() -> Html {
         });
     }
     use_navigation({
-        let dispatch = state.dispatcher();
-        Callback::from(move |f: String| dispatch.dispatch(Action::Navigate(f)))
+        let (dispatch, sweep) = (state.dispatcher(), sweep.setter());
+        Callback::from(move |f: String| {
+            let (scenario, in_link) = location::split_sweep_link(&f);
+            sweep.set(in_link);
+            dispatch.dispatch(Action::Navigate(scenario));
+        })
     });
     // Keyboard shortcuts; Escape closes an overlay first, else the round details.
     {
@@ -224,10 +281,15 @@ pub fn App() -> Html {
         use_callback((), move |id, _| dispatch.dispatch(Action::OpenPreset(id)))
     };
     let show_gallery = {
-        let dispatch = state.dispatcher();
+        let (dispatch, sweep) = (state.dispatcher(), sweep.setter());
         use_callback((), move |_: MouseEvent, _| {
+            sweep.set(None);
             dispatch.dispatch(Action::ShowGallery)
         })
+    };
+    let toggle_sweep = {
+        let (set, open) = (sweep.setter(), sweep.is_some());
+        Callback::from(move |_: MouseEvent| set.set((!open).then(String::new)))
     };
     let back_to_compare = {
         let dispatch = state.dispatcher();
@@ -285,13 +347,14 @@ pub fn App() -> Html {
     let has_scenario = s.has_scenario();
     // While the simulator reads a link's or a file's scenario there is none to show.
     let loading = s.loading();
+    let sweep_shown = sweep.is_some() && s.view == View::Compare && !loading;
 
     html! {
         <main ref={main_ref} class={classes!("playground", embed.then_some("embed"),
                                                embed.then_some(embed_options.only.map(|o| o.class())).flatten(),
                                                column.map(|c| format!("only-column-{c}")))}
               style={embed.then_some(embed_options.max_height).flatten().map(|h| format!("max-height: {h}px; overflow-y: auto"))}
-              data-view={if gallery_shown { "gallery" } else { "compare" }}
+              data-view={if gallery_shown { "gallery" } else if sweep_shown { "sweep" } else { "compare" }}
               data-request={s.request.to_string()}
               data-shown={s.shown.as_ref().map(|x| x.id.to_string()).unwrap_or_default()}
               data-sim-ms={s.shown.as_ref().map(|x| format!("{:.1}", x.elapsed_ms)).unwrap_or_default()}
@@ -311,13 +374,17 @@ pub fn App() -> Html {
                     }
                 </h1>
                 if embed {
-                    <a class="open-full" id="open-in-playground" href={location::permalink(&s.fragment)} target="_blank" rel="noopener">
+                    <a class="open-full" id="open-in-playground" href={location::permalink(&if sweep_shown { location::fragment() } else { s.fragment.clone() })} target="_blank" rel="noopener">
                         {"Open in playground ↗"}
                     </a>
                 } else {
                     <nav class="toolbar" aria-label="Playground">
                         <button id="presets-button" class={classes!(gallery_shown.then_some("active"))} onclick={show_gallery}>{"Presets"}</button>
                         if has_scenario && !gallery_shown && !loading {
+                            <button id="sweep-button" class={classes!(sweep_shown.then_some("active"))}
+                                    aria-pressed={sweep_shown.to_string()} onclick={toggle_sweep}
+                                    title="Run this scenario over a range of one setting and plot the results">
+                                {"Sweep"}</button>
                             <ShareBar scenario={s.scenario.clone()} fragment={s.fragment.clone()}
                                       on_open_file={on_file.clone()} {on_embed}
                                       result={s.shown.as_ref().map(|x| x.result.clone())} />
@@ -351,7 +418,9 @@ pub fn App() -> Html {
                 if let Some(status) = &run_status {
                     { run_status_bar(status, s.shown.is_some(), &on_run_choice) }
                 }
-                if let Some(shown) = &s.shown {
+                if sweep_shown {
+                    <div class="sweep-root" id="sweep-root" ref={sweep_ref.clone()} />
+                } else if let Some(shown) = &s.shown {
                     <CompareView result={shown.result.clone()} stale={s.unanswered()}
                                  t_ms={playback.t_ms} playing={playback.playing} speed={playback.speed}
                                  {can_step} selected={playback.selected} on_play={on_play}

@@ -21,6 +21,8 @@ mod share_bar;
 mod side_panel;
 mod story_list;
 mod summary_body;
+pub(crate) mod sweep_root;
+mod sweep_view;
 mod timeline;
 mod timeline_body;
 mod timeline_pointer;

@@ -18,4 +18,5 @@ pub(crate) mod playground;
 pub(crate) mod series;
 pub(crate) mod story;
 pub(crate) mod summary;
+pub(crate) mod sweep;
 pub(crate) mod viewport;

@@ -67,8 +67,9 @@ pub fn encode_for_preset(preset_id: &str, sweep: &SweepSpec) -> String {
     format!("{}{}", link::preset_fragment(preset_id), sweep_part(sweep))
 }
 
-/// `&sweep=<version>.<codec>.<payload>`.
-fn sweep_part(sweep: &SweepSpec) -> String {
+/// `&sweep=<version>.<codec>.<payload>`: what follows a scenario's
+/// fragment (`s=…` or `p=…`) to make it a sweep link.
+pub fn sweep_part(sweep: &SweepSpec) -> String {
     format!(
         "{SWEEP_PART}{}",
         link::encode_body(SWEEP_VERSION, &sweep.to_json())
@@ -130,10 +131,60 @@ pub fn decode(link: &str) -> Result<SweepFile, SweepLinkError> {
     })
 }
 
+/// A fragment split for a page that reads its scenario elsewhere: the
+/// scenario part (everything before `&sweep=`) and the spec after it, read
+/// for its shape only (check it with [`SweepSpec::validate`] once the
+/// scenario is known). `None` when the fragment holds no `&sweep=`.
+pub fn split_spec(fragment: &str) -> (&str, Option<Result<SweepSpec, SweepLinkError>>) {
+    let fragment = fragment_of(fragment);
+    match fragment.split_once(SWEEP_PART) {
+        None => (fragment, None),
+        Some((scenario, body)) => {
+            let spec = link::decode_body(SWEEP_VERSION, body)
+                .map_err(SweepLinkError::SweepPart)
+                .and_then(|json| SweepSpec::from_json(&json).map_err(SweepLinkError::Sweep));
+            (scenario, Some(spec))
+        }
+    }
+}
+
 /// The spec in a `&sweep=` body, checked against the scenario.
 fn decode_spec(body: &str, scenario: &Scenario) -> Result<SweepSpec, SweepLinkError> {
     let json = link::decode_body(SWEEP_VERSION, body).map_err(SweepLinkError::SweepPart)?;
     let spec = SweepSpec::from_json(&json).map_err(SweepLinkError::Sweep)?;
     spec.validate(scenario).map_err(SweepLinkError::Sweep)?;
     Ok(spec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_spec_reads_the_sweep_without_the_scenario() {
+        let file = presets::find("sweeps/connect-delay-vs-bounce")
+            .unwrap()
+            .file();
+        let fragment = encode(&file.scenario, &file.sweep);
+        let (scenario_part, spec) = split_spec(&fragment);
+        assert_eq!(scenario_part, link::encode(&file.scenario));
+        assert_eq!(spec, Some(Ok(file.sweep.clone())));
+        let preset = encode_for_preset("connect/worker-bounce", &file.sweep);
+        assert_eq!(
+            split_spec(&format!("https://x/#{preset}")).0,
+            "p=connect/worker-bounce"
+        );
+        assert_eq!(
+            split_spec("p=connect/worker-bounce"),
+            ("p=connect/worker-bounce", None)
+        );
+        assert!(matches!(
+            split_spec("p=a&sweep=1.j.!!"),
+            ("p=a", Some(Err(SweepLinkError::SweepPart(_))))
+        ));
+        assert!(matches!(
+            split_spec("p=a&sweep=1.j.e30"),
+            ("p=a", Some(Err(SweepLinkError::Sweep(_))))
+        ));
+    }
 }

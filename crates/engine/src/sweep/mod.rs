@@ -13,10 +13,11 @@
 //! family and their ranges), `points` (the values and the point scenarios,
 //! pure), `runner` (every point through [`crate::run::run`], headline
 //! metrics per point), `headline` (which metrics), `csv` and `plot_layout`
-//! / `plot_svg` (what front ends show), `file` (the sweep file format),
+//! / `plot_svg` (what front ends show), `choices` (what a form offers), `file` (the sweep file format),
 //! `link` (the `&sweep=` link part), `presets` (built-in sweeps) and
 //! `error`.
 
+mod choices;
 mod cluster;
 mod config_keys;
 mod csv;
@@ -34,6 +35,7 @@ mod runner;
 
 use serde::{Deserialize, Serialize};
 
+pub use choices::{parameters, ParameterInfo};
 pub use cluster::ClusterField;
 pub use config_keys::numeric_config_keys;
 pub use error::SweepError;
@@ -44,7 +46,8 @@ pub use parameter::{AllowedRange, SweepParameter, ValueUnit};
 pub use plot_svg::render as render_svg;
 pub use points::{sweep_values, SweepPoint};
 pub use runner::{
-    plan, run_point, run_sweep, DefaultPosition, PointResult, PointRun, SweepPlan, SweepResult,
+    plan, point_result, run_point, run_sweep, DefaultPosition, PointResult, PointRun, SweepPlan,
+    SweepResult,
 };
 
 use crate::scenario::Scenario;

@@ -72,6 +72,24 @@ impl ValueUnit {
         }
     }
 
+    /// A range's bound as people read it: like [`ValueUnit::format`], but
+    /// a duration of a day or more in days, rounded down to a tenth (Kafka's
+    /// `Integer.MAX_VALUE` ms reads `24.8 days`, not `596 h 31 min 23.647 s`).
+    pub fn format_bound(self, value: u64) -> String {
+        const TENTH_OF_A_DAY: u64 = 8_640_000;
+        match self {
+            ValueUnit::Ms if value >= 10 * TENTH_OF_A_DAY => {
+                let tenths = value / TENTH_OF_A_DAY;
+                match (tenths / 10, tenths % 10) {
+                    (1, 0) => "1 day".to_string(),
+                    (days, 0) => format!("{days} days"),
+                    (days, tenth) => format!("{days}.{tenth} days"),
+                }
+            }
+            _ => self.format(value),
+        }
+    }
+
     /// The unit after a number in a range: " ms" or "".
     fn suffix(self) -> &'static str {
         match self {

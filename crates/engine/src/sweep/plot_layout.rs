@@ -318,9 +318,37 @@ pub fn value_ticks(max: u64, unit: ValueUnit) -> Vec<u64> {
 
 /// The smallest round step at least `raw`.
 fn nice_step(raw: u64, unit: ValueUnit) -> u64 {
-    const TIME_STEPS: [u64; 22] = [
-        1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000,
-        120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000,
+    // Past an hour, whole hours (a decade step of 2,000,000 ms would label
+    // the axis in 33 min 20 s).
+    const TIME_STEPS: [u64; 28] = [
+        1,
+        2,
+        5,
+        10,
+        20,
+        50,
+        100,
+        200,
+        500,
+        1_000,
+        2_000,
+        5_000,
+        10_000,
+        15_000,
+        30_000,
+        60_000,
+        120_000,
+        300_000,
+        600_000,
+        900_000,
+        1_800_000,
+        3_600_000,
+        7_200_000,
+        18_000_000,
+        36_000_000,
+        86_400_000,
+        172_800_000,
+        432_000_000,
     ];
     let raw = raw.max(1);
     if unit == ValueUnit::Ms {
@@ -387,6 +415,12 @@ mod tests {
         assert_eq!(axis_ticks(0, 95, ValueUnit::Count, false), vec![0, 50]);
         assert_eq!(value_ticks(95, ValueUnit::Count), vec![0, 50, 100]);
         assert_eq!(value_ticks(0, ValueUnit::Count), vec![0, 1]);
+        assert_eq!(
+            value_ticks(27_000_000, ValueUnit::Ms),
+            vec![0, 7_200_000, 14_400_000, 21_600_000, 28_800_000],
+            "hours, not 33 min 20 s"
+        );
+        assert_eq!(tick_label(7_200_000, ValueUnit::Ms), "2 h");
         assert_eq!(
             axis_ticks(10_000, 10_000_000, ValueUnit::Records, true),
             vec![10_000, 100_000, 1_000_000, 10_000_000]

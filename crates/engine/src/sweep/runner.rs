@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::parameter::{AllowedRange, ValueUnit};
 use super::{Headline, SweepError, SweepPoint, SweepSpec};
 use crate::budget::RunCut;
-use crate::scenario::Scenario;
+use crate::run::RunResult;
+use crate::scenario::{FamilyKind, Scenario};
 
 /// A sweep's results: what was swept, where Kafka's default lies, and per
 /// point each compared variant's headline metrics.
@@ -150,10 +151,19 @@ pub fn plan(scenario: &Scenario, spec: &SweepSpec) -> Result<SweepPlan, SweepErr
 
 /// Runs one point: every compared variant, headline metrics only.
 pub fn run_point(point: &SweepPoint) -> PointResult {
-    let metrics = Headline::for_family(point.scenario.family_kind());
-    let run = crate::run::run(&point.scenario);
+    point_result(
+        point.value,
+        point.scenario.family_kind(),
+        crate::run::run(&point.scenario),
+    )
+}
+
+/// A point's headline metrics from its run (made here, or by a simulator
+/// worker and decoded by a page), so every front end reads the same figures.
+pub fn point_result(value: u64, family: FamilyKind, run: RunResult) -> PointResult {
+    let metrics = Headline::for_family(family);
     PointResult {
-        value: point.value,
+        value,
         runs: run
             .variants
             .into_iter()

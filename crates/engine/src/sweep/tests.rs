@@ -448,3 +448,17 @@ fn a_storming_point_is_kept_and_marked_as_cut() {
     let csv = result.to_csv();
     assert!(csv.lines().nth(1).unwrap().ends_with(",rounds"), "{csv}");
 }
+
+#[test]
+fn a_range_bound_of_days_reads_in_days() {
+    assert_eq!(
+        ValueUnit::Ms.format_bound(i32::MAX as u64),
+        "24.8 days",
+        "Integer.MAX_VALUE ms"
+    );
+    assert_eq!(ValueUnit::Ms.format_bound(86_400_000), "1 day");
+    assert_eq!(ValueUnit::Ms.format_bound(7 * 86_400_000), "7 days");
+    // Below a day, as any duration.
+    assert_eq!(ValueUnit::Ms.format_bound(1_800_000), "30 min");
+    assert_eq!(ValueUnit::Count.format_bound(100_000), "100,000");
+}
