@@ -169,8 +169,9 @@ fn render_timeline(s: &mut String, trace: &crate::trace::Trace, lay: &TimelineLa
     }
 }
 
-/// Escapes text for XML.
-pub(crate) fn esc(text: &str) -> String {
+/// Escapes text for XML: an element's text or a quoted attribute (also the
+/// page's sweep plot, written as markup text).
+pub fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

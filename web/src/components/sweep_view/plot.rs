@@ -9,23 +9,9 @@
 
 use std::fmt::Write as _;
 
+use engine::svg_export::esc;
 use engine::sweep::plot_layout::{PlotLayout, VARIANT_COLOURS};
 use engine::sweep::SweepResult;
-
-/// `text` safe inside an element or a quoted attribute.
-pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// The plot's SVG; `hovered` (index into the result's points) gets a
 /// vertical line in every panel.
