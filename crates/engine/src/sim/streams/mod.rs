@@ -69,13 +69,14 @@ use local_state::Changelog;
 use member::{Assigned, Lane, MemberKey, PendingRound, Process, StreamThread, Subscription, Th};
 
 use crate::scenario::{
-    instance_name, KafkaVersion, Scenario, StreamsConfig, StreamsEvent, StreamsScenario,
-    StreamsTimings, StreamsVariant,
+    instance_name, KafkaVersion, Scenario, StreamsConfig, StreamsScenario, StreamsTimings,
+    StreamsVariant,
 };
 use crate::sim::driver::SimulationDriver;
 use crate::sim::formation::ScenarioStart;
 use crate::sim::group::{ClassicGroup, GroupState};
 use crate::sim::recorder::TraceRecorder;
+use crate::sim::streams_script::{planned_events, PlannedEvent};
 use crate::streams::{ProcessId, StreamsTaskId};
 use crate::trace::{ItemKind, Trace, WorkItem};
 
@@ -117,7 +118,7 @@ pub(crate) struct StreamsSimulation {
     last_assignment: BTreeMap<MemberKey, Assigned>,
     pending: Option<PendingRound>,
     cause: JoinPhaseCause,
-    planned: Vec<(u64, StreamsEvent, Option<String>)>,
+    planned: Vec<PlannedEvent>,
     unique: u64,
     token: u64,
     records_restored: u64,
@@ -155,12 +156,7 @@ impl StreamsSimulation {
             .filter(|(_, &s)| s)
             .map(|(&t, _)| t)
             .collect();
-        let mut planned: Vec<(u64, StreamsEvent, Option<String>)> = streams
-            .events
-            .iter()
-            .map(|e| (e.at_ms, e.event.clone(), None))
-            .collect();
-        planned.sort_by_key(|p| p.0);
+        let planned = planned_events(&streams.events);
         let initial_delay = base_config
             .resolve(base_version)
             .group_initial_rebalance_delay_ms;

@@ -37,13 +37,14 @@ use coordinator::{BrokerAssignor, StreamsGroupConfig, StreamsGroupCoordinator};
 use events::Ev;
 
 use crate::scenario::{
-    instance_name, KafkaVersion, ResolvedStreamsConfig, Scenario, StreamsConfig, StreamsEvent,
-    StreamsScenario, StreamsTimings, StreamsVariant,
+    instance_name, KafkaVersion, ResolvedStreamsConfig, Scenario, StreamsConfig, StreamsScenario,
+    StreamsTimings, StreamsVariant,
 };
 use crate::sim::driver::{Simulation, SimulationDriver};
 use crate::sim::formation::ScenarioStart;
 use crate::sim::recorder::TraceRecorder;
 use crate::sim::streams::local_state::{Changelog, LocalState};
+use crate::sim::streams_script::{planned_events, PlannedEvent, Restart};
 use crate::streams::ProcessId;
 use crate::streams_group::current_assignment_builder::TasksTuple;
 use crate::streams_group::{StickyTaskAssignorVersion, Subtopology, TaskId, Topology};
@@ -112,14 +113,9 @@ struct Process {
     inc: u32,
     threads: Vec<StreamThread>,
     stopping: bool,
-}
-
-#[derive(Clone, Debug)]
-struct Restart {
-    downtime_ms: u64,
-    version: KafkaVersion,
-    config: StreamsConfig,
-    remove_config: Vec<String>,
+    /// Until when the JVM is paused (a long GC pause): no heartbeats, no
+    /// processing, no restoration.
+    frozen_until: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -161,7 +157,7 @@ pub(crate) struct StreamsGroupSimulation {
     /// Each member's session deadline (token, at), to keep a silent
     /// member's expiry in the foreground.
     sessions: BTreeMap<String, (u64, u64)>,
-    planned: Vec<(u64, StreamsEvent, Option<String>)>,
+    planned: Vec<PlannedEvent>,
     token: u64,
     records_restored: u64,
     touched: BTreeSet<u32>,
@@ -233,12 +229,7 @@ impl StreamsGroupSimulation {
         let resolved = base_config.resolve(base_version);
         let coordinator =
             StreamsGroupCoordinator::new(group_config(&resolved, base_version), topology);
-        let mut planned: Vec<(u64, StreamsEvent, Option<String>)> = streams
-            .events
-            .iter()
-            .map(|e| (e.at_ms, e.event.clone(), None))
-            .collect();
-        planned.sort_by_key(|p| p.0);
+        let planned = planned_events(&streams.events);
         let mut sim = Self {
             label: variant.label.clone(),
             driver: SimulationDriver::new(),
@@ -473,7 +464,13 @@ impl ScenarioStart for StreamsGroupSimulation {
         for index in 0..self.planned.len() {
             self.planned[index].0 += origin_ms;
             let at = self.planned[index].0;
-            self.schedule(at, Ev::Planned { index });
+            self.schedule(
+                at,
+                Ev::Planned {
+                    index,
+                    deferred: false,
+                },
+            );
         }
     }
 
