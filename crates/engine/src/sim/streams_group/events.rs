@@ -76,6 +76,28 @@ pub(crate) enum Ev {
     Unblock {
         th: Th,
     },
+    /// The JVM of a paused process runs again.
+    Resume {
+        lane: u32,
+        inc: u32,
+    },
+}
+
+impl Ev {
+    /// The thread whose StreamThread or consumer runs this event: it waits
+    /// while that process's JVM is paused.
+    fn stream_thread(&self) -> Option<Th> {
+        match self {
+            Ev::HeartbeatTimer { th, .. }
+            | Ev::HeartbeatResponse { th, .. }
+            | Ev::Callbacks { th, .. }
+            | Ev::Initialized { th, .. }
+            | Ev::RestoreTick { th, .. }
+            | Ev::PollTimeout { th }
+            | Ev::Unblock { th } => Some(*th),
+            _ => None,
+        }
+    }
 }
 
 impl DriverEvent for Ev {
@@ -93,6 +115,10 @@ impl DriverEvent for Ev {
 
 impl StreamsGroupSimulation {
     pub(super) fn dispatch(&mut self, ev: Ev) {
+        if let Some(until) = ev.stream_thread().and_then(|th| self.frozen_until(th)) {
+            self.schedule(until, ev);
+            return;
+        }
         match ev {
             Ev::Planned { index, deferred } => self.apply_planned(index, deferred),
             Ev::ProcessStart { lane } => self.start_process(lane),
@@ -122,6 +148,7 @@ impl StreamsGroupSimulation {
             Ev::Exit { lane, inc } => self.on_exit(lane, inc),
             Ev::PollTimeout { th } => self.on_poll_timeout(th),
             Ev::Unblock { th } => self.on_unblock(th),
+            Ev::Resume { lane, inc } => self.on_resume(lane, inc),
         }
     }
 
@@ -151,6 +178,7 @@ impl StreamsGroupSimulation {
                 // A new thread starts "not ready" (`streamsGroupReady`).
                 ready: false,
                 restore_token: 0,
+                zombie: false,
             });
         }
         self.lanes[lane as usize].proc = Some(Process {
@@ -494,12 +522,8 @@ impl StreamsScript for StreamsGroupSimulation {
         self.crash(lane);
     }
 
-    fn pause_instance(&mut self, lane: u32, _duration_ms: u64) {
-        self.skip_event(
-            Some(lane),
-            "A GC pause is not simulated for the streams protocol yet; the event is skipped."
-                .to_string(),
-        );
+    fn pause_instance(&mut self, lane: u32, duration_ms: u64) {
+        self.freeze(lane, duration_ms);
     }
 
     fn block_thread(&mut self, lane: u32, thread: u32, duration_ms: u64) {

@@ -22,13 +22,16 @@
 //! active of the thread restores.
 //!
 //! Split by job: `events` (what is scheduled, the scenario's events, process
-//! lifecycle), `client` (heartbeats, responses, callbacks, fencing), `tasks`
-//! (copies on the timeline, restoration), `explain` (wording).
+//! lifecycle), `pause` (a GC pause: frozen members, fencing, zombies),
+//! `client` (heartbeats, responses, callbacks, fencing), `tasks` (copies on
+//! the timeline, restoration), `explain` (wording). The scenario script is
+//! the classic simulator's too (`sim::streams_script`).
 
 mod client;
 pub(crate) mod coordinator;
 mod events;
 mod explain;
+mod pause;
 mod tasks;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -106,6 +109,9 @@ struct StreamThread {
     /// The group is ready (no `ASSIGNMENT_DELAYED`, 4.2+): it processes.
     ready: bool,
     restore_token: u64,
+    /// Fenced while its JVM was paused and not told yet: its running tasks
+    /// process on as zombies.
+    zombie: bool,
 }
 
 #[derive(Clone, Debug)]

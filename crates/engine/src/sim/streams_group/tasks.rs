@@ -157,6 +157,17 @@ impl StreamsGroupSimulation {
             .copied()
             .filter(|&t| self.tasks.stateful[t as usize])
             .collect();
+        if self.frozen_until(th).is_some() {
+            // A paused JVM reads nothing; the resume re-plans.
+            for &t in restoring.iter().chain(&followers) {
+                self.fold(th.lane, t, 0);
+            }
+            let token = self.next_token();
+            if let Some(x) = self.thread_mut(th) {
+                x.restore_token = token;
+            }
+            return;
+        }
         let mut still = Vec::new();
         let mut done = false;
         for &t in &restoring {
@@ -257,18 +268,22 @@ impl StreamsGroupSimulation {
     }
 
     /// Brings `th`'s actives on the timeline into the state the thread is in:
-    /// paused (`frozen`) while it is blocked or its group is not ready.
+    /// paused (`frozen`) while its JVM is paused, it is blocked or its group
+    /// is not ready; a zombie while it runs on after being fenced unawares.
     pub(super) fn show(&mut self, th: Th) {
         let Some(x) = self.thread(th) else {
             return;
         };
+        let frozen = self.frozen_until(th).is_some();
         let paused = x.blocked_until.is_some() || !x.ready;
         let mut by_state: BTreeMap<ItemState, Vec<u32>> = BTreeMap::new();
         for (&t, &(phase, _)) in &x.active {
             let want = match phase {
+                _ if frozen => ItemState::Frozen,
                 TaskPhase::Initializing => ItemState::Starting,
                 TaskPhase::Restoring => ItemState::Restoring,
                 TaskPhase::Running if paused => ItemState::Frozen,
+                TaskPhase::Running if x.zombie => ItemState::Zombie,
                 TaskPhase::Running => ItemState::Running,
             };
             let now_state = self.recorder.timeline.state_on(t, th.lane);
