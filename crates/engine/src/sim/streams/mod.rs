@@ -58,6 +58,7 @@ mod member;
 mod poll;
 mod processing;
 mod restoration;
+pub(crate) mod restore_plan;
 mod rounds;
 
 use crate::sim::driver::Simulation;
