@@ -68,9 +68,27 @@ impl Restart {
     }
 }
 
+/// What the script reads of an instance (one lane of the trace).
+pub(crate) trait InstanceLane {
+    fn name(&self) -> &str;
+    /// Its release now (a restart can change it).
+    fn version(&self) -> KafkaVersion;
+    /// Whether a process runs, and whether that process is closing.
+    fn process(&self) -> Option<ProcessRuns>;
+}
+
+/// A lane's process as the script sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ProcessRuns {
+    Running,
+    Closing,
+}
+
 /// A Streams simulator the script runs on: the process side of each event is
 /// the simulator's, the script's order, skipping and deferral are shared.
 pub(crate) trait StreamsScript: Simulation {
+    type Lane: InstanceLane;
+
     /// How a rolling restart's note says when an instance exits.
     const EXITS_AFTER: &'static str;
     /// Why a clean close waits ([`StreamsScript::close_waits_until`]).
@@ -82,14 +100,8 @@ pub(crate) trait StreamsScript: Simulation {
     /// recorded already).
     fn planned_event(index: usize, deferred: bool) -> Self::Event;
     fn recorder_mut(&mut self) -> &mut TraceRecorder;
-    /// The lane of the instance named `name`.
-    fn lane_named(&self, name: &str) -> Option<u32>;
-    fn lane_name(&self, lane: u32) -> String;
-    /// The lanes whose process runs, in lane order.
-    fn lanes_with_process(&self) -> Vec<u32>;
-    /// The lane's process runs and is not closing.
-    fn takes_events(&self, lane: u32) -> bool;
-    fn lane_version(&self, lane: u32) -> KafkaVersion;
+    /// The run's instances, in lane order.
+    fn instances(&self) -> &[Self::Lane];
     fn base_version(&self) -> KafkaVersion;
     /// A clean close of the lane's process cannot start before this time.
     fn close_waits_until(&self, lane: u32) -> Option<u64>;
@@ -103,6 +115,42 @@ pub(crate) trait StreamsScript: Simulation {
     fn pause_instance(&mut self, lane: u32, duration_ms: u64);
     /// `StreamThread-<thread + 1>` blocks in a record handler.
     fn block_thread(&mut self, lane: u32, thread: u32, duration_ms: u64);
+
+    /// Schedules the script's events once the group has formed at
+    /// `origin_ms` (their times count from there).
+    fn schedule_script(&mut self, origin_ms: u64) {
+        for index in 0..self.planned_mut().len() {
+            self.planned_mut()[index].0 += origin_ms;
+            let at = self.planned_mut()[index].0;
+            self.schedule(at, Self::planned_event(index, false));
+        }
+    }
+
+    /// The lane of the instance named `name`.
+    fn lane_named(&self, name: &str) -> Option<u32> {
+        let lanes = self.instances();
+        lanes
+            .iter()
+            .position(|l| l.name() == name)
+            .map(|l| l as u32)
+    }
+
+    fn lane_name(&self, lane: u32) -> String {
+        self.instances()[lane as usize].name().to_string()
+    }
+
+    /// The lanes whose process runs (closing or not), in lane order.
+    fn lanes_with_process(&self) -> Vec<u32> {
+        let lanes = self.instances();
+        (0..lanes.len() as u32)
+            .filter(|&l| lanes[l as usize].process().is_some())
+            .collect()
+    }
+
+    /// The lane's process runs and is not closing.
+    fn takes_events(&self, lane: u32) -> bool {
+        self.instances()[lane as usize].process() == Some(ProcessRuns::Running)
+    }
 
     /// The event was not applied: its marker says so, a step says why.
     fn skip_event(&mut self, lane: Option<u32>, text: String) {
@@ -171,7 +219,7 @@ pub(crate) trait StreamsScript: Simulation {
                 ..
             } => {
                 let lane = on();
-                let version = kafka_version.unwrap_or(self.lane_version(lane));
+                let version = kafka_version.unwrap_or(self.instances()[lane as usize].version());
                 self.plan_restart(
                     lane,
                     Restart {

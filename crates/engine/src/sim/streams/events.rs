@@ -1,12 +1,12 @@
 //! The events a Streams run schedules, their dispatch, and what the shared
 //! scenario script (`sim::streams_script`) does to this simulator's instances.
 
-use super::member::{MemberKey, Process, Th};
+use super::member::{Lane, MemberKey, Process, Th};
 use super::StreamsSimulation;
 use crate::scenario::{KafkaVersion, StreamsConfig};
 use crate::sim::driver::{DriverEvent, Simulation};
 use crate::sim::recorder::TraceRecorder;
-use crate::sim::streams_script::{PlannedEvent, Restart, StreamsScript};
+use crate::sim::streams_script::{InstanceLane, PlannedEvent, ProcessRuns, Restart, StreamsScript};
 
 #[derive(Clone, Debug)]
 pub(crate) enum Ev {
@@ -74,7 +74,28 @@ impl StreamsSimulation {
     }
 }
 
+impl InstanceLane for Lane {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn version(&self) -> KafkaVersion {
+        self.version
+    }
+
+    fn process(&self) -> Option<ProcessRuns> {
+        let p = self.proc.as_ref()?;
+        Some(if p.stopping {
+            ProcessRuns::Closing
+        } else {
+            ProcessRuns::Running
+        })
+    }
+}
+
 impl StreamsScript for StreamsSimulation {
+    type Lane = Lane;
+
     const EXITS_AFTER: &'static str = "after close() commits";
     const CLOSE_WAITS: &'static str = "has a stream thread that is not running (frozen or blocked in a handler): close() waits for every thread.";
 
@@ -90,32 +111,8 @@ impl StreamsScript for StreamsSimulation {
         &mut self.recorder
     }
 
-    fn lane_named(&self, name: &str) -> Option<u32> {
-        self.lanes
-            .iter()
-            .position(|l| l.name == name)
-            .map(|l| l as u32)
-    }
-
-    fn lane_name(&self, lane: u32) -> String {
-        self.name(lane)
-    }
-
-    fn lanes_with_process(&self) -> Vec<u32> {
-        (0..self.lanes.len() as u32)
-            .filter(|&l| self.lanes[l as usize].proc.is_some())
-            .collect()
-    }
-
-    fn takes_events(&self, lane: u32) -> bool {
-        self.lanes[lane as usize]
-            .proc
-            .as_ref()
-            .is_some_and(|p| !p.stopping)
-    }
-
-    fn lane_version(&self, lane: u32) -> KafkaVersion {
-        self.lanes[lane as usize].version
+    fn instances(&self) -> &[Lane] {
+        &self.lanes
     }
 
     fn base_version(&self) -> KafkaVersion {

@@ -167,8 +167,10 @@ impl Process {
     }
 }
 
+/// One instance: its identity, release, config and local state, and its
+/// process while one runs.
 #[derive(Clone, Debug)]
-pub(super) struct Lane {
+pub(crate) struct Lane {
     pub(super) name: String,
     pub(super) process_id: ProcessId,
     pub(super) version: KafkaVersion,

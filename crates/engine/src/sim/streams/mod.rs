@@ -41,13 +41,17 @@
 //!   KIP-848/KIP-1071 protocols.
 //!
 //! The code is split by job: `events` (what is scheduled, its dispatch and
-//! the scenario's events), `lifecycle` (processes, pauses, sessions,
-//! zombies), `poll` (a blocked thread and its poll timeout), `rounds`
-//! (join, notice, revoke, sync, assignment), `leader` (the glue around
-//! `streams::partition_assignor::assign_group`), `restoration` (actives and
-//! standbys catching up, per thread), `member` (lanes, processes, threads,
-//! subscriptions), `explain` (wording). The clock, the queue and the trace
-//! being recorded are the shared `sim::driver` and `sim::recorder`.
+//! what the scenario's events do here), `lifecycle` (processes, pauses,
+//! sessions, zombies), `poll` (a blocked thread and its poll timeout),
+//! `rounds` (join, notice, revoke, sync, assignment), `leader` (the glue
+//! around `streams::partition_assignor::assign_group`), `restoration`
+//! (actives and standbys catching up, per thread), `member` (lanes,
+//! processes, threads, subscriptions), `explain` (wording). Shared with the
+//! streams-protocol simulator (`sim::streams_group`): `local_state` (changelog
+//! and local-state arithmetic), `restore_plan` (a thread's restoration
+//! re-planned), [`seeded_uuid`], and the scenario script
+//! (`sim::streams_script`). The clock, the queue and the trace being recorded
+//! are the shared `sim::driver` and `sim::recorder`.
 
 mod events;
 mod explain;
@@ -77,7 +81,7 @@ use crate::sim::driver::SimulationDriver;
 use crate::sim::formation::ScenarioStart;
 use crate::sim::group::{ClassicGroup, GroupState};
 use crate::sim::recorder::TraceRecorder;
-use crate::sim::streams_script::{planned_events, PlannedEvent};
+use crate::sim::streams_script::{planned_events, PlannedEvent, StreamsScript};
 use crate::streams::{ProcessId, StreamsTaskId};
 use crate::trace::{ItemKind, Trace, WorkItem};
 
@@ -310,7 +314,7 @@ impl StreamsSimulation {
             .pinned_process_ids
             .get(lane as usize)
             .copied()
-            .unwrap_or_else(|| seeded_process_id(self.seed, lane));
+            .unwrap_or_else(|| seeded_uuid(self.seed, u64::from(lane)));
         self.lanes.push(Lane {
             name: instance_name(lane + 1),
             process_id,
@@ -374,7 +378,10 @@ impl StreamsSimulation {
     /// a static member, whose instance id Streams suffixes with the thread.
     fn new_member_id(&mut self, th: Th, key: MemberKey) -> String {
         let salt = (u64::from(key.1) << 48) ^ (u64::from(key.2) << 24) ^ u64::from(th.inc);
-        let tag = seeded_process_id(self.seed ^ salt.wrapping_mul(0x9e37_79b9), th.lane);
+        let tag = seeded_uuid(
+            self.seed ^ salt.wrapping_mul(0x9e37_79b9),
+            u64::from(th.lane),
+        );
         let uuid = format!("{:08x}", (tag.least_significant_bits() as u64) >> 32);
         match &self.lanes[th.lane as usize].config.group_instance_id {
             Some(prefix) => format!("{prefix}-{}-{}-{uuid}", th.lane + 1, key.1 + 1),
@@ -395,16 +402,18 @@ impl StreamsSimulation {
     }
 }
 
-/// A random UUID per instance, fixed by the seed: where a new client sorts
-/// decides how far `HighAvailabilityTaskAssignor`'s round-robin shifts.
-fn seeded_process_id(seed: u64, lane: u32) -> ProcessId {
+/// A random 128-bit id fixed by the seed, for both Streams simulators: an
+/// instance's process id (`salt`: its lane; where a new client sorts decides
+/// how far `HighAvailabilityTaskAssignor`'s round-robin shifts), and what
+/// member ids derive from.
+pub(crate) fn seeded_uuid(seed: u64, salt: u64) -> ProcessId {
     let mix = |mut z: u64| {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     };
     let s = (seed ^ 0x5eed_0000)
-        .wrapping_add(u64::from(lane) + 1)
+        .wrapping_add(salt + 1)
         .wrapping_mul(0x9e37_79b9_7f4a_7c15);
     ProcessId::new(mix(s) as i64, mix(s ^ 0xa5a5) as i64)
 }
@@ -417,17 +426,7 @@ impl ScenarioStart for StreamsSimulation {
     }
 
     fn schedule_scenario_events(&mut self, origin_ms: u64) {
-        for index in 0..self.planned.len() {
-            self.planned[index].0 += origin_ms;
-            let at = self.planned[index].0;
-            self.schedule(
-                at,
-                Ev::Planned {
-                    index,
-                    deferred: false,
-                },
-            );
-        }
+        self.schedule_script(origin_ms);
     }
 
     /// Records restored while the group formed are not shown.

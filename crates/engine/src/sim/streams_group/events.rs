@@ -4,11 +4,12 @@
 //! StreamThread blocked past `max.poll.interval.ms`.
 
 use super::coordinator::HeartbeatResponse;
-use super::{ClientState, Process, StreamThread, StreamsGroupSimulation, Th};
+use super::{ClientState, Lane, Process, StreamThread, StreamsGroupSimulation, Th};
 use crate::scenario::{KafkaVersion, ProcessingGuarantee, StreamsConfig};
 use crate::sim::driver::{DriverEvent, Simulation};
 use crate::sim::recorder::TraceRecorder;
-use crate::sim::streams_script::{PlannedEvent, Restart, StreamsScript};
+use crate::sim::streams::seeded_uuid;
+use crate::sim::streams_script::{InstanceLane, PlannedEvent, ProcessRuns, Restart, StreamsScript};
 use crate::streams_group::current_assignment_builder::TasksTuple;
 use crate::trace::{ItemState, StepKind, WorkerState};
 use crate::wording::duration;
@@ -214,7 +215,7 @@ impl StreamsGroupSimulation {
         const ALPHABET: &[u8; 64] =
             b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
         let salt = (u64::from(lane) << 40) ^ (u64::from(inc) << 20) ^ u64::from(thread);
-        let id = super::seeded_uuid(self.seed ^ 0x6d65_6d62, salt ^ 0xabcd_ef00_0000_0000);
+        let id = seeded_uuid(self.seed ^ 0x6d65_6d62, salt ^ 0xabcd_ef00_0000_0000);
         let bits = id.least_significant_bits() as u64;
         let high = id.most_significant_bits() as u64;
         (0..22)
@@ -451,7 +452,28 @@ impl StreamsGroupSimulation {
     }
 }
 
+impl InstanceLane for Lane {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn version(&self) -> KafkaVersion {
+        self.version
+    }
+
+    fn process(&self) -> Option<ProcessRuns> {
+        let p = self.proc.as_ref()?;
+        Some(if p.stopping {
+            ProcessRuns::Closing
+        } else {
+            ProcessRuns::Running
+        })
+    }
+}
+
 impl StreamsScript for StreamsGroupSimulation {
+    type Lane = Lane;
+
     const EXITS_AFTER: &'static str = "after close() commits and its threads leave the group";
     const CLOSE_WAITS: &'static str = "is frozen (a GC pause): close() runs when the JVM resumes.";
 
@@ -467,32 +489,8 @@ impl StreamsScript for StreamsGroupSimulation {
         &mut self.recorder
     }
 
-    fn lane_named(&self, name: &str) -> Option<u32> {
-        self.lanes
-            .iter()
-            .position(|l| l.name == name)
-            .map(|l| l as u32)
-    }
-
-    fn lane_name(&self, lane: u32) -> String {
-        self.name(lane)
-    }
-
-    fn lanes_with_process(&self) -> Vec<u32> {
-        (0..self.lanes.len() as u32)
-            .filter(|&l| self.lanes[l as usize].proc.is_some())
-            .collect()
-    }
-
-    fn takes_events(&self, lane: u32) -> bool {
-        self.lanes[lane as usize]
-            .proc
-            .as_ref()
-            .is_some_and(|p| !p.stopping)
-    }
-
-    fn lane_version(&self, lane: u32) -> KafkaVersion {
-        self.lanes[lane as usize].version
+    fn instances(&self) -> &[Lane] {
+        &self.lanes
     }
 
     fn base_version(&self) -> KafkaVersion {

@@ -15,8 +15,9 @@
 //! acknowledges. There is no group-wide barrier and no client leader.
 //!
 //! Shared with the classic simulator: the driver and trace recorder, the
-//! changelog and local-state arithmetic and how a thread shares its restore
-//! rate (`sim::streams::local_state`). Restoration follows the state updater
+//! scenario script (`sim::streams_script`), the changelog and local-state
+//! arithmetic (`sim::streams::local_state`), a thread's restoration
+//! re-planned (`sim::streams::restore_plan`) and the seeded ids. Restoration follows the state updater
 //! (always on from 4.1's point of view here): a thread keeps processing its
 //! running tasks while its new actives restore; standbys wait while an
 //! active of the thread restores.
@@ -47,7 +48,8 @@ use crate::sim::driver::{Simulation, SimulationDriver};
 use crate::sim::formation::ScenarioStart;
 use crate::sim::recorder::TraceRecorder;
 use crate::sim::streams::local_state::{Changelog, LocalState};
-use crate::sim::streams_script::{planned_events, PlannedEvent, Restart};
+use crate::sim::streams::seeded_uuid;
+use crate::sim::streams_script::{planned_events, PlannedEvent, Restart, StreamsScript};
 use crate::streams::ProcessId;
 use crate::streams_group::current_assignment_builder::TasksTuple;
 use crate::streams_group::{StickyTaskAssignorVersion, Subtopology, TaskId, Topology};
@@ -124,8 +126,10 @@ struct Process {
     frozen_until: Option<u64>,
 }
 
+/// One instance: its identity, release, config and local state, and its
+/// process while one runs.
 #[derive(Clone, Debug)]
-struct Lane {
+pub(crate) struct Lane {
     name: String,
     process_id: ProcessId,
     version: KafkaVersion,
@@ -444,20 +448,6 @@ impl StreamsGroupSimulation {
     }
 }
 
-/// A random 128-bit id fixed by the seed (process ids; member ids derive
-/// their own from it).
-pub(crate) fn seeded_uuid(seed: u64, salt: u64) -> ProcessId {
-    let mix = |mut z: u64| {
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    let s = (seed ^ 0x5eed_0000)
-        .wrapping_add(salt + 1)
-        .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    ProcessId::new(mix(s) as i64, mix(s ^ 0xa5a5) as i64)
-}
-
 impl ScenarioStart for StreamsGroupSimulation {
     fn start_initial_processes(&mut self) {
         for lane in 0..self.lanes.len() as u32 {
@@ -467,17 +457,7 @@ impl ScenarioStart for StreamsGroupSimulation {
     }
 
     fn schedule_scenario_events(&mut self, origin_ms: u64) {
-        for index in 0..self.planned.len() {
-            self.planned[index].0 += origin_ms;
-            let at = self.planned[index].0;
-            self.schedule(
-                at,
-                Ev::Planned {
-                    index,
-                    deferred: false,
-                },
-            );
-        }
+        self.schedule_script(origin_ms);
     }
 
     fn formation_done(&mut self) {
