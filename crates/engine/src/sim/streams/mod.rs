@@ -83,7 +83,7 @@ use crate::sim::group::{ClassicGroup, GroupState};
 use crate::sim::recorder::TraceRecorder;
 use crate::sim::streams_script::{planned_events, PlannedEvent, StreamsScript};
 use crate::streams::{ProcessId, StreamsTaskId};
-use crate::trace::{ItemKind, Trace, WorkItem};
+use crate::trace::Trace;
 
 /// The application's tasks, fixed for a run: task `i` of the trace is
 /// `task_ids[i]`, with its changelog and whether it is stateful.
@@ -168,7 +168,7 @@ impl StreamsSimulation {
         let mut sim = Self {
             label: variant.label.clone(),
             driver: SimulationDriver::new(),
-            recorder: TraceRecorder::new(),
+            recorder: TraceRecorder::streams_tasks(task_ids.len()),
             rtt: u64::from(app.timings.coordinator_rtt_ms),
             timings: app.timings.clone(),
             seed: scenario.seed,
@@ -196,14 +196,6 @@ impl StreamsSimulation {
             records_restored: 0,
             touched: BTreeSet::new(),
         };
-        let n = sim.topology.task_ids.len();
-        sim.recorder.timeline.ensure_items(n);
-        for item in 0..n as u32 {
-            sim.recorder.timeline.set_task(item);
-            sim.recorder
-                .timeline
-                .set_configured(item, true, &mut sim.recorder.pool);
-        }
         for _ in 0..app.instances {
             sim.add_lane(base_version, &StreamsConfig::default());
         }
@@ -220,19 +212,10 @@ impl StreamsSimulation {
 
     /// Closes everything at `end_ms` and returns the trace.
     pub(crate) fn finish(self, end_ms: u64) -> Trace {
-        let workers = self.lanes.iter().map(|l| l.name.clone()).collect();
-        let items = self
-            .topology
-            .task_ids
-            .iter()
-            .map(|t| WorkItem {
-                label: t.to_string(),
-                kind: ItemKind::Task,
-            })
-            .collect();
+        let instances = self.lanes.iter().map(|l| l.name.clone()).collect();
         let now = self.driver.now();
         self.recorder
-            .finish(self.label, now, end_ms, workers, items)
+            .finish_streams(self.label, now, end_ms, instances, &self.topology.task_ids)
     }
 
     fn next_token(&mut self) -> u64 {

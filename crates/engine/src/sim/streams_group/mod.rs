@@ -53,7 +53,7 @@ use crate::sim::streams_script::{planned_events, PlannedEvent, Restart, StreamsS
 use crate::streams::ProcessId;
 use crate::streams_group::current_assignment_builder::TasksTuple;
 use crate::streams_group::{StickyTaskAssignorVersion, Subtopology, TaskId, Topology};
-use crate::trace::{ItemKind, Trace, WorkItem};
+use crate::trace::Trace;
 
 /// One stream thread of one process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -243,7 +243,7 @@ impl StreamsGroupSimulation {
         let mut sim = Self {
             label: variant.label.clone(),
             driver: SimulationDriver::new(),
-            recorder: TraceRecorder::new(),
+            recorder: TraceRecorder::streams_tasks(ids.len()),
             rtt: u64::from(app.timings.coordinator_rtt_ms),
             timings: app.timings.clone(),
             seed: scenario.seed,
@@ -265,14 +265,6 @@ impl StreamsGroupSimulation {
             touched: BTreeSet::new(),
             delay_noted: i32::MIN,
         };
-        let n = sim.tasks.ids.len();
-        sim.recorder.timeline.ensure_items(n);
-        for item in 0..n as u32 {
-            sim.recorder.timeline.set_task(item);
-            sim.recorder
-                .timeline
-                .set_configured(item, true, &mut sim.recorder.pool);
-        }
         for _ in 0..app.instances {
             sim.add_lane(base_version, &StreamsConfig::default(), &app.process_ids);
         }
@@ -325,19 +317,10 @@ impl StreamsGroupSimulation {
 
     /// Closes everything at `end_ms` and returns the trace.
     pub(crate) fn finish(self, end_ms: u64) -> Trace {
-        let workers = self.lanes.iter().map(|l| l.name.clone()).collect();
-        let items = self
-            .tasks
-            .ids
-            .iter()
-            .map(|t| WorkItem {
-                label: t.to_string(),
-                kind: ItemKind::Task,
-            })
-            .collect();
+        let instances = self.lanes.iter().map(|l| l.name.clone()).collect();
         let now = self.driver.now();
         self.recorder
-            .finish(self.label, now, end_ms, workers, items)
+            .finish_streams(self.label, now, end_ms, instances, &self.tasks.ids)
     }
 
     fn next_token(&mut self) -> u64 {
