@@ -28,6 +28,12 @@ fn steps(t: &Trace, kind: StepKind) -> Vec<(u64, Option<u32>)> {
         .collect()
 }
 
+/// The first `kind` step's explanation.
+fn explanation(t: &Trace, kind: StepKind) -> &str {
+    let step = t.steps.iter().find(|s| s.kind == kind);
+    step.map_or("", |s| s.explanation.as_str())
+}
+
 /// Tasks with a copy in `state` on `lane` at `at`.
 fn tasks_at(t: &Trace, lane: u32, state: ItemState, at: u64) -> usize {
     t.spans
@@ -59,6 +65,7 @@ fn a_short_pause_freezes_the_instance_and_it_resumes_in_the_group() {
         t.steps
     );
     assert_eq!(steps(&t, StepKind::GcPause), vec![(from, Some(1))]);
+    assert!(explanation(&t, StepKind::GcPause).contains("keeps its members"));
     // Its three actives stop processing for the pause and run again after.
     assert_eq!(tasks_at(&t, 1, ItemState::Frozen, from + 5_000), 3);
     assert_eq!(tasks_at(&t, 1, ItemState::Running, from + 5_000), 0);
@@ -82,6 +89,7 @@ fn a_pause_past_the_session_gets_the_members_fenced_and_they_rejoin() {
     assert_eq!(to - from, 60_000);
     // The broker fences the silent member streams.session.timeout.ms (45 s)
     // after its last heartbeat (at most one interval, 5 s, before the pause).
+    assert!(explanation(&t, StepKind::GcPause).contains("fences its members"));
     let fenced = steps(&t, StepKind::SessionTimeout);
     assert_eq!(fenced.len(), 1, "{:?}", t.steps);
     let (at, lane) = fenced[0];
@@ -101,10 +109,7 @@ fn a_pause_past_the_session_gets_the_members_fenced_and_they_rejoin() {
     let unknown = steps(&t, StepKind::UnknownMember);
     assert_eq!(unknown.len(), 1);
     assert!(unknown[0].0 >= to && unknown[0].0 < to + 1_000);
-    assert!(t
-        .steps
-        .iter()
-        .any(|s| s.kind == StepKind::UnknownMember && s.explanation.contains("UNKNOWN_MEMBER_ID")));
+    assert!(explanation(&t, StepKind::UnknownMember).contains("UNKNOWN_MEMBER_ID"));
     let lost = steps(&t, StepKind::PartitionsLost);
     assert_eq!(lost, vec![(unknown[0].0, Some(1))]);
     assert_eq!(tasks_at(&t, 1, ItemState::Zombie, unknown[0].0), 0);

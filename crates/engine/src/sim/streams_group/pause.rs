@@ -40,15 +40,28 @@ impl StreamsGroupSimulation {
         let threads = p.threads.len() as u32;
         let name = self.name(lane);
         let session = self.coordinator.config().session_timeout_ms;
-        let outcome = if duration_ms > session {
-            "longer than streams.session.timeout.ms, so the group coordinator fences each member whose session runs out meanwhile"
-        } else {
-            "within streams.session.timeout.ms, so the members stay in the group"
+        // Each member's session runs from its last heartbeat; one sent on
+        // resume reaches the coordinator half a round trip later.
+        let arrives = until + self.rtt / 2;
+        let expiring = members
+            .iter()
+            .filter(|m| self.sessions.get(*m).is_some_and(|&(_, at)| at <= arrives))
+            .count();
+        let outcome = match expiring {
+            0 => "so the group coordinator keeps its members".to_string(),
+            n if n == members.len() => {
+                "so the group coordinator fences its members when their sessions run out"
+                    .to_string()
+            }
+            n => format!(
+                "so the group coordinator fences {n} of its {} members when their sessions run out",
+                members.len()
+            ),
         };
         self.note(
             Some(lane),
             StepKind::GcPause,
-            format!("{name}'s JVM pauses for {} (a long GC pause): no StreamThread polls or processes, and its consumers' background threads send no heartbeats. The pause is {outcome} ({}).", duration(duration_ms), duration(session)),
+            format!("{name}'s JVM pauses for {} (a long GC pause): no StreamThread polls or processes, and its consumers' background threads send no heartbeats. Sessions last streams.session.timeout.ms ({}) from each member's last heartbeat, {outcome}.", duration(duration_ms), duration(session)),
         );
         self.open_worker_span(lane, WorkerState::Frozen);
         for member_id in members {
