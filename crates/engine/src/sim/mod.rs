@@ -19,6 +19,7 @@ pub(crate) mod restart;
 pub(crate) mod session_key;
 pub(crate) mod streams;
 pub(crate) mod streams_group;
+pub(crate) mod streams_script;
 pub(crate) mod timeline;
 
 /// Quiet time simulated after the last activity when the scenario sets no

@@ -5,8 +5,8 @@
 use super::formation::{present_from, Origin};
 use super::timeline::{ItemPool, Timeline};
 use crate::trace::{
-    EventMarker, MemberInfo, ProtocolStep, RebalanceRound, StepKind, Trace, WorkItem, WorkerSpan,
-    WorkerState,
+    EventMarker, ItemKind, MemberInfo, ProtocolStep, RebalanceRound, StepKind, Trace, WorkItem,
+    WorkerSpan, WorkerState,
 };
 
 /// Everything a run has recorded so far.
@@ -33,6 +33,20 @@ pub(crate) struct TraceRecorder {
 }
 
 impl TraceRecorder {
+    /// A Streams run's `n` tasks, each configured from the start (its
+    /// topology fixes them; nothing creates or deletes one).
+    pub(crate) fn streams_tasks(n: usize) -> Self {
+        let mut recorder = Self::new();
+        recorder.timeline.ensure_items(n);
+        for item in 0..n as u32 {
+            recorder.timeline.set_task(item);
+            recorder
+                .timeline
+                .set_configured(item, true, &mut recorder.pool);
+        }
+        recorder
+    }
+
     /// A scenario event as it happened at `at_ms`, with the simulator's note
     /// (why it applied differently) after its label.
     pub(crate) fn mark_event(
@@ -144,6 +158,25 @@ impl TraceRecorder {
 
     /// Closes everything at `end_ms` (not before `now_ms`) and returns the
     /// trace as seen from the visible t = 0 ([`Self::begin_visible_run`]).
+    /// [`Self::finish`] for a Streams run: its instances and its tasks, by label.
+    pub(crate) fn finish_streams<T: ToString>(
+        self,
+        label: String,
+        now_ms: u64,
+        end_ms: u64,
+        instances: Vec<String>,
+        tasks: &[T],
+    ) -> Trace {
+        let items = tasks
+            .iter()
+            .map(|t| WorkItem {
+                label: t.to_string(),
+                kind: ItemKind::Task,
+            })
+            .collect();
+        self.finish(label, now_ms, end_ms, instances, items)
+    }
+
     pub(crate) fn finish(
         mut self,
         label: String,

@@ -1,12 +1,12 @@
-//! The events a Streams run schedules, their dispatch, and the scenario
-//! script's events applied to the instances.
+//! The events a Streams run schedules, their dispatch, and what the shared
+//! scenario script (`sim::streams_script`) does to this simulator's instances.
 
-use super::member::{MemberKey, Process, Restart, Th};
+use super::member::{Lane, MemberKey, Process, Th};
 use super::StreamsSimulation;
-use crate::scenario::StreamsEvent;
+use crate::scenario::{KafkaVersion, StreamsConfig};
 use crate::sim::driver::{DriverEvent, Simulation};
-use crate::trace::StepKind;
-use crate::wording::duration;
+use crate::sim::recorder::TraceRecorder;
+use crate::sim::streams_script::{InstanceLane, PlannedEvent, ProcessRuns, Restart, StreamsScript};
 
 #[derive(Clone, Debug)]
 pub(crate) enum Ev {
@@ -40,7 +40,7 @@ impl DriverEvent for Ev {
 impl StreamsSimulation {
     pub(super) fn dispatch(&mut self, ev: Ev) {
         match ev {
-            Ev::Planned { index, deferred } => self.on_planned(index, deferred),
+            Ev::Planned { index, deferred } => self.apply_planned(index, deferred),
             Ev::ProcessStart { lane } => self.start_process(lane),
             Ev::SendJoin { th } => {
                 // JoinGroup is sent from poll(): not while frozen or blocked.
@@ -72,167 +72,84 @@ impl StreamsSimulation {
             Ev::ZombieEnds { th } => self.on_zombie_ends(th),
         }
     }
+}
 
-    pub(super) fn on_planned(&mut self, index: usize, deferred: bool) {
-        let (_, event, note) = self.planned[index].clone();
-        let lane = event
-            .instance()
-            .and_then(|n| self.lanes.iter().position(|l| l.name == n))
-            .map(|l| l as u32);
-        if !deferred {
-            let now = self.driver.now();
-            self.recorder
-                .mark_event(now, lane, event.label(), note.as_deref());
-        }
-        if let Some(name) = event.instance() {
-            let alive = lane.is_some_and(|l| {
-                self.lanes[l as usize]
-                    .proc
-                    .as_ref()
-                    .is_some_and(|p| !p.stopping)
-            });
-            if !alive {
-                if let Some(m) = self.recorder.markers.last_mut() {
-                    m.applied = false;
-                }
-                self.note(
-                    lane,
-                    StepKind::EventSkipped,
-                    format!("{name} is not running; the event is skipped."),
-                );
-                return;
-            }
-        }
-        // A clean close waits for the stream thread: a frozen or blocked
-        // instance closes when it is free again (a crash does not wait).
-        let clean_close = matches!(
-            event,
-            StreamsEvent::InstanceStop { .. } | StreamsEvent::InstanceRestart { crash: false, .. }
-        );
-        if let Some(l) = lane.filter(|_| clean_close) {
-            let free_at = self.lanes[l as usize]
-                .proc
-                .as_ref()
-                .and_then(Process::all_free_at);
-            if let Some(until) = free_at {
-                let name = self.name(l);
-                self.note(
-                    Some(l),
-                    StepKind::EventDeferred,
-                    format!("{name} has a stream thread that is not running (frozen or blocked in a handler): close() waits for every thread."),
-                );
-                self.schedule(
-                    until,
-                    Ev::Planned {
-                        index,
-                        deferred: true,
-                    },
-                );
-                return;
-            }
-        }
-        match event {
-            StreamsEvent::InstanceJoin {
-                count,
-                kafka_version,
-                config,
-            } => {
-                for _ in 0..count {
-                    let lane = self.add_lane(kafka_version.unwrap_or(self.base_version), &config);
-                    self.start_process(lane);
-                }
-            }
-            StreamsEvent::InstanceStop { .. } => {
-                let lane = lane.expect("checked above");
-                self.close_instance(lane);
-            }
-            StreamsEvent::InstanceCrash { .. } => {
-                let lane = lane.expect("checked above");
-                self.crash(lane);
-            }
-            StreamsEvent::InstanceRestart {
-                downtime_ms,
-                crash,
-                kafka_version,
-                config,
-                remove_config,
-                ..
-            } => {
-                let lane = lane.expect("checked above");
-                let version = kafka_version.unwrap_or(self.lanes[lane as usize].version);
-                self.lanes[lane as usize].restart = Some(Restart {
-                    downtime_ms,
-                    version,
-                    config,
-                    remove_config,
-                });
-                if crash {
-                    self.crash(lane);
-                } else {
-                    self.close_instance(lane);
-                }
-            }
-            StreamsEvent::RollingRestart {
-                downtime_ms,
-                interval_ms,
-                limit,
-                reverse_order,
-                kafka_version,
-                config,
-                remove_config,
-            } => {
-                let mut alive: Vec<u32> = (0..self.lanes.len() as u32)
-                    .filter(|&l| self.lanes[l as usize].proc.is_some())
-                    .collect();
-                if reverse_order {
-                    alive.reverse();
-                }
-                let n = limit.map_or(alive.len(), |l| (l as usize).min(alive.len()));
-                for (k, &l) in alive.iter().take(n).enumerate() {
-                    let at = self.driver.now() + k as u64 * interval_ms;
-                    self.planned.push((
-                        at,
-                        StreamsEvent::InstanceRestart {
-                            instance: self.name(l),
-                            downtime_ms,
-                            crash: false,
-                            kafka_version,
-                            config: config.clone(),
-                            remove_config: remove_config.clone(),
-                        },
-                        Some(format!("rolling restart {}/{n}", k + 1)),
-                    ));
-                    let i = self.planned.len() - 1;
-                    self.schedule(
-                        at,
-                        Ev::Planned {
-                            index: i,
-                            deferred: false,
-                        },
-                    );
-                }
-                self.note(
-                    None,
-                    StepKind::RollingRestart,
-                    format!(
-                        "Rolling restart of {n} instances: one every {}, each down for {} from the moment it exits (after close() commits).",
-                        duration(interval_ms),
-                        duration(downtime_ms)
-                    ),
-                );
-            }
-            StreamsEvent::GcPause { duration_ms, .. } => {
-                let lane = lane.expect("checked above");
-                self.freeze(lane, duration_ms);
-            }
-            StreamsEvent::SlowProcessing {
-                duration_ms,
-                thread,
-                ..
-            } => {
-                let lane = lane.expect("checked above");
-                self.block(lane, thread.unwrap_or(1).saturating_sub(1), duration_ms);
-            }
-        }
+impl InstanceLane for Lane {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn version(&self) -> KafkaVersion {
+        self.version
+    }
+
+    fn process(&self) -> Option<ProcessRuns> {
+        let p = self.proc.as_ref()?;
+        Some(if p.stopping {
+            ProcessRuns::Closing
+        } else {
+            ProcessRuns::Running
+        })
+    }
+}
+
+impl StreamsScript for StreamsSimulation {
+    type Lane = Lane;
+
+    const EXITS_AFTER: &'static str = "after close() commits";
+    const CLOSE_WAITS: &'static str = "has a stream thread that is not running (frozen or blocked in a handler): close() waits for every thread.";
+
+    fn planned_mut(&mut self) -> &mut Vec<PlannedEvent> {
+        &mut self.planned
+    }
+
+    fn planned_event(index: usize, deferred: bool) -> Ev {
+        Ev::Planned { index, deferred }
+    }
+
+    fn recorder_mut(&mut self) -> &mut TraceRecorder {
+        &mut self.recorder
+    }
+
+    fn instances(&self) -> &[Lane] {
+        &self.lanes
+    }
+
+    fn base_version(&self) -> KafkaVersion {
+        self.base_version
+    }
+
+    /// A clean close waits for every stream thread: a frozen or blocked
+    /// instance closes when it is free again (a crash does not wait).
+    fn close_waits_until(&self, lane: u32) -> Option<u64> {
+        self.lanes[lane as usize]
+            .proc
+            .as_ref()
+            .and_then(Process::all_free_at)
+    }
+
+    fn plan_restart(&mut self, lane: u32, restart: Restart) {
+        self.lanes[lane as usize].restart = Some(restart);
+    }
+
+    fn join_instance(&mut self, version: KafkaVersion, config: &StreamsConfig) {
+        let lane = self.add_lane(version, config);
+        self.start_process(lane);
+    }
+
+    fn stop_instance(&mut self, lane: u32) {
+        self.close_instance(lane);
+    }
+
+    fn crash_instance(&mut self, lane: u32) {
+        self.crash(lane);
+    }
+
+    fn pause_instance(&mut self, lane: u32, duration_ms: u64) {
+        self.freeze(lane, duration_ms);
+    }
+
+    fn block_thread(&mut self, lane: u32, thread: u32, duration_ms: u64) {
+        self.block(lane, thread, duration_ms);
     }
 }

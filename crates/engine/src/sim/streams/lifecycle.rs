@@ -9,7 +9,7 @@ use super::member::{MemberKey, Phase, Process, StreamThread, TaskPhase, Th};
 use super::StreamsSimulation;
 use crate::scenario::ProcessingGuarantee;
 use crate::sim::group::RemovalReason;
-use crate::sim::restart::comes_back;
+use crate::sim::streams_script::Restart;
 use crate::streams::versions::{accepted_upgrade_from, state_updater_restores, streams_release};
 use crate::trace::{ItemState, StepKind, WorkerState};
 use crate::wording::duration;
@@ -141,13 +141,11 @@ impl StreamsSimulation {
     /// `" As a restart, it comes back at t = …"` when a restart is planned
     /// for the process exiting at `exit_ms` (`sim::restart`), else nothing.
     fn comeback(&self, lane: u32, exit_ms: u64) -> String {
-        match &self.lanes[lane as usize].restart {
-            Some(r) => format!(
-                " As a restart, {}.",
-                comes_back(&self.recorder, exit_ms, r.downtime_ms)
-            ),
-            None => String::new(),
-        }
+        Restart::comeback(
+            self.lanes[lane as usize].restart.as_ref(),
+            &self.recorder,
+            exit_ms,
+        )
     }
 
     /// The process is gone (clean close done, or a crash): its copies end,
@@ -184,8 +182,7 @@ impl StreamsSimulation {
             let l = &mut self.lanes[lane as usize];
             l.version = r.version;
             l.used_metadata = None;
-            l.raw_config = l.raw_config.merged(&r.config).without(&r.remove_config);
-            l.config = l.raw_config.resolve(r.version);
+            (l.raw_config, l.config) = r.reconfigure(&l.raw_config);
             self.schedule(now + r.downtime_ms, Ev::ProcessStart { lane });
         }
     }

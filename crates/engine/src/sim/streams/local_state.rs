@@ -9,6 +9,10 @@
 //! restores up to the end offset it saw at registration (then processes), a
 //! standby or warmup has no end and follows the log continuously.
 
+use std::collections::BTreeSet;
+
+use crate::sim::timeline::Timeline;
+
 /// A task's changelog.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Changelog {
@@ -194,6 +198,33 @@ impl LocalState {
         let last_run = started + (now - started) / delay * delay;
         last_run.saturating_sub(since) > delay
     }
+}
+
+/// After an event, for both Streams simulators: the stateful tasks among
+/// `touched` whose processing started or stopped (a running or zombie copy
+/// on some lane of `timeline`); their changelogs grow from `now`, or stop.
+/// The standbys following them must be re-planned.
+pub(crate) fn move_changelogs(
+    touched: BTreeSet<u32>,
+    stateful: &[bool],
+    logs: &mut [Changelog],
+    timeline: &Timeline,
+    now: u64,
+) -> Vec<u32> {
+    let mut moved = Vec::new();
+    for t in touched {
+        if !stateful[t as usize] {
+            continue;
+        }
+        let processing = timeline.copies(t).iter().any(|&(_, s)| s.is_running());
+        let log = &mut logs[t as usize];
+        if log.since.is_some() == processing {
+            continue;
+        }
+        log.set_processing(processing, now);
+        moved.push(t);
+    }
+    moved
 }
 
 /// One stream thread's restore throughput (`rate` records/s, the restore

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::local_state::LocalState;
 use super::StreamsSimulation;
 use crate::scenario::{KafkaVersion, ResolvedStreamsConfig, StreamsConfig};
+use crate::sim::streams_script::Restart;
 use crate::streams::versions::streams_release;
 use crate::streams::{ProcessId, LATEST_OFFSET, UNKNOWN_OFFSET_SUM};
 use crate::trace::RebalanceRound;
@@ -166,8 +167,10 @@ impl Process {
     }
 }
 
+/// One instance: its identity, release, config and local state, and its
+/// process while one runs.
 #[derive(Clone, Debug)]
-pub(super) struct Lane {
+pub(crate) struct Lane {
     pub(super) name: String,
     pub(super) process_id: ProcessId,
     pub(super) version: KafkaVersion,
@@ -183,15 +186,6 @@ pub(super) struct Lane {
     pub(super) restart: Option<Restart>,
     /// The metadata version version probing settled on (`None`: its latest).
     pub(super) used_metadata: Option<u32>,
-}
-
-/// A planned comeback: after `downtime_ms`, with this version and config.
-#[derive(Clone, Debug)]
-pub(super) struct Restart {
-    pub(super) downtime_ms: u64,
-    pub(super) version: KafkaVersion,
-    pub(super) config: StreamsConfig,
-    pub(super) remove_config: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default)]

@@ -41,13 +41,17 @@
 //!   KIP-848/KIP-1071 protocols.
 //!
 //! The code is split by job: `events` (what is scheduled, its dispatch and
-//! the scenario's events), `lifecycle` (processes, pauses, sessions,
-//! zombies), `poll` (a blocked thread and its poll timeout), `rounds`
-//! (join, notice, revoke, sync, assignment), `leader` (the glue around
-//! `streams::partition_assignor::assign_group`), `restoration` (actives and
-//! standbys catching up, per thread), `member` (lanes, processes, threads,
-//! subscriptions), `explain` (wording). The clock, the queue and the trace
-//! being recorded are the shared `sim::driver` and `sim::recorder`.
+//! what the scenario's events do here), `lifecycle` (processes, pauses,
+//! sessions, zombies), `poll` (a blocked thread and its poll timeout),
+//! `rounds` (join, notice, revoke, sync, assignment), `leader` (the glue
+//! around `streams::partition_assignor::assign_group`), `restoration`
+//! (actives and standbys catching up, per thread), `member` (lanes,
+//! processes, threads, subscriptions), `explain` (wording). Shared with the
+//! streams-protocol simulator (`sim::streams_group`): `local_state` (changelog
+//! and local-state arithmetic), `restore_plan` (a thread's restoration
+//! re-planned), [`seeded_uuid`], and the scenario script
+//! (`sim::streams_script`). The clock, the queue and the trace being recorded
+//! are the shared `sim::driver` and `sim::recorder`.
 
 mod events;
 mod explain;
@@ -58,6 +62,7 @@ mod member;
 mod poll;
 mod processing;
 mod restoration;
+pub(crate) mod restore_plan;
 mod rounds;
 
 use crate::sim::driver::Simulation;
@@ -69,15 +74,16 @@ use local_state::Changelog;
 use member::{Assigned, Lane, MemberKey, PendingRound, Process, StreamThread, Subscription, Th};
 
 use crate::scenario::{
-    instance_name, KafkaVersion, Scenario, StreamsConfig, StreamsEvent, StreamsScenario,
-    StreamsTimings, StreamsVariant,
+    instance_name, KafkaVersion, Scenario, StreamsConfig, StreamsScenario, StreamsTimings,
+    StreamsVariant,
 };
 use crate::sim::driver::SimulationDriver;
 use crate::sim::formation::ScenarioStart;
 use crate::sim::group::{ClassicGroup, GroupState};
 use crate::sim::recorder::TraceRecorder;
+use crate::sim::streams_script::{planned_events, PlannedEvent, StreamsScript};
 use crate::streams::{ProcessId, StreamsTaskId};
-use crate::trace::{ItemKind, Trace, WorkItem};
+use crate::trace::Trace;
 
 /// The application's tasks, fixed for a run: task `i` of the trace is
 /// `task_ids[i]`, with its changelog and whether it is stateful.
@@ -117,7 +123,7 @@ pub(crate) struct StreamsSimulation {
     last_assignment: BTreeMap<MemberKey, Assigned>,
     pending: Option<PendingRound>,
     cause: JoinPhaseCause,
-    planned: Vec<(u64, StreamsEvent, Option<String>)>,
+    planned: Vec<PlannedEvent>,
     unique: u64,
     token: u64,
     records_restored: u64,
@@ -155,19 +161,14 @@ impl StreamsSimulation {
             .filter(|(_, &s)| s)
             .map(|(&t, _)| t)
             .collect();
-        let mut planned: Vec<(u64, StreamsEvent, Option<String>)> = streams
-            .events
-            .iter()
-            .map(|e| (e.at_ms, e.event.clone(), None))
-            .collect();
-        planned.sort_by_key(|p| p.0);
+        let planned = planned_events(&streams.events);
         let initial_delay = base_config
             .resolve(base_version)
             .group_initial_rebalance_delay_ms;
         let mut sim = Self {
             label: variant.label.clone(),
             driver: SimulationDriver::new(),
-            recorder: TraceRecorder::new(),
+            recorder: TraceRecorder::streams_tasks(task_ids.len()),
             rtt: u64::from(app.timings.coordinator_rtt_ms),
             timings: app.timings.clone(),
             seed: scenario.seed,
@@ -195,14 +196,6 @@ impl StreamsSimulation {
             records_restored: 0,
             touched: BTreeSet::new(),
         };
-        let n = sim.topology.task_ids.len();
-        sim.recorder.timeline.ensure_items(n);
-        for item in 0..n as u32 {
-            sim.recorder.timeline.set_task(item);
-            sim.recorder
-                .timeline
-                .set_configured(item, true, &mut sim.recorder.pool);
-        }
         for _ in 0..app.instances {
             sim.add_lane(base_version, &StreamsConfig::default());
         }
@@ -219,19 +212,10 @@ impl StreamsSimulation {
 
     /// Closes everything at `end_ms` and returns the trace.
     pub(crate) fn finish(self, end_ms: u64) -> Trace {
-        let workers = self.lanes.iter().map(|l| l.name.clone()).collect();
-        let items = self
-            .topology
-            .task_ids
-            .iter()
-            .map(|t| WorkItem {
-                label: t.to_string(),
-                kind: ItemKind::Task,
-            })
-            .collect();
+        let instances = self.lanes.iter().map(|l| l.name.clone()).collect();
         let now = self.driver.now();
         self.recorder
-            .finish(self.label, now, end_ms, workers, items)
+            .finish_streams(self.label, now, end_ms, instances, &self.topology.task_ids)
     }
 
     fn next_token(&mut self) -> u64 {
@@ -313,7 +297,7 @@ impl StreamsSimulation {
             .pinned_process_ids
             .get(lane as usize)
             .copied()
-            .unwrap_or_else(|| seeded_process_id(self.seed, lane));
+            .unwrap_or_else(|| seeded_uuid(self.seed, u64::from(lane)));
         self.lanes.push(Lane {
             name: instance_name(lane + 1),
             process_id,
@@ -377,7 +361,10 @@ impl StreamsSimulation {
     /// a static member, whose instance id Streams suffixes with the thread.
     fn new_member_id(&mut self, th: Th, key: MemberKey) -> String {
         let salt = (u64::from(key.1) << 48) ^ (u64::from(key.2) << 24) ^ u64::from(th.inc);
-        let tag = seeded_process_id(self.seed ^ salt.wrapping_mul(0x9e37_79b9), th.lane);
+        let tag = seeded_uuid(
+            self.seed ^ salt.wrapping_mul(0x9e37_79b9),
+            u64::from(th.lane),
+        );
         let uuid = format!("{:08x}", (tag.least_significant_bits() as u64) >> 32);
         match &self.lanes[th.lane as usize].config.group_instance_id {
             Some(prefix) => format!("{prefix}-{}-{}-{uuid}", th.lane + 1, key.1 + 1),
@@ -398,16 +385,18 @@ impl StreamsSimulation {
     }
 }
 
-/// A random UUID per instance, fixed by the seed: where a new client sorts
-/// decides how far `HighAvailabilityTaskAssignor`'s round-robin shifts.
-fn seeded_process_id(seed: u64, lane: u32) -> ProcessId {
+/// A random 128-bit id fixed by the seed, for both Streams simulators: an
+/// instance's process id (`salt`: its lane; where a new client sorts decides
+/// how far `HighAvailabilityTaskAssignor`'s round-robin shifts), and what
+/// member ids derive from.
+pub(crate) fn seeded_uuid(seed: u64, salt: u64) -> ProcessId {
     let mix = |mut z: u64| {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     };
     let s = (seed ^ 0x5eed_0000)
-        .wrapping_add(u64::from(lane) + 1)
+        .wrapping_add(salt + 1)
         .wrapping_mul(0x9e37_79b9_7f4a_7c15);
     ProcessId::new(mix(s) as i64, mix(s ^ 0xa5a5) as i64)
 }
@@ -420,17 +409,7 @@ impl ScenarioStart for StreamsSimulation {
     }
 
     fn schedule_scenario_events(&mut self, origin_ms: u64) {
-        for index in 0..self.planned.len() {
-            self.planned[index].0 += origin_ms;
-            let at = self.planned[index].0;
-            self.schedule(
-                at,
-                Ev::Planned {
-                    index,
-                    deferred: false,
-                },
-            );
-        }
+        self.schedule_script(origin_ms);
     }
 
     /// Records restored while the group formed are not shown.

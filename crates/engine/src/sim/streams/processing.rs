@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use super::local_state::move_changelogs;
 use super::member::Th;
 use super::StreamsSimulation;
 use crate::trace::ItemState;
@@ -44,24 +45,15 @@ impl StreamsSimulation {
             if self.touched.is_empty() {
                 return;
             }
-            let touched = std::mem::take(&mut self.touched);
-            let now = self.driver.now();
+            let moved = move_changelogs(
+                std::mem::take(&mut self.touched),
+                &self.topology.stateful,
+                &mut self.topology.logs,
+                &self.recorder.timeline,
+                self.driver.now(),
+            );
             let mut followers: BTreeSet<(u32, u32, u32)> = BTreeSet::new();
-            for t in touched {
-                if !self.topology.stateful[t as usize] {
-                    continue;
-                }
-                let processing = self
-                    .recorder
-                    .timeline
-                    .copies(t)
-                    .iter()
-                    .any(|&(_, s)| s.is_running());
-                let log = &mut self.topology.logs[t as usize];
-                if log.since.is_some() == processing {
-                    continue;
-                }
-                log.set_processing(processing, now);
+            for t in moved {
                 for (lane, l) in self.lanes.iter().enumerate() {
                     let Some(p) = l.proc.as_ref() else { continue };
                     for (i, x) in p.threads.iter().enumerate() {

@@ -15,8 +15,9 @@
 //! blocked thread restores nothing.
 
 use super::events::Ev;
-use super::local_state::{share_restore_rate, LocalState};
+use super::local_state::LocalState;
 use super::member::{TaskPhase, Th};
+use super::restore_plan::{LocalStore, ThreadRestore};
 use super::StreamsSimulation;
 use crate::sim::driver::Simulation;
 use crate::trace::ItemState;
@@ -52,37 +53,25 @@ impl StreamsSimulation {
         if let Some(thread) = self.thread_mut(th) {
             thread.standby.insert(t, warm);
         }
-        if self.topology.stateful[t as usize] {
-            let from = self.local_offset(th.lane, t);
-            let now = self.driver.now();
-            self.lanes[th.lane as usize].local.insert(
-                t,
-                LocalState::Catching {
-                    from,
-                    since: now,
-                    rate: 0,
-                    target: None,
-                },
-            );
-        }
+        let from = self.local_offset(th.lane, t);
+        self.store(th.lane).start_following(t, from);
         self.replan_restore(th);
     }
 
     /// Folds a local state into a checkpoint when its copy stops, counting
     /// the records it restored.
     pub(super) fn settle_local(&mut self, lane: u32, t: u32) {
-        if !self.topology.stateful[t as usize] {
-            return;
-        }
-        let now = self.driver.now();
-        let log = self.topology.logs[t as usize];
-        let l = &mut self.lanes[lane as usize];
-        if let Some(s) = l.local.get(&t).copied() {
-            let offset = s.offset(log, now);
-            if let LocalState::Catching { from, .. } | LocalState::Following { from } = s {
-                self.records_restored += offset.saturating_sub(from);
-            }
-            l.local.insert(t, LocalState::Idle { offset, since: now });
+        self.store(lane).checkpoint(t);
+    }
+
+    /// The lane's local state with the application's changelogs, now.
+    fn store(&mut self, lane: u32) -> LocalStore<'_> {
+        LocalStore {
+            local: &mut self.lanes[lane as usize].local,
+            logs: &self.topology.logs,
+            stateful: &self.topology.stateful,
+            restored: &mut self.records_restored,
+            now: self.driver.now(),
         }
     }
 
@@ -181,35 +170,16 @@ impl StreamsSimulation {
             // Removed from the group: these tasks are about to be lost.
             return;
         }
-        let now = self.driver.now();
         for t in tasks {
             if self.thread_of(th).and_then(|x| x.active.get(&t))
                 != Some(&(TaskPhase::Initializing, token))
             {
                 continue;
             }
-            let phase = if self.topology.stateful[t as usize] {
-                let log = self.topology.logs[t as usize];
-                let end = log.end(now);
-                let from = self.local_offset(th.lane, t);
-                if end > from {
-                    // Restore up to the end offset at registration, then process.
-                    self.lanes[th.lane as usize].local.insert(
-                        t,
-                        LocalState::Catching {
-                            from,
-                            since: now,
-                            rate: 0,
-                            target: Some(end),
-                        },
-                    );
-                    TaskPhase::Restoring
-                } else {
-                    self.lanes[th.lane as usize]
-                        .local
-                        .insert(t, LocalState::Current);
-                    TaskPhase::Running
-                }
+            // Restore up to the end offset at registration, then process.
+            let from = self.local_offset(th.lane, t);
+            let phase = if self.store(th.lane).register_active(t, from) {
+                TaskPhase::Restoring
             } else {
                 TaskPhase::Running
             };
@@ -227,7 +197,6 @@ impl StreamsSimulation {
     /// thread's restore rate among what is left and schedules the next
     /// moment a copy is done.
     pub(super) fn replan_restore(&mut self, th: Th) {
-        let now = self.driver.now();
         let rate = u64::from(self.timings.restore_records_per_sec);
         let Some(p) = self.proc_of(th.lane, th.inc) else {
             return;
@@ -263,133 +232,34 @@ impl StreamsSimulation {
             .filter(|(t, a)| a.0 == TaskPhase::Revoking && catching(t))
             .map(|(&t, _)| t)
             .collect();
+        let mut store = self.store(th.lane);
         for &t in &stopped {
-            self.fold(th.lane, t, 0);
+            store.fold(t, 0);
         }
-        // Fold what each copy restored so far; finish what is done.
-        let mut still_restoring = Vec::new();
-        let mut done = Vec::new();
-        for &t in &restoring {
-            let log = self.topology.logs[t as usize];
-            let s = self.lanes[th.lane as usize].local.get(&t).copied();
-            match s {
-                Some(s @ LocalState::Catching { .. }) if s.reached(log, now) => {
-                    if blocked || frozen {
-                        // Restored, but only the stream thread moves it to RUNNING.
-                        self.fold(th.lane, t, 0);
-                    } else {
-                        done.push(t);
-                    }
+        let plan = store.replan(&ThreadRestore {
+            restoring: &restoring,
+            followers: &followers,
+            rate,
+            reads: restores,
+            // Restored, but only the stream thread moves it to RUNNING.
+            can_finish: !(blocked || frozen),
+        });
+        if let Some(x) = self.thread_mut(th) {
+            for t in &plan.done {
+                if let Some(a) = x.active.get_mut(t) {
+                    a.0 = TaskPhase::Running;
                 }
-                Some(LocalState::Catching { .. }) => still_restoring.push(t),
-                _ => done.push(t),
             }
         }
-        for &t in &done {
-            self.settle_restored(th, t);
-        }
-        let demands: Vec<Option<u64>> = followers
-            .iter()
-            .map(|&t| {
-                let log = self.topology.logs[t as usize];
-                let s = self.lanes[th.lane as usize].local.get(&t).copied();
-                match s {
-                    Some(s) if s.reached(log, now) => Some(log.records_per_sec),
-                    _ => None,
-                }
-            })
-            .collect();
-        let active_shares = if restores {
-            share_restore_rate(rate, &vec![None; still_restoring.len()])
-        } else {
-            vec![0; still_restoring.len()]
-        };
-        let follower_shares = if restores && still_restoring.is_empty() {
-            share_restore_rate(rate, &demands)
-        } else {
-            vec![0; followers.len()]
-        };
-        for (&t, &share) in still_restoring.iter().zip(&active_shares) {
-            self.fold(th.lane, t, share);
-        }
-        for ((&t, &share), demand) in followers.iter().zip(&follower_shares).zip(&demands) {
-            let log = self.topology.logs[t as usize];
-            match demand {
-                Some(d) if share >= *d => {
-                    self.fold(th.lane, t, share);
-                    let from = log.end(now);
-                    self.lanes[th.lane as usize]
-                        .local
-                        .insert(t, LocalState::Following { from });
-                }
-                _ => self.fold(th.lane, t, share),
-            }
-        }
-        // The next moment a copy reaches its end.
-        let next = still_restoring
-            .iter()
-            .chain(&followers)
-            .filter_map(|&t| {
-                let log = self.topology.logs[t as usize];
-                self.lanes[th.lane as usize]
-                    .local
-                    .get(&t)?
-                    .reaches_at(log, now)
-            })
-            .filter(|&at| at > now)
-            .min();
         let token = self.next_token();
         if let Some(x) = self.thread_mut(th) {
             x.restore_token = token;
         }
-        if let Some(at) = next {
+        if let Some(at) = plan.next_ms {
             self.schedule(at, Ev::RestoreTick { th, token });
         }
-        if !done.is_empty() {
+        if !plan.done.is_empty() {
             self.show(th);
-        }
-    }
-
-    /// Folds a copy's progress up to now into `from` and continues at
-    /// `rate` (a following standby becomes a catching one from the log end).
-    fn fold(&mut self, lane: u32, t: u32, rate: u64) {
-        let now = self.driver.now();
-        let log = self.topology.logs[t as usize];
-        let l = &mut self.lanes[lane as usize];
-        let Some(s) = l.local.get(&t).copied() else {
-            return;
-        };
-        let offset = s.offset(log, now);
-        let (from, target) = match s {
-            LocalState::Catching { from, target, .. } => (from, target),
-            LocalState::Following { from } => (from, None),
-            _ => return,
-        };
-        self.records_restored += offset.saturating_sub(from);
-        l.local.insert(
-            t,
-            LocalState::Catching {
-                from: offset,
-                since: now,
-                rate,
-                target,
-            },
-        );
-    }
-
-    /// A restoring active reached its end offset: it runs.
-    fn settle_restored(&mut self, th: Th, t: u32) {
-        let now = self.driver.now();
-        let log = self.topology.logs[t as usize];
-        let l = &mut self.lanes[th.lane as usize];
-        if let Some(s @ LocalState::Catching { from, .. }) = l.local.get(&t).copied() {
-            self.records_restored += s.offset(log, now).saturating_sub(from);
-        }
-        l.local.insert(t, LocalState::Current);
-        if let Some(x) = self.thread_mut(th) {
-            if let Some(a) = x.active.get_mut(&t) {
-                a.0 = TaskPhase::Running;
-            }
         }
     }
 

@@ -141,6 +141,11 @@ impl StreamsGroupSimulation {
                 });
             }
             self.schedule_timers(&ok.timers);
+            if let Some(until) = self.frozen_until(th) {
+                // Sent just before the JVM paused: the new session runs out
+                // while it cannot heartbeat.
+                self.watch_session(&member_id, until);
+            }
             self.note_heartbeat(th, &member_id, epoch, before.as_ref(), ok);
         }
         let back = self.rtt - self.rtt / 2;
@@ -442,6 +447,7 @@ impl StreamsGroupSimulation {
         x.target = TasksTuple::default();
         x.callback_token = None;
         x.ready = false;
+        x.zombie = false;
         for &t in active.iter().chain(&standby) {
             self.end_copy(th.lane, t);
         }

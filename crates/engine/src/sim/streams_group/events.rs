@@ -4,10 +4,12 @@
 //! StreamThread blocked past `max.poll.interval.ms`.
 
 use super::coordinator::HeartbeatResponse;
-use super::{ClientState, Process, Restart, StreamThread, StreamsGroupSimulation, Th};
-use crate::scenario::{ProcessingGuarantee, StreamsEvent};
+use super::{ClientState, Lane, Process, StreamThread, StreamsGroupSimulation, Th};
+use crate::scenario::{KafkaVersion, ProcessingGuarantee, StreamsConfig};
 use crate::sim::driver::{DriverEvent, Simulation};
-use crate::sim::restart::comes_back;
+use crate::sim::recorder::TraceRecorder;
+use crate::sim::streams::seeded_uuid;
+use crate::sim::streams_script::{InstanceLane, PlannedEvent, ProcessRuns, Restart, StreamsScript};
 use crate::streams_group::current_assignment_builder::TasksTuple;
 use crate::trace::{ItemState, StepKind, WorkerState};
 use crate::wording::duration;
@@ -16,6 +18,7 @@ use crate::wording::duration;
 pub(crate) enum Ev {
     Planned {
         index: usize,
+        deferred: bool,
     },
     ProcessStart {
         lane: u32,
@@ -74,6 +77,28 @@ pub(crate) enum Ev {
     Unblock {
         th: Th,
     },
+    /// The JVM of a paused process runs again.
+    Resume {
+        lane: u32,
+        inc: u32,
+    },
+}
+
+impl Ev {
+    /// The thread whose StreamThread or consumer runs this event: it waits
+    /// while that process's JVM is paused.
+    fn stream_thread(&self) -> Option<Th> {
+        match self {
+            Ev::HeartbeatTimer { th, .. }
+            | Ev::HeartbeatResponse { th, .. }
+            | Ev::Callbacks { th, .. }
+            | Ev::Initialized { th, .. }
+            | Ev::RestoreTick { th, .. }
+            | Ev::PollTimeout { th }
+            | Ev::Unblock { th } => Some(*th),
+            _ => None,
+        }
+    }
 }
 
 impl DriverEvent for Ev {
@@ -91,8 +116,12 @@ impl DriverEvent for Ev {
 
 impl StreamsGroupSimulation {
     pub(super) fn dispatch(&mut self, ev: Ev) {
+        if let Some(until) = ev.stream_thread().and_then(|th| self.frozen_until(th)) {
+            self.schedule(until, ev);
+            return;
+        }
         match ev {
-            Ev::Planned { index } => self.on_planned(index),
+            Ev::Planned { index, deferred } => self.apply_planned(index, deferred),
             Ev::ProcessStart { lane } => self.start_process(lane),
             Ev::HeartbeatTimer { th, token, .. } => {
                 if self.thread(th).is_some_and(|x| x.hb_token == token) {
@@ -120,134 +149,8 @@ impl StreamsGroupSimulation {
             Ev::Exit { lane, inc } => self.on_exit(lane, inc),
             Ev::PollTimeout { th } => self.on_poll_timeout(th),
             Ev::Unblock { th } => self.on_unblock(th),
+            Ev::Resume { lane, inc } => self.on_resume(lane, inc),
         }
-    }
-
-    fn on_planned(&mut self, index: usize) {
-        let (_, event, note) = self.planned[index].clone();
-        let lane = event
-            .instance()
-            .and_then(|n| self.lanes.iter().position(|l| l.name == n))
-            .map(|l| l as u32);
-        let now = self.driver.now();
-        self.recorder
-            .mark_event(now, lane, event.label(), note.as_deref());
-        if let Some(name) = event.instance() {
-            let alive = lane.is_some_and(|l| {
-                self.lanes[l as usize]
-                    .proc
-                    .as_ref()
-                    .is_some_and(|p| !p.stopping)
-            });
-            if !alive {
-                self.skip(
-                    lane,
-                    format!("{name} is not running; the event is skipped."),
-                );
-                return;
-            }
-        }
-        match event {
-            StreamsEvent::InstanceJoin {
-                count,
-                kafka_version,
-                config,
-            } => {
-                for _ in 0..count {
-                    let version = kafka_version.unwrap_or(self.base_version);
-                    self.add_lane(version, &config, &[]);
-                    self.start_process(self.lanes.len() as u32 - 1);
-                }
-            }
-            StreamsEvent::InstanceStop { .. } => self.close_instance(lane.expect("checked")),
-            StreamsEvent::InstanceCrash { .. } => self.crash(lane.expect("checked")),
-            StreamsEvent::InstanceRestart {
-                downtime_ms,
-                crash,
-                kafka_version,
-                config,
-                remove_config,
-                ..
-            } => {
-                let lane = lane.expect("checked");
-                let version = kafka_version.unwrap_or(self.lanes[lane as usize].version);
-                self.lanes[lane as usize].restart = Some(Restart {
-                    downtime_ms,
-                    version,
-                    config,
-                    remove_config,
-                });
-                if crash {
-                    self.crash(lane);
-                } else {
-                    self.close_instance(lane);
-                }
-            }
-            StreamsEvent::RollingRestart {
-                downtime_ms,
-                interval_ms,
-                limit,
-                reverse_order,
-                kafka_version,
-                config,
-                remove_config,
-            } => {
-                let mut alive: Vec<u32> = (0..self.lanes.len() as u32)
-                    .filter(|&l| self.lanes[l as usize].proc.is_some())
-                    .collect();
-                if reverse_order {
-                    alive.reverse();
-                }
-                let n = limit.map_or(alive.len(), |l| (l as usize).min(alive.len()));
-                for (k, &l) in alive.iter().take(n).enumerate() {
-                    let at = now + k as u64 * interval_ms;
-                    self.planned.push((
-                        at,
-                        StreamsEvent::InstanceRestart {
-                            instance: self.name(l),
-                            downtime_ms,
-                            crash: false,
-                            kafka_version,
-                            config: config.clone(),
-                            remove_config: remove_config.clone(),
-                        },
-                        Some(format!("rolling restart {}/{n}", k + 1)),
-                    ));
-                    let index = self.planned.len() - 1;
-                    self.schedule(at, Ev::Planned { index });
-                }
-                self.note(
-                    None,
-                    StepKind::RollingRestart,
-                    format!(
-                        "Rolling restart of {n} instances: one every {}, each down for {} from the moment it exits (after close() commits and its threads leave the group).",
-                        duration(interval_ms),
-                        duration(downtime_ms)
-                    ),
-                );
-            }
-            StreamsEvent::GcPause { .. } => self.skip(
-                lane,
-                "A GC pause is not simulated for the streams protocol yet; the event is skipped."
-                    .to_string(),
-            ),
-            StreamsEvent::SlowProcessing {
-                duration_ms,
-                thread,
-                ..
-            } => self.block(
-                lane.expect("checked"),
-                thread.unwrap_or(1).saturating_sub(1),
-                duration_ms,
-            ),
-        }
-    }
-
-    fn skip(&mut self, lane: Option<u32>, text: String) {
-        if let Some(m) = self.recorder.markers.last_mut() {
-            m.applied = false;
-        }
-        self.note(lane, StepKind::EventSkipped, text);
     }
 
     /// A process starts: one member per StreamThread, each with a new member
@@ -276,12 +179,14 @@ impl StreamsGroupSimulation {
                 // A new thread starts "not ready" (`streamsGroupReady`).
                 ready: false,
                 restore_token: 0,
+                zombie: false,
             });
         }
         self.lanes[lane as usize].proc = Some(Process {
             inc,
             threads: list,
             stopping: false,
+            frozen_until: None,
         });
         self.recorder.set_threads(lane, threads);
         self.open_worker_span(lane, WorkerState::Up);
@@ -310,7 +215,7 @@ impl StreamsGroupSimulation {
         const ALPHABET: &[u8; 64] =
             b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
         let salt = (u64::from(lane) << 40) ^ (u64::from(inc) << 20) ^ u64::from(thread);
-        let id = super::seeded_uuid(self.seed ^ 0x6d65_6d62, salt ^ 0xabcd_ef00_0000_0000);
+        let id = seeded_uuid(self.seed ^ 0x6d65_6d62, salt ^ 0xabcd_ef00_0000_0000);
         let bits = id.least_significant_bits() as u64;
         let high = id.most_significant_bits() as u64;
         (0..22)
@@ -353,13 +258,11 @@ impl StreamsGroupSimulation {
     }
 
     fn comeback(&self, lane: u32, exit_ms: u64) -> String {
-        match &self.lanes[lane as usize].restart {
-            Some(r) => format!(
-                " As a restart, {}.",
-                comes_back(&self.recorder, exit_ms, r.downtime_ms)
-            ),
-            None => String::new(),
-        }
+        Restart::comeback(
+            self.lanes[lane as usize].restart.as_ref(),
+            &self.recorder,
+            exit_ms,
+        )
     }
 
     fn on_exit(&mut self, lane: u32, inc: u32) {
@@ -453,8 +356,7 @@ impl StreamsGroupSimulation {
         if let Some(r) = self.lanes[lane as usize].restart.take() {
             let l = &mut self.lanes[lane as usize];
             l.version = r.version;
-            l.raw_config = l.raw_config.merged(&r.config).without(&r.remove_config);
-            l.config = l.raw_config.resolve(r.version);
+            (l.raw_config, l.config) = r.reconfigure(&l.raw_config);
             self.schedule(now + r.downtime_ms, Ev::ProcessStart { lane });
         }
     }
@@ -472,7 +374,7 @@ impl StreamsGroupSimulation {
         let who = self.thread_name(th);
         let Some(x) = self.thread_mut(th) else {
             let name = self.name(lane);
-            self.skip(
+            self.skip_event(
                 Some(lane),
                 format!(
                     "{name} has no StreamThread-{}; the event is skipped.",
@@ -547,5 +449,82 @@ impl StreamsGroupSimulation {
                 self.show(th);
             }
         }
+    }
+}
+
+impl InstanceLane for Lane {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn version(&self) -> KafkaVersion {
+        self.version
+    }
+
+    fn process(&self) -> Option<ProcessRuns> {
+        let p = self.proc.as_ref()?;
+        Some(if p.stopping {
+            ProcessRuns::Closing
+        } else {
+            ProcessRuns::Running
+        })
+    }
+}
+
+impl StreamsScript for StreamsGroupSimulation {
+    type Lane = Lane;
+
+    const EXITS_AFTER: &'static str = "after close() commits and its threads leave the group";
+    const CLOSE_WAITS: &'static str = "is frozen (a GC pause): close() runs when the JVM resumes.";
+
+    fn planned_mut(&mut self) -> &mut Vec<PlannedEvent> {
+        &mut self.planned
+    }
+
+    fn planned_event(index: usize, deferred: bool) -> Ev {
+        Ev::Planned { index, deferred }
+    }
+
+    fn recorder_mut(&mut self) -> &mut TraceRecorder {
+        &mut self.recorder
+    }
+
+    fn instances(&self) -> &[Lane] {
+        &self.lanes
+    }
+
+    fn base_version(&self) -> KafkaVersion {
+        self.base_version
+    }
+
+    /// Only a paused JVM holds a close back: a blocked StreamThread does not
+    /// (its consumer leaves from close() while the handler runs on).
+    fn close_waits_until(&self, lane: u32) -> Option<u64> {
+        self.lanes[lane as usize].proc.as_ref()?.frozen_until
+    }
+
+    fn plan_restart(&mut self, lane: u32, restart: Restart) {
+        self.lanes[lane as usize].restart = Some(restart);
+    }
+
+    fn join_instance(&mut self, version: KafkaVersion, config: &StreamsConfig) {
+        self.add_lane(version, config, &[]);
+        self.start_process(self.lanes.len() as u32 - 1);
+    }
+
+    fn stop_instance(&mut self, lane: u32) {
+        self.close_instance(lane);
+    }
+
+    fn crash_instance(&mut self, lane: u32) {
+        self.crash(lane);
+    }
+
+    fn pause_instance(&mut self, lane: u32, duration_ms: u64) {
+        self.freeze(lane, duration_ms);
+    }
+
+    fn block_thread(&mut self, lane: u32, thread: u32, duration_ms: u64) {
+        self.block(lane, thread, duration_ms);
     }
 }

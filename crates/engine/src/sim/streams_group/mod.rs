@@ -15,20 +15,24 @@
 //! acknowledges. There is no group-wide barrier and no client leader.
 //!
 //! Shared with the classic simulator: the driver and trace recorder, the
-//! changelog and local-state arithmetic and how a thread shares its restore
-//! rate (`sim::streams::local_state`). Restoration follows the state updater
+//! scenario script (`sim::streams_script`), the changelog and local-state
+//! arithmetic (`sim::streams::local_state`), a thread's restoration
+//! re-planned (`sim::streams::restore_plan`) and the seeded ids. Restoration follows the state updater
 //! (always on from 4.1's point of view here): a thread keeps processing its
 //! running tasks while its new actives restore; standbys wait while an
 //! active of the thread restores.
 //!
 //! Split by job: `events` (what is scheduled, the scenario's events, process
-//! lifecycle), `client` (heartbeats, responses, callbacks, fencing), `tasks`
-//! (copies on the timeline, restoration), `explain` (wording).
+//! lifecycle), `pause` (a GC pause: frozen members, fencing, zombies),
+//! `client` (heartbeats, responses, callbacks, fencing), `tasks` (copies on
+//! the timeline, restoration), `explain` (wording). The scenario script is
+//! the classic simulator's too (`sim::streams_script`).
 
 mod client;
 pub(crate) mod coordinator;
 mod events;
 mod explain;
+mod pause;
 mod tasks;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -37,17 +41,19 @@ use coordinator::{BrokerAssignor, StreamsGroupConfig, StreamsGroupCoordinator};
 use events::Ev;
 
 use crate::scenario::{
-    instance_name, KafkaVersion, ResolvedStreamsConfig, Scenario, StreamsConfig, StreamsEvent,
-    StreamsScenario, StreamsTimings, StreamsVariant,
+    instance_name, KafkaVersion, ResolvedStreamsConfig, Scenario, StreamsConfig, StreamsScenario,
+    StreamsTimings, StreamsVariant,
 };
 use crate::sim::driver::{Simulation, SimulationDriver};
 use crate::sim::formation::ScenarioStart;
 use crate::sim::recorder::TraceRecorder;
 use crate::sim::streams::local_state::{Changelog, LocalState};
+use crate::sim::streams::seeded_uuid;
+use crate::sim::streams_script::{planned_events, PlannedEvent, Restart, StreamsScript};
 use crate::streams::ProcessId;
 use crate::streams_group::current_assignment_builder::TasksTuple;
 use crate::streams_group::{StickyTaskAssignorVersion, Subtopology, TaskId, Topology};
-use crate::trace::{ItemKind, Trace, WorkItem};
+use crate::trace::Trace;
 
 /// One stream thread of one process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -105,6 +111,9 @@ struct StreamThread {
     /// The group is ready (no `ASSIGNMENT_DELAYED`, 4.2+): it processes.
     ready: bool,
     restore_token: u64,
+    /// Fenced while its JVM was paused and not told yet: its running tasks
+    /// process on as zombies.
+    zombie: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -112,18 +121,15 @@ struct Process {
     inc: u32,
     threads: Vec<StreamThread>,
     stopping: bool,
+    /// Until when the JVM is paused (a long GC pause): no heartbeats, no
+    /// processing, no restoration.
+    frozen_until: Option<u64>,
 }
 
+/// One instance: its identity, release, config and local state, and its
+/// process while one runs.
 #[derive(Clone, Debug)]
-struct Restart {
-    downtime_ms: u64,
-    version: KafkaVersion,
-    config: StreamsConfig,
-    remove_config: Vec<String>,
-}
-
-#[derive(Clone, Debug)]
-struct Lane {
+pub(crate) struct Lane {
     name: String,
     process_id: ProcessId,
     version: KafkaVersion,
@@ -161,7 +167,7 @@ pub(crate) struct StreamsGroupSimulation {
     /// Each member's session deadline (token, at), to keep a silent
     /// member's expiry in the foreground.
     sessions: BTreeMap<String, (u64, u64)>,
-    planned: Vec<(u64, StreamsEvent, Option<String>)>,
+    planned: Vec<PlannedEvent>,
     token: u64,
     records_restored: u64,
     touched: BTreeSet<u32>,
@@ -233,16 +239,11 @@ impl StreamsGroupSimulation {
         let resolved = base_config.resolve(base_version);
         let coordinator =
             StreamsGroupCoordinator::new(group_config(&resolved, base_version), topology);
-        let mut planned: Vec<(u64, StreamsEvent, Option<String>)> = streams
-            .events
-            .iter()
-            .map(|e| (e.at_ms, e.event.clone(), None))
-            .collect();
-        planned.sort_by_key(|p| p.0);
+        let planned = planned_events(&streams.events);
         let mut sim = Self {
             label: variant.label.clone(),
             driver: SimulationDriver::new(),
-            recorder: TraceRecorder::new(),
+            recorder: TraceRecorder::streams_tasks(ids.len()),
             rtt: u64::from(app.timings.coordinator_rtt_ms),
             timings: app.timings.clone(),
             seed: scenario.seed,
@@ -264,14 +265,6 @@ impl StreamsGroupSimulation {
             touched: BTreeSet::new(),
             delay_noted: i32::MIN,
         };
-        let n = sim.tasks.ids.len();
-        sim.recorder.timeline.ensure_items(n);
-        for item in 0..n as u32 {
-            sim.recorder.timeline.set_task(item);
-            sim.recorder
-                .timeline
-                .set_configured(item, true, &mut sim.recorder.pool);
-        }
         for _ in 0..app.instances {
             sim.add_lane(base_version, &StreamsConfig::default(), &app.process_ids);
         }
@@ -324,19 +317,10 @@ impl StreamsGroupSimulation {
 
     /// Closes everything at `end_ms` and returns the trace.
     pub(crate) fn finish(self, end_ms: u64) -> Trace {
-        let workers = self.lanes.iter().map(|l| l.name.clone()).collect();
-        let items = self
-            .tasks
-            .ids
-            .iter()
-            .map(|t| WorkItem {
-                label: t.to_string(),
-                kind: ItemKind::Task,
-            })
-            .collect();
+        let instances = self.lanes.iter().map(|l| l.name.clone()).collect();
         let now = self.driver.now();
         self.recorder
-            .finish(self.label, now, end_ms, workers, items)
+            .finish_streams(self.label, now, end_ms, instances, &self.tasks.ids)
     }
 
     fn next_token(&mut self) -> u64 {
@@ -447,20 +431,6 @@ impl StreamsGroupSimulation {
     }
 }
 
-/// A random 128-bit id fixed by the seed (process ids; member ids derive
-/// their own from it).
-pub(crate) fn seeded_uuid(seed: u64, salt: u64) -> ProcessId {
-    let mix = |mut z: u64| {
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    let s = (seed ^ 0x5eed_0000)
-        .wrapping_add(salt + 1)
-        .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    ProcessId::new(mix(s) as i64, mix(s ^ 0xa5a5) as i64)
-}
-
 impl ScenarioStart for StreamsGroupSimulation {
     fn start_initial_processes(&mut self) {
         for lane in 0..self.lanes.len() as u32 {
@@ -470,11 +440,7 @@ impl ScenarioStart for StreamsGroupSimulation {
     }
 
     fn schedule_scenario_events(&mut self, origin_ms: u64) {
-        for index in 0..self.planned.len() {
-            self.planned[index].0 += origin_ms;
-            let at = self.planned[index].0;
-            self.schedule(at, Ev::Planned { index });
-        }
+        self.schedule_script(origin_ms);
     }
 
     fn formation_done(&mut self) {

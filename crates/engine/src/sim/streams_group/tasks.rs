@@ -1,19 +1,21 @@
 //! A stream thread's tasks on the timeline and their restoration, with the
-//! changelog and local-state arithmetic of the classic simulator
-//! (`sim::streams::local_state`): a new active initialises, restores its
+//! classic simulator's restore mechanism (`sim::streams::restore_plan` over
+//! `sim::streams::local_state`): a new active initialises, restores its
 //! changelog up to the end offset it saw then runs; a standby follows its
 //! changelog; a stopped copy leaves a checkpoint. The state updater restores
 //! (always on for the streams protocol's releases here), so a thread keeps
 //! processing its running tasks meanwhile; its standbys wait while one of its
 //! actives restores. A thread that is blocked, or whose group is not ready
-//! (`ASSIGNMENT_DELAYED`, 4.2+), does not process.
+//! (`ASSIGNMENT_DELAYED`, 4.2+), does not process; a paused JVM neither
+//! processes nor restores.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::events::Ev;
 use super::{StreamsGroupSimulation, TaskPhase, Th};
 use crate::sim::driver::Simulation;
-use crate::sim::streams::local_state::{share_restore_rate, LocalState};
+use crate::sim::streams::local_state::move_changelogs;
+use crate::sim::streams::restore_plan::{LocalStore, ThreadRestore};
 use crate::trace::ItemState;
 
 impl StreamsGroupSimulation {
@@ -37,27 +39,18 @@ impl StreamsGroupSimulation {
         self.recorder
             .timeline
             .remove_copy(t, lane, &mut self.recorder.pool);
-        if !self.tasks.stateful[t as usize] {
-            return;
-        }
-        let now = self.driver.now();
-        let log = self.tasks.logs[t as usize];
-        let l = &mut self.lanes[lane as usize];
-        if let Some(s) = l.local.get(&t).copied() {
-            let offset = s.offset(log, now);
-            if let LocalState::Catching { from, .. } | LocalState::Following { from } = s {
-                self.records_restored += offset.saturating_sub(from);
-            }
-            l.local.insert(t, LocalState::Idle { offset, since: now });
-        }
+        self.store(lane).checkpoint(t);
     }
 
-    fn local_offset(&self, lane: u32, t: u32) -> u64 {
-        let now = self.driver.now();
-        self.lanes[lane as usize]
-            .local
-            .get(&t)
-            .map_or(0, |s| s.offset(self.tasks.logs[t as usize], now))
+    /// The lane's local state with the application's changelogs, now.
+    fn store(&mut self, lane: u32) -> LocalStore<'_> {
+        LocalStore {
+            local: &mut self.lanes[lane as usize].local,
+            logs: &self.tasks.logs,
+            stateful: &self.tasks.stateful,
+            restored: &mut self.records_restored,
+            now: self.driver.now(),
+        }
     }
 
     pub(super) fn start_standby(&mut self, th: Th, t: u32) {
@@ -65,19 +58,9 @@ impl StreamsGroupSimulation {
         if let Some(x) = self.thread_mut(th) {
             x.standby.insert(t);
         }
-        if self.tasks.stateful[t as usize] {
-            let from = self.local_offset(th.lane, t);
-            let since = self.driver.now();
-            self.lanes[th.lane as usize].local.insert(
-                t,
-                LocalState::Catching {
-                    from,
-                    since,
-                    rate: 0,
-                    target: None,
-                },
-            );
-        }
+        let mut store = self.store(th.lane);
+        let from = store.offset(t);
+        store.start_following(t, from);
         self.replan_restore(th);
     }
 
@@ -104,30 +87,19 @@ impl StreamsGroupSimulation {
             self.schedule(until, Ev::Initialized { th, tasks, token });
             return;
         }
-        let now = self.driver.now();
         for t in tasks {
             if self.thread(th).and_then(|x| x.active.get(&t))
                 != Some(&(TaskPhase::Initializing, token))
             {
                 continue;
             }
-            let mut phase = TaskPhase::Running;
-            if self.tasks.stateful[t as usize] {
-                let end = self.tasks.logs[t as usize].end(now);
-                let from = self.local_offset(th.lane, t);
-                let state = if end > from {
-                    phase = TaskPhase::Restoring;
-                    LocalState::Catching {
-                        from,
-                        since: now,
-                        rate: 0,
-                        target: Some(end),
-                    }
-                } else {
-                    LocalState::Current
-                };
-                self.lanes[th.lane as usize].local.insert(t, state);
-            }
+            let mut store = self.store(th.lane);
+            let from = store.offset(t);
+            let phase = if store.register_active(t, from) {
+                TaskPhase::Restoring
+            } else {
+                TaskPhase::Running
+            };
             if let Some(x) = self.thread_mut(th) {
                 x.active.insert(t, (phase, token));
             }
@@ -140,7 +112,6 @@ impl StreamsGroupSimulation {
     /// reached their end offset to running and standbys at the log end to
     /// following it, shares the rate and schedules the next completion.
     pub(super) fn replan_restore(&mut self, th: Th) {
-        let now = self.driver.now();
         let rate = u64::from(self.timings.restore_records_per_sec);
         let Some(x) = self.thread(th) else {
             return;
@@ -157,118 +128,51 @@ impl StreamsGroupSimulation {
             .copied()
             .filter(|&t| self.tasks.stateful[t as usize])
             .collect();
-        let mut still = Vec::new();
-        let mut done = false;
-        for &t in &restoring {
-            let log = self.tasks.logs[t as usize];
-            match self.lanes[th.lane as usize].local.get(&t).copied() {
-                Some(s @ LocalState::Catching { .. }) if !s.reached(log, now) => still.push(t),
-                s => {
-                    if let Some(s @ LocalState::Catching { from, .. }) = s {
-                        self.records_restored += s.offset(log, now).saturating_sub(from);
-                    }
-                    self.lanes[th.lane as usize]
-                        .local
-                        .insert(t, LocalState::Current);
-                    if let Some(x) = self.thread_mut(th) {
-                        if let Some(a) = x.active.get_mut(&t) {
-                            a.0 = TaskPhase::Running;
-                        }
-                    }
-                    done = true;
+        // A paused JVM reads nothing and runs nothing; the resume re-plans.
+        let frozen = self.frozen_until(th).is_some();
+        let plan = self.store(th.lane).replan(&ThreadRestore {
+            restoring: &restoring,
+            followers: &followers,
+            rate,
+            reads: !frozen,
+            can_finish: !frozen,
+        });
+        if let Some(x) = self.thread_mut(th) {
+            for t in &plan.done {
+                if let Some(a) = x.active.get_mut(t) {
+                    a.0 = TaskPhase::Running;
                 }
             }
         }
-        let demands: Vec<Option<u64>> = followers
-            .iter()
-            .map(|&t| {
-                let log = self.tasks.logs[t as usize];
-                match self.lanes[th.lane as usize].local.get(&t) {
-                    Some(s) if s.reached(log, now) => Some(log.records_per_sec),
-                    _ => None,
-                }
-            })
-            .collect();
-        let active_shares = share_restore_rate(rate, &vec![None; still.len()]);
-        let follower_shares = if still.is_empty() {
-            share_restore_rate(rate, &demands)
-        } else {
-            vec![0; followers.len()]
-        };
-        for (&t, &share) in still.iter().zip(&active_shares) {
-            self.fold(th.lane, t, share);
-        }
-        for ((&t, &share), demand) in followers.iter().zip(&follower_shares).zip(&demands) {
-            self.fold(th.lane, t, share);
-            if demand.is_some_and(|d| share >= d) {
-                let from = self.tasks.logs[t as usize].end(now);
-                self.lanes[th.lane as usize]
-                    .local
-                    .insert(t, LocalState::Following { from });
-            }
-        }
-        let next = still
-            .iter()
-            .chain(&followers)
-            .filter_map(|&t| {
-                let log = self.tasks.logs[t as usize];
-                self.lanes[th.lane as usize]
-                    .local
-                    .get(&t)?
-                    .reaches_at(log, now)
-            })
-            .filter(|&at| at > now)
-            .min();
         let token = self.next_token();
         if let Some(x) = self.thread_mut(th) {
             x.restore_token = token;
         }
-        if let Some(at) = next {
+        if let Some(at) = plan.next_ms {
             self.schedule(at, Ev::RestoreTick { th, token });
         }
-        if done {
+        if !plan.done.is_empty() {
             self.show(th);
         }
     }
 
-    fn fold(&mut self, lane: u32, t: u32, rate: u64) {
-        let now = self.driver.now();
-        let log = self.tasks.logs[t as usize];
-        let l = &mut self.lanes[lane as usize];
-        let Some(s) = l.local.get(&t).copied() else {
-            return;
-        };
-        let (from, target) = match s {
-            LocalState::Catching { from, target, .. } => (from, target),
-            LocalState::Following { from } => (from, None),
-            _ => return,
-        };
-        let offset = s.offset(log, now);
-        self.records_restored += offset.saturating_sub(from);
-        l.local.insert(
-            t,
-            LocalState::Catching {
-                from: offset,
-                since: now,
-                rate,
-                target,
-            },
-        );
-    }
-
     /// Brings `th`'s actives on the timeline into the state the thread is in:
-    /// paused (`frozen`) while it is blocked or its group is not ready.
+    /// paused (`frozen`) while its JVM is paused, it is blocked or its group
+    /// is not ready; a zombie while it runs on after being fenced unawares.
     pub(super) fn show(&mut self, th: Th) {
         let Some(x) = self.thread(th) else {
             return;
         };
+        let frozen = self.frozen_until(th).is_some();
         let paused = x.blocked_until.is_some() || !x.ready;
         let mut by_state: BTreeMap<ItemState, Vec<u32>> = BTreeMap::new();
         for (&t, &(phase, _)) in &x.active {
             let want = match phase {
+                _ if frozen => ItemState::Frozen,
                 TaskPhase::Initializing => ItemState::Starting,
                 TaskPhase::Restoring => ItemState::Restoring,
                 TaskPhase::Running if paused => ItemState::Frozen,
+                TaskPhase::Running if x.zombie => ItemState::Zombie,
                 TaskPhase::Running => ItemState::Running,
             };
             let now_state = self.recorder.timeline.state_on(t, th.lane);
@@ -289,24 +193,15 @@ impl StreamsGroupSimulation {
             if self.touched.is_empty() {
                 return;
             }
-            let touched = std::mem::take(&mut self.touched);
-            let now = self.driver.now();
+            let moved = move_changelogs(
+                std::mem::take(&mut self.touched),
+                &self.tasks.stateful,
+                &mut self.tasks.logs,
+                &self.recorder.timeline,
+                self.driver.now(),
+            );
             let mut followers: BTreeSet<Th> = BTreeSet::new();
-            for t in touched {
-                if !self.tasks.stateful[t as usize] {
-                    continue;
-                }
-                let processing = self
-                    .recorder
-                    .timeline
-                    .copies(t)
-                    .iter()
-                    .any(|&(_, s)| s.is_running());
-                let log = &mut self.tasks.logs[t as usize];
-                if log.since.is_some() == processing {
-                    continue;
-                }
-                log.set_processing(processing, now);
+            for t in moved {
                 for th in self.all_threads() {
                     if self.thread(th).is_some_and(|x| x.standby.contains(&t)) {
                         followers.insert(th);
