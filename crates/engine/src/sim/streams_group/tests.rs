@@ -118,3 +118,36 @@ fn skipping_a_settled_groups_heartbeats_keeps_the_trace() {
     assert_eq!(skipped.fingerprint(), played.fingerprint());
     assert_eq!(skipped.steps.len(), played.steps.len());
 }
+
+#[test]
+fn a_regular_heartbeat_is_due_one_interval_after_the_last_send_without_jitter() {
+    // `StreamsGroupHeartbeatRequestManager`: the timer restarts at each
+    // send with the interval from the broker (5 s), no jitter.
+    let mut s = sim("4.3");
+    crate::sim::formation::begin(&mut s, crate::scenario::Start::Formed);
+    let threads = s.all_threads();
+    let mut due: std::collections::BTreeMap<Th, Vec<u64>> = Default::default();
+    let start = s.driver.now();
+    while s.driver.now() < start + 40_000 {
+        s.step();
+        for &th in &threads {
+            let at = s.thread(th).unwrap().hb_at;
+            let seen = due.entry(th).or_default();
+            if seen.last() != Some(&at) {
+                seen.push(at);
+            }
+        }
+    }
+    assert_eq!(due.len(), 4, "2 instances × 2 threads");
+    for (th, times) in &due {
+        assert!(times.len() >= 7, "{th:?}: {times:?}");
+        for w in times.windows(2) {
+            assert_eq!(w[1] - w[0], 5_000, "{th:?}: {times:?}");
+        }
+    }
+    let phases: std::collections::BTreeSet<u64> = due.values().map(|t| t[0] % 5_000).collect();
+    assert!(
+        phases.len() > 1,
+        "instances start spread, so do their phases"
+    );
+}
