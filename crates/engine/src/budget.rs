@@ -25,10 +25,22 @@ use crate::wording::duration;
 /// group needs a handful per scenario event; 10,000 only happens in a storm.
 pub const MAX_ROUNDS: usize = 10_000;
 
-/// Events one variant may process before it is cut: 14 times what the
-/// largest workload (1,000 workers × 100,000 tasks, a join, a crash and a
-/// rolling restart) needs.
+/// Events of protocol work one variant may process before it is cut: 14
+/// times what the largest workload (1,000 workers × 100,000 tasks, a join,
+/// a crash and a rolling restart) needs. Steady events (the regular
+/// heartbeats of a settled streams group, see [`MAX_STEADY_EVENTS`]) do not
+/// count: a long stable run is not a storm.
 pub const MAX_EVENTS: u64 = 2_000_000;
+
+/// Steady events one variant may process before it is cut: the regular
+/// heartbeats of a settled streams group (KIP-1071 members heartbeat every
+/// `streams.heartbeat.interval.ms` whatever happens), which change nothing
+/// but cost time to play one by one. A run whose rest is only such
+/// heartbeats skips them (the trace is the same); this bounds the others,
+/// a stable group waiting for a late scripted event: 1,000 members for
+/// 9 hours of 5 s heartbeats, at about 1.2 µs an event natively
+/// (measured, `docs/performance.md`).
+pub const MAX_STEADY_EVENTS: u64 = 20_000_000;
 
 /// Trace entries — state spans, protocol steps and item-list entries, the
 /// parts that grow with the run — one variant may record before it is cut:
@@ -47,6 +59,9 @@ pub enum BudgetKind {
     Events,
     /// [`MAX_TRACE_ENTRIES`] trace entries.
     TraceSize,
+    /// [`MAX_STEADY_EVENTS`] steady heartbeats: the group was stable, the
+    /// run was only long.
+    SteadyHeartbeats,
 }
 
 /// Where and why a run was stopped before it was quiet or reached its end.
@@ -58,7 +73,7 @@ pub struct RunCut {
     pub at_ms: u64,
     /// Rebalance rounds recorded by then.
     pub rounds: u64,
-    /// Events processed by then.
+    /// Events processed by then (protocol work and steady heartbeats).
     pub events: u64,
     /// Trace entries recorded by then (see [`MAX_TRACE_ENTRIES`]).
     pub trace_entries: u64,
@@ -82,6 +97,10 @@ impl RunCut {
                 "the trace outgrew the playground: {} entries ({rounds} rebalance rounds) in {took}; stopped here",
                 thousands(self.trace_entries)
             ),
+            BudgetKind::SteadyHeartbeats => format!(
+                "the group was stable, but the run is longer than the playground plays heartbeat by heartbeat: {} events in {took}; stopped here",
+                thousands(self.events)
+            ),
         }
     }
 
@@ -91,9 +110,10 @@ impl RunCut {
         let verdict = self.verdict();
         let rest = verdict.strip_prefix('t').unwrap_or(&verdict);
         format!(
-            "T{rest}. Kafka would go on; the playground simulates up to {} rounds, {} events and {} trace entries per run.",
+            "T{rest}. Kafka would go on; the playground simulates up to {} rounds, {} events of protocol work, {} steady heartbeat events and {} trace entries per run.",
             thousands(MAX_ROUNDS as u64),
             thousands(MAX_EVENTS),
+            thousands(MAX_STEADY_EVENTS),
             thousands(MAX_TRACE_ENTRIES as u64)
         )
     }
@@ -162,7 +182,10 @@ pub(crate) fn thousands(n: u64) -> String {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Usage {
     pub(crate) rounds: usize,
+    /// Every processed event, steady ones included.
     pub(crate) events: u64,
+    /// The steady ones among them ([`MAX_STEADY_EVENTS`]).
+    pub(crate) steady_events: u64,
     pub(crate) trace_entries: usize,
 }
 
@@ -172,10 +195,12 @@ impl Usage {
     pub(crate) fn exceeded(&self) -> Option<BudgetKind> {
         if self.rounds >= MAX_ROUNDS {
             Some(BudgetKind::Rounds)
-        } else if self.events >= MAX_EVENTS {
+        } else if self.events - self.steady_events >= MAX_EVENTS {
             Some(BudgetKind::Events)
         } else if self.trace_entries >= MAX_TRACE_ENTRIES {
             Some(BudgetKind::TraceSize)
+        } else if self.steady_events >= MAX_STEADY_EVENTS {
+            Some(BudgetKind::SteadyHeartbeats)
         } else {
             None
         }
@@ -202,6 +227,7 @@ mod tests {
         let usage = Usage {
             rounds: 10_000,
             events: 123_456,
+            steady_events: 0,
             trace_entries: 7,
         };
         assert_eq!(usage.exceeded(), Some(BudgetKind::Rounds));
@@ -213,6 +239,7 @@ mod tests {
         let events = Usage {
             rounds: 3,
             events: MAX_EVENTS,
+            steady_events: 0,
             trace_entries: 0,
         };
         assert_eq!(events.exceeded(), Some(BudgetKind::Events));
@@ -223,15 +250,45 @@ mod tests {
         let size = Usage {
             rounds: 0,
             events: 0,
+            steady_events: 0,
             trace_entries: MAX_TRACE_ENTRIES,
         };
         assert_eq!(size.exceeded(), Some(BudgetKind::TraceSize));
         let under = Usage {
             rounds: MAX_ROUNDS - 1,
             events: MAX_EVENTS - 1,
+            steady_events: 0,
             trace_entries: MAX_TRACE_ENTRIES - 1,
         };
         assert_eq!(under.exceeded(), None);
+    }
+
+    #[test]
+    fn steady_heartbeats_are_not_protocol_work_but_are_bounded() {
+        let long_and_stable = Usage {
+            rounds: 2,
+            events: MAX_EVENTS + 10_000_000,
+            steady_events: 10_000_001,
+            trace_entries: 500,
+        };
+        assert_eq!(long_and_stable.exceeded(), None, "not a storm");
+        let too_long = Usage {
+            events: MAX_STEADY_EVENTS + 5,
+            steady_events: MAX_STEADY_EVENTS,
+            ..long_and_stable
+        };
+        assert_eq!(too_long.exceeded(), Some(BudgetKind::SteadyHeartbeats));
+        let verdict = too_long
+            .cut(BudgetKind::SteadyHeartbeats, 7_200_000)
+            .verdict();
+        assert!(verdict.starts_with("the group was stable"), "{verdict}");
+        assert!(!verdict.contains("did not"), "{verdict}");
+        let storm_among_heartbeats = Usage {
+            events: MAX_EVENTS + 7,
+            steady_events: 7,
+            ..long_and_stable
+        };
+        assert_eq!(storm_among_heartbeats.exceeded(), Some(BudgetKind::Events));
     }
 
     #[test]

@@ -224,3 +224,58 @@ fn observing_a_run_changes_nothing() {
     assert!(storming.rounds > 1_000, "{storming:?}");
     assert!(storming.events % engine::budget::PROGRESS_EVERY == 0);
 }
+
+/// `instances` × `threads` StreamThreads on the streams protocol, two
+/// stateful tasks per thread, `events`, to `end_ms`.
+fn streams_group(instances: u32, threads: u32, events: &str, end_ms: u64) -> Scenario {
+    scenario(&format!(
+        r#"{{"version": 1, "title": "long", "seed": 7, "end_ms": {end_ms},
+            "streams": {{"instances": {instances}, "kafka_version": "4.3",
+                         "config": {{"num.stream.threads": {threads}}},
+                         "subtopologies": [{{"partitions": {}, "stateful": true, "changelog_records": 10000}}]}},
+            "compare": [{{"label": "streams protocol", "config": {{"group.protocol": "streams"}}}}],
+            "events": [{events}]}}"#,
+        2 * instances * threads
+    ))
+}
+
+#[test]
+fn a_long_stable_streams_protocol_run_is_not_a_storm() {
+    // 160 members heartbeat every 5 s: 3 events a heartbeat, 2,000,000
+    // events in under 6 hours, all of them after the group settled.
+    let s = streams_group(
+        10,
+        8,
+        r#"{"at_ms": 60000, "type": "instance_join", "count": 10}"#,
+        8 * 3_600_000,
+    );
+    let v = &run(&s).variants[0];
+    assert_eq!(v.trace.cut, None, "{:?}", v.trace.cut.map(|c| c.verdict()));
+    assert_eq!(v.trace.end_ms, 8 * 3_600_000);
+    let settled = v.metrics.settled_ms.expect("settles after the join");
+    assert!(settled < 5 * 60_000, "settled at {settled}");
+}
+
+#[test]
+fn a_stable_group_waiting_for_a_late_event_spends_no_storm_budget() {
+    // 40 members heartbeat for 3 hours before the crash: about 260,000
+    // steady events, none of them protocol work; the crash is still played.
+    let s = streams_group(
+        10,
+        4,
+        r#"{"at_ms": 10800000, "type": "instance_crash", "instance": "instance-4"}"#,
+        10_800_000 + 600_000,
+    );
+    let mut work = 0;
+    let result = engine::run::run_observed(&s, &mut |p| work = work.max(p.events));
+    let v = &result.variants[0];
+    assert_eq!(v.trace.cut, None);
+    assert!(work < 50_000, "{work} events counted as protocol work");
+    let fenced = v
+        .trace
+        .steps
+        .iter()
+        .filter(|s| s.kind == StepKind::SessionTimeout && s.at_ms > 10_800_000)
+        .count();
+    assert_eq!(fenced, 4, "the crashed instance's 4 members are fenced");
+}

@@ -164,3 +164,42 @@ fn nothing_runs_twice_and_every_task_runs_at_the_end() {
         assert_eq!(run(&s).variants[0].fingerprint, r.fingerprint, "{v}");
     }
 }
+
+#[test]
+fn a_revoking_member_acknowledges_right_after_its_poll_not_at_its_next_heartbeat() {
+    // StreamsMembershipManager: the revocation runs on the StreamThread's
+    // next poll (commit), then ACKNOWLEDGING sends a heartbeat at once
+    // (`shouldHeartbeatBeforeIntervalExpires`), well before the 5 s timer.
+    for v in ["4.1", "4.2", "4.3"] {
+        let t = trace(&scenario(
+            v,
+            "",
+            r#"{"at_ms": 10000, "type": "instance_join"}"#,
+        ));
+        let revokes: Vec<_> = t
+            .steps
+            .iter()
+            .filter(|s| s.kind == StepKind::MemberRevoking)
+            .collect();
+        assert!(!revokes.is_empty(), "{v}: the join moves tasks");
+        for r in revokes {
+            let ack = t
+                .steps
+                .iter()
+                .find(|s| {
+                    s.kind == StepKind::MemberAssigned && s.worker == r.worker && s.at_ms > r.at_ms
+                })
+                .unwrap_or_else(|| panic!("{v}: no acknowledgement after {}", r.at_ms));
+            assert!(
+                ack.explanation.contains("acknowledged the revocation"),
+                "{v}: {}",
+                ack.explanation
+            );
+            let took = ack.at_ms - r.at_ms;
+            assert!(
+                (100..1_000).contains(&took),
+                "{v}: acknowledged {took} ms after the revocation (commit 100 ms, heartbeat 5 s)"
+            );
+        }
+    }
+}

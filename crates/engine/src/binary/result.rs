@@ -114,6 +114,7 @@ binary_enum!(BudgetKind {
     Rounds = 0,
     Events = 1,
     TraceSize = 2,
+    SteadyHeartbeats = 3,
 });
 binary_struct!(RunCut {
     reason,

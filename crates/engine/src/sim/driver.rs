@@ -17,6 +17,13 @@ pub(crate) trait DriverEvent {
     /// Background events (a periodic check) do not keep a run from being
     /// quiet: [`Simulation::run_until_quiet`] stops when only they remain.
     fn is_background(&self) -> bool;
+
+    /// Steady events (a settled group's regular heartbeats) change nothing
+    /// and count against [`crate::budget::MAX_STEADY_EVENTS`] instead of
+    /// the storm budget. None by default.
+    fn is_steady(&self) -> bool {
+        false
+    }
 }
 
 /// Where a run stands, for a progress observer: the simulated time (the
@@ -40,6 +47,8 @@ pub(crate) struct SimulationDriver<E> {
     /// Pending events that are not background.
     foreground: usize,
     processed: u64,
+    /// The steady ones among the processed events.
+    steady: u64,
     /// When the last foreground event was processed.
     last_activity: u64,
     /// Set when the run hit its budget; the queue is kept as it was.
@@ -54,6 +63,7 @@ impl<E: DriverEvent> SimulationDriver<E> {
             queue: EventQueue::new(),
             foreground: 0,
             processed: 0,
+            steady: 0,
             last_activity: 0,
             cut: None,
         }
@@ -79,7 +89,7 @@ impl<E: DriverEvent> SimulationDriver<E> {
 
     /// The time of the next event when one is due by `limit_ms` and the run
     /// has not been cut.
-    fn next_due(&self, limit_ms: u64) -> Option<u64> {
+    pub(crate) fn next_due(&self, limit_ms: u64) -> Option<u64> {
         if self.cut.is_some() {
             return None;
         }
@@ -92,6 +102,7 @@ impl<E: DriverEvent> SimulationDriver<E> {
         let usage = Usage {
             rounds,
             events: self.processed,
+            steady_events: self.steady,
             trace_entries,
         };
         let cut = usage.cut(usage.exceeded()?, self.now);
@@ -106,6 +117,7 @@ impl<E: DriverEvent> SimulationDriver<E> {
             self.last_activity = t;
         }
         self.processed += 1;
+        self.steady += u64::from(event.is_steady());
         self.now = t;
         Some(event)
     }
@@ -124,6 +136,14 @@ pub(crate) trait Simulation {
 
     /// Handles one event; the clock and the timeline are at its time.
     fn handle(&mut self, event: Self::Event);
+
+    /// Whether the rest of the run, when only background events are
+    /// pending, cannot change the trace (a settled streams group whose
+    /// regular heartbeats change nothing): [`Self::run_until_observed`]
+    /// then stops early, with the same trace. No by default.
+    fn rest_is_steady(&self) -> bool {
+        false
+    }
 
     /// Schedules `event` at `at_ms`, or now if that is in the past.
     fn schedule(&mut self, at_ms: u64, event: Self::Event) {
@@ -188,13 +208,17 @@ pub(crate) trait Simulation {
     /// where the run stands every [`PROGRESS_EVERY`] events.
     fn run_until_observed(&mut self, end_ms: u64, observer: Observer) {
         while self.driver().next_due(end_ms).is_some() {
+            if self.driver().foreground == 0 && self.rest_is_steady() {
+                return;
+            }
             self.step();
             self.report(observer);
         }
     }
 
     /// Tells `observer` where the run stands, once every [`PROGRESS_EVERY`]
-    /// events (a counter check otherwise).
+    /// events (a counter check otherwise); the events it reports are the
+    /// protocol work, the share of the storm budget used.
     fn report(&mut self, observer: Observer) {
         let events = self.driver().processed;
         if events.is_multiple_of(PROGRESS_EVERY) {
@@ -202,7 +226,7 @@ pub(crate) trait Simulation {
             observer(Position {
                 now_ms: driver.now(),
                 rounds: recorder.rounds.len() as u64,
-                events,
+                events: events - driver.steady,
             });
         }
     }

@@ -89,6 +89,7 @@ impl StreamsGroupSimulation {
                 epoch,
                 owned,
                 leave: false,
+                quiet: background.then_some(self.quiet_period),
             },
         );
     }
@@ -100,6 +101,7 @@ impl StreamsGroupSimulation {
         epoch: i32,
         owned: Option<TasksTuple>,
         leave: bool,
+        quiet: Option<u64>,
     ) {
         let now = self.driver.now();
         if leave {
@@ -149,7 +151,14 @@ impl StreamsGroupSimulation {
             self.note_heartbeat(th, &member_id, epoch, before.as_ref(), ok);
         }
         let back = self.rtt - self.rtt / 2;
-        self.schedule(now + back, Ev::HeartbeatResponse { th, response });
+        self.schedule(
+            now + back,
+            Ev::HeartbeatResponse {
+                th,
+                response,
+                quiet,
+            },
+        );
     }
 
     fn schedule_timers(&mut self, timers: &[Timer]) {
@@ -538,6 +547,7 @@ impl StreamsGroupSimulation {
         if self.settled() {
             return;
         }
+        self.quiet_period += 1;
         for th in self.all_threads() {
             let Some(x) = self.thread(th) else { continue };
             if !x.hb_background || x.hb_token == 0 {

@@ -299,10 +299,6 @@ impl StreamsGroupCoordinator {
                 computed = Some(self.compute_target(now));
             }
         }
-        // Reconcile this member (`CurrentAssignmentBuilder#build`): the
-        // ownership maps are the group's before this heartbeat's records.
-        let ownership =
-            TaskOwnership::of(self.members.iter().map(|m| (m.process_id.as_str(), &m.rec)));
         let member = &self.members[i];
         // While the initial delay runs the member reconciles to an empty
         // target at epoch max(1, assignment epoch) (4.2; 4.3 starts at 1).
@@ -312,14 +308,24 @@ impl StreamsGroupCoordinator {
             (member.target.clone(), self.assignment_epoch)
         };
         let before = member.rec.clone();
-        let after = reconcile(
-            &before,
-            &member.process_id,
-            target_epoch,
-            &target,
-            req.owned.as_ref(),
-            &ownership,
-        );
+        let after = if before.state == MemberState::Stable && before.member_epoch == target_epoch {
+            // `StreamsGroupMember#isReconciledTo`: nothing to reconcile, so
+            // no ownership maps to build (a settled group's every heartbeat).
+            before.clone()
+        } else {
+            // Reconcile this member (`CurrentAssignmentBuilder#build`): the
+            // ownership maps are the group's before this heartbeat's records.
+            let ownership =
+                TaskOwnership::of(self.members.iter().map(|m| (m.process_id.as_str(), &m.rec)));
+            reconcile(
+                &before,
+                &member.process_id,
+                target_epoch,
+                &target,
+                req.owned.as_ref(),
+                &ownership,
+            )
+        };
         let entered_unrevoked = after.state == MemberState::UnrevokedTasks
             && (before.state != MemberState::UnrevokedTasks
                 || before.member_epoch != after.member_epoch);

@@ -377,3 +377,101 @@ fn promoting_its_own_standby_takes_one_more_heartbeat_4_1_to_4_3() {
     assert_eq!(r3.state, MemberState::Stable);
     assert_eq!(r3.assignment.unwrap().active.len(), 1);
 }
+
+#[test]
+fn the_answer_carries_tasks_only_when_joining_or_when_they_changed() {
+    // `GroupMetadataManager#streamsGroupHeartbeat`: "The assignment is only
+    // provided in the following cases" — a join, or assigned tasks changed.
+    let mut g = group(1, 2, 0);
+    let joined = join(&mut g, "A", "pA", 0);
+    assert!(joined.assignment.is_some(), "a join gets its tasks");
+    let owned = joined.assignment.clone();
+    let ack = beat(&mut g, "A", "pA", joined.member_epoch, owned, 10);
+    assert_eq!(ack.assignment, None, "nothing changed");
+    let regular = beat(&mut g, "A", "pA", ack.member_epoch, None, 5_010);
+    assert_eq!(regular.assignment, None);
+    // B joins; A must give one task up: its answer carries the change.
+    join(&mut g, "B", "pB", 6_000);
+    let revoke = beat(&mut g, "A", "pA", regular.member_epoch, None, 10_010);
+    assert_eq!(revoke.state, MemberState::UnrevokedTasks);
+    assert_eq!(revoke.assignment.map(|a| a.active.len()), Some(1));
+}
+
+#[test]
+fn every_heartbeat_reschedules_the_session_to_now_plus_the_session_timeout() {
+    let mut g = group(3, 2, 0);
+    let at = |ok: &HeartbeatOk| {
+        ok.timers.iter().find_map(|t| match t {
+            Timer::Session { at_ms, .. } => Some(*at_ms),
+            _ => None,
+        })
+    };
+    let a = join(&mut g, "A", "pA", 1_000);
+    assert_eq!(at(&a), Some(1_000 + 45_000));
+    // While the initial delay runs, too (the session is not the target's).
+    assert!(a.assignment_delayed);
+    let b = beat(&mut g, "A", "pA", a.member_epoch, None, 6_000);
+    assert_eq!(at(&b), Some(6_000 + 45_000));
+}
+
+#[test]
+fn a_session_expiry_fences_bumps_and_computes_nothing_the_next_heartbeat_hands_over() {
+    let mut g = group(1, 4, 0);
+    settle(&mut g, "A", "pA", 0);
+    let b = join(&mut g, "B", "pB", 100);
+    let a_epoch = g.reconciliation("A").unwrap().member_epoch;
+    // A releases two tasks to B, B picks them up.
+    let a = beat(&mut g, "A", "pA", a_epoch, None, 5_000);
+    let kept = a.assignment.unwrap();
+    let a = beat(&mut g, "A", "pA", a_epoch, Some(kept.clone()), 5_010);
+    let b = beat(&mut g, "B", "pB", b.member_epoch, None, 5_100);
+    let b_tasks = b.assignment.unwrap();
+    beat(
+        &mut g,
+        "B",
+        "pB",
+        b.member_epoch,
+        Some(b_tasks.clone()),
+        5_110,
+    );
+    assert!(g.is_stable());
+    let session = session_token(&beat(&mut g, "B", "pB", b.member_epoch, None, 10_100));
+    let (group_epoch, assignment_epoch) = (g.group_epoch(), g.assignment_epoch());
+    // B's process is gone: its session runs out.
+    assert_eq!(g.on_session_timer("B", session), Some(group_epoch + 1));
+    assert!(!g.contains("B"));
+    assert_eq!(
+        g.assignment_epoch(),
+        assignment_epoch,
+        "fencing computes nothing"
+    );
+    // A's next regular heartbeat computes and gets B's tasks at once: they
+    // are free, so there is no revocation step.
+    let a2 = beat(&mut g, "A", "pA", a.member_epoch, None, 15_000);
+    assert_eq!(a2.computed.map(|c| c.epoch), Some(group_epoch + 1));
+    assert_eq!(a2.state, MemberState::Stable);
+    let all = a2.assignment.unwrap().active;
+    assert_eq!(all.len(), 4);
+    assert!(b_tasks.active.is_subset(&all) && kept.active.is_subset(&all));
+}
+
+#[test]
+fn the_initial_delay_starts_again_once_the_group_became_empty() {
+    let mut g = group(2, 2, 0);
+    let delay = |ok: &HeartbeatOk| {
+        ok.timers.iter().find_map(|t| match t {
+            Timer::InitialDelay { token, at_ms } => Some((*token, *at_ms)),
+            _ => None,
+        })
+    };
+    let a = join(&mut g, "A", "pA", 0);
+    let (token, at) = delay(&a).unwrap();
+    g.on_initial_delay(token, at).unwrap();
+    let a = beat(&mut g, "A", "pA", a.member_epoch, None, 5_000);
+    assert!(!a.assignment_delayed);
+    g.leave("A").unwrap();
+    // Everybody restarted: the first heartbeat into the empty group waits again.
+    let again = join(&mut g, "A2", "pA2", 60_000);
+    assert!(again.assignment_delayed && again.computed.is_none());
+    assert_eq!(delay(&again).map(|d| d.1), Some(63_000));
+}

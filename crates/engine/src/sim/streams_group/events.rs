@@ -29,17 +29,20 @@ pub(crate) enum Ev {
         token: u64,
         background: bool,
     },
-    /// A heartbeat reaches the coordinator (`leave`: member epoch −1).
+    /// A heartbeat reaches the coordinator (`leave`: member epoch −1;
+    /// `quiet`: sent while the group was settled, in that quiet period).
     HeartbeatArrives {
         th: Th,
         member_id: String,
         epoch: i32,
         owned: Option<TasksTuple>,
         leave: bool,
+        quiet: Option<u64>,
     },
     HeartbeatResponse {
         th: Th,
         response: HeartbeatResponse,
+        quiet: Option<u64>,
     },
     /// A gone member's session runs out.
     SessionTimer {
@@ -112,6 +115,18 @@ impl DriverEvent for Ev {
             _ => false,
         }
     }
+
+    /// A regular heartbeat sent while the group was settled, its arrival
+    /// and its answer: steady, not protocol work.
+    fn is_steady(&self) -> bool {
+        match self {
+            Ev::HeartbeatTimer { background, .. } => *background,
+            Ev::HeartbeatArrives { quiet, .. } | Ev::HeartbeatResponse { quiet, .. } => {
+                quiet.is_some()
+            }
+            _ => false,
+        }
+    }
 }
 
 impl StreamsGroupSimulation {
@@ -134,8 +149,9 @@ impl StreamsGroupSimulation {
                 epoch,
                 owned,
                 leave,
-            } => self.on_heartbeat_arrives(th, member_id, epoch, owned, leave),
-            Ev::HeartbeatResponse { th, response } => self.on_heartbeat_response(th, response),
+                quiet,
+            } => self.on_heartbeat_arrives(th, member_id, epoch, owned, leave, quiet),
+            Ev::HeartbeatResponse { th, response, .. } => self.on_heartbeat_response(th, response),
             Ev::SessionTimer { member_id, token } => self.on_session_timer(&member_id, token),
             Ev::RebalanceTimer { member_id, token } => self.on_rebalance_timer(&member_id, token),
             Ev::InitialDelay { token } => self.on_initial_delay(token),
@@ -299,6 +315,7 @@ impl StreamsGroupSimulation {
                         epoch: -1,
                         owned: None,
                         leave: true,
+                        quiet: None,
                     },
                 );
             }
@@ -428,6 +445,7 @@ impl StreamsGroupSimulation {
                 epoch: -1,
                 owned: None,
                 leave: true,
+                quiet: None,
             },
         );
     }

@@ -62,9 +62,92 @@ fn a_formed_group_goes_quiet_though_heartbeats_go_on() {
     let origin = crate::sim::formation::begin(&mut s, crate::scenario::Start::Formed);
     assert!(origin < 60_000, "formed at {origin}");
     assert!(s.settled());
-    // Regular heartbeats continue in the background.
+    // Regular heartbeats continue in the background, and change nothing.
     let before = s.driver.now();
-    s.run_until_observed(before + 20_000, &mut |_| {});
-    assert!(s.driver.now() > before + 15_000, "heartbeats kept coming");
+    while s.driver.now() < before + 20_000 {
+        s.step();
+    }
     assert!(s.settled());
+    assert!(s.rest_is_steady());
+}
+
+/// Every event up to `end_ms`, none skipped.
+fn run_every_event(s: &mut StreamsGroupSimulation, end_ms: u64) {
+    while s.driver.next_due(end_ms).is_some() {
+        s.step();
+    }
+}
+
+#[test]
+fn skipping_a_settled_groups_heartbeats_keeps_the_trace() {
+    // A join, a crash and a clean stop, then an hour of a settled group:
+    // `run_until_observed` stops playing heartbeats once only they are
+    // left; playing every one of them gives the same trace.
+    let text = r#"{"version": 1, "title": "t", "seed": 11,
+        "streams": {"instances": 3, "kafka_version": "4.3",
+                    "subtopologies": [{"partitions": 12, "stateful": true, "changelog_records": 5000}]},
+        "compare": [{"label": "s", "config": {"group.protocol": "streams", "num.stream.threads": 2,
+                                              "streams.num.standby.replicas": 1}}],
+        "events": [{"at_ms": 20000, "type": "instance_join"},
+                   {"at_ms": 90000, "type": "instance_crash", "instance": "instance-2"},
+                   {"at_ms": 200000, "type": "instance_stop", "instance": "instance-3"}]}"#;
+    let scenario = Scenario::from_json(text).unwrap();
+    let crate::scenario::Family::Streams(streams) = &scenario.family else {
+        unreachable!("a Streams scenario")
+    };
+    let run = |skip: bool| {
+        let mut s = StreamsGroupSimulation::new(&scenario, streams, &streams.compare[0]);
+        let origin = crate::sim::formation::begin(&mut s, crate::scenario::Start::Formed);
+        let end = origin + 3_600_000;
+        if skip {
+            s.run_until_observed(end, &mut |_| {});
+        } else {
+            run_every_event(&mut s, end);
+        }
+        let processed = s.driver.next_due(u64::MAX);
+        (s.finish(end), processed)
+    };
+    let (skipped, left) = run(true);
+    let (played, next) = run(false);
+    assert!(left.is_some(), "heartbeats were left unplayed");
+    assert!(
+        next.is_some_and(|t| t > 3_600_000),
+        "every event to the end was played"
+    );
+    assert_eq!(skipped.cut, None);
+    assert_eq!(skipped.fingerprint(), played.fingerprint());
+    assert_eq!(skipped.steps.len(), played.steps.len());
+}
+
+#[test]
+fn a_regular_heartbeat_is_due_one_interval_after_the_last_send_without_jitter() {
+    // `StreamsGroupHeartbeatRequestManager`: the timer restarts at each
+    // send with the interval from the broker (5 s), no jitter.
+    let mut s = sim("4.3");
+    crate::sim::formation::begin(&mut s, crate::scenario::Start::Formed);
+    let threads = s.all_threads();
+    let mut due: std::collections::BTreeMap<Th, Vec<u64>> = Default::default();
+    let start = s.driver.now();
+    while s.driver.now() < start + 40_000 {
+        s.step();
+        for &th in &threads {
+            let at = s.thread(th).unwrap().hb_at;
+            let seen = due.entry(th).or_default();
+            if seen.last() != Some(&at) {
+                seen.push(at);
+            }
+        }
+    }
+    assert_eq!(due.len(), 4, "2 instances × 2 threads");
+    for (th, times) in &due {
+        assert!(times.len() >= 7, "{th:?}: {times:?}");
+        for w in times.windows(2) {
+            assert_eq!(w[1] - w[0], 5_000, "{th:?}: {times:?}");
+        }
+    }
+    let phases: std::collections::BTreeSet<u64> = due.values().map(|t| t[0] % 5_000).collect();
+    assert!(
+        phases.len() > 1,
+        "instances start spread, so do their phases"
+    );
 }
