@@ -28,6 +28,9 @@ pub struct PlotOptions {
     pub axis_bottom: f64,
     /// Space between panels.
     pub gap: f64,
+    /// Right of the last column: room for what reaches past a drawing
+    /// area's right edge, the last point ([`POINT_REACH`]).
+    pub right: f64,
     /// Above the first row: the plot's title and legend.
     pub header: f64,
 }
@@ -42,10 +45,16 @@ impl Default for PlotOptions {
             title_height: 22.0,
             axis_bottom: 26.0,
             gap: 20.0,
+            right: POINT_REACH + 2.0,
             header: 76.0,
         }
     }
 }
+
+/// How far a point reaches past its position: the page's hover target
+/// around it (the drawn marker, at most a cut run's ring of radius 3.5, is
+/// inside it).
+pub const POINT_REACH: f64 = 8.0;
 
 /// One line colour per compared variant (at most four), colour-blind safe.
 pub const VARIANT_COLOURS: [&str; 4] = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
@@ -187,7 +196,7 @@ impl PlotLayout {
             .map(|d| xs.x(d));
         Self {
             options,
-            width: used_columns as f64 * cell_w - options.gap,
+            width: used_columns as f64 * cell_w - options.gap + options.right,
             height: options.header + rows as f64 * cell_h - options.gap,
             panels,
             default_x,
@@ -433,5 +442,36 @@ mod tests {
         assert_eq!(short_number(1_500), "1.5k");
         assert_eq!(short_number(10_000_000), "10M");
         assert_eq!(short_number(999), "999");
+    }
+
+    #[test]
+    fn every_panel_and_its_points_lie_inside_the_plot() {
+        for preset in crate::sweep::presets::all() {
+            let file = preset.file();
+            let result = crate::sweep::plan(&file.scenario, &file.sweep)
+                .expect("a built-in sweep plans")
+                .result;
+            for columns in [1, 2, 3] {
+                let options = PlotOptions {
+                    columns,
+                    ..PlotOptions::default()
+                };
+                let lay = PlotLayout::new(&result, options);
+                for p in &lay.panels {
+                    let at = format!("{} {:?} in {columns} columns", preset.id, p.metric);
+                    assert!(p.left - options.axis_left >= 0.0, "{at}: y labels");
+                    assert!(
+                        p.left + options.panel_width + POINT_REACH <= lay.width,
+                        "{at}: the last point reaches {} past {}",
+                        p.left + options.panel_width + POINT_REACH,
+                        lay.width
+                    );
+                    assert!(
+                        p.top + options.panel_height + options.axis_bottom <= lay.height,
+                        "{at}: x labels"
+                    );
+                }
+            }
+        }
     }
 }
