@@ -45,6 +45,46 @@ impl Steps {
     pub fn max(&self) -> u32 {
         self.points.iter().map(|p| p.1).max().unwrap_or(0)
     }
+
+    /// The values taken in each of `columns` equal stretches of
+    /// `from_ms..to_ms` (a chart's pixel columns), as the least and the
+    /// greatest: a change inside a stretch widens its range, so a dip far
+    /// shorter than a pixel still shows, as trace viewers draw dense
+    /// counters.
+    pub fn ranges(&self, from_ms: u64, to_ms: u64, columns: usize) -> Vec<Range> {
+        let span = u128::from(to_ms.saturating_sub(from_ms));
+        let mut out = Vec::with_capacity(columns);
+        let (mut next, mut value) = (0, 0);
+        let mut start = from_ms;
+        for c in 0..columns {
+            let end = from_ms + (span * (c as u128 + 1) / columns as u128) as u64;
+            // What holds at the stretch's start: the changes up to it.
+            while let Some(&(_, v)) = self.points.get(next).filter(|p| p.0 <= start) {
+                (value, next) = (v, next + 1);
+            }
+            let mut range = Range {
+                min: value,
+                max: value,
+            };
+            while let Some(&(_, v)) = self.points.get(next).filter(|p| p.0 < end) {
+                range.min = range.min.min(v);
+                range.max = range.max.max(v);
+                (value, next) = (v, next + 1);
+            }
+            out.push(range);
+            start = end;
+        }
+        out
+    }
+}
+
+/// The least and the greatest value of a [`Steps`] over a stretch of time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Range {
+    /// The least value.
+    pub min: u32,
+    /// The greatest value.
+    pub max: u32,
 }
 
 fn task_count(trace: &Trace, items: &[u32]) -> i64 {
@@ -148,6 +188,40 @@ mod tests {
         empty.start = engine::scenario::Start::Empty;
         let result = engine::run::run(&empty);
         assert_eq!(generation_at(&result.variants[0].trace, 0), None);
+    }
+
+    #[test]
+    fn ranges_keep_every_dip_of_a_stretch() {
+        // 16 tasks; a 30 ms dip to 12 at 1 s; all stop at 5 s, 4 run from 8 s.
+        let s = Steps {
+            points: vec![(0, 16), (1_000, 12), (1_030, 16), (5_000, 0), (8_000, 4)],
+        };
+        let r = |min, max| Range { min, max };
+        assert_eq!(
+            s.ranges(0, 10_000, 10),
+            vec![
+                r(16, 16),
+                r(12, 16),
+                r(16, 16),
+                r(16, 16),
+                r(16, 16),
+                r(0, 0),
+                r(0, 0),
+                r(0, 0),
+                r(4, 4),
+                r(4, 4)
+            ],
+            "a change at a stretch's start belongs to that stretch only"
+        );
+        // Both changes of the dip inside one stretch: it still shows.
+        assert_eq!(s.ranges(0, 10_000, 2), vec![r(12, 16), r(0, 4)]);
+        // A window: what held before it counts from its start.
+        assert_eq!(
+            s.ranges(1_005, 1_035, 3),
+            vec![r(12, 12), r(12, 12), r(12, 16)]
+        );
+        assert_eq!(s.ranges(0, 10_000, 0), vec![]);
+        assert_eq!(Steps::default().ranges(0, 100, 2), vec![r(0, 0), r(0, 0)]);
     }
 
     #[test]
