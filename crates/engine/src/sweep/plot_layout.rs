@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::parameter::ValueUnit;
 use super::points::ln;
 use super::{Headline, Scale, SweepResult};
+use crate::time_ticks;
 use crate::wording::duration;
 
 /// Sizes of the plot.
@@ -327,41 +328,11 @@ pub fn value_ticks(max: u64, unit: ValueUnit) -> Vec<u64> {
 
 /// The smallest round step at least `raw`.
 fn nice_step(raw: u64, unit: ValueUnit) -> u64 {
-    // Past an hour, whole hours (a decade step of 2,000,000 ms would label
-    // the axis in 33 min 20 s).
-    const TIME_STEPS: [u64; 28] = [
-        1,
-        2,
-        5,
-        10,
-        20,
-        50,
-        100,
-        200,
-        500,
-        1_000,
-        2_000,
-        5_000,
-        10_000,
-        15_000,
-        30_000,
-        60_000,
-        120_000,
-        300_000,
-        600_000,
-        900_000,
-        1_800_000,
-        3_600_000,
-        7_200_000,
-        18_000_000,
-        36_000_000,
-        86_400_000,
-        172_800_000,
-        432_000_000,
-    ];
     let raw = raw.max(1);
     if unit == ValueUnit::Ms {
-        if let Some(&s) = TIME_STEPS.iter().find(|&&s| s >= raw) {
+        // The timelines' steps: past an hour whole hours and days (a
+        // decade step of 2,000,000 ms would label the axis in 33 min 20 s).
+        if let Some(&s) = time_ticks::STEPS.iter().find(|&&s| s >= raw) {
             return s;
         }
     }
@@ -430,6 +401,15 @@ mod tests {
             "hours, not 33 min 20 s"
         );
         assert_eq!(tick_label(7_200_000, ValueUnit::Ms), "2 h");
+        // Past 2 h the timelines' steps, which divide a day: 6 h, not 5 h.
+        assert_eq!(
+            value_ticks(80_000_000, ValueUnit::Ms),
+            vec![0, 21_600_000, 43_200_000, 64_800_000, 86_400_000]
+        );
+        assert_eq!(
+            axis_ticks(0, 20 * 86_400_000, ValueUnit::Ms, false),
+            vec![0, 432_000_000, 864_000_000, 1_296_000_000, 1_728_000_000]
+        );
         assert_eq!(
             axis_ticks(10_000, 10_000_000, ValueUnit::Records, true),
             vec![10_000, 100_000, 1_000_000, 10_000_000]
