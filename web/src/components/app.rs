@@ -30,7 +30,7 @@ use crate::worker::sim_client::{SimClient, SimOutcome, WorkerStatus};
 /// A scenario's description: its first sentence, the rest one click away
 /// (some descriptions run to ten lines; the comparison is what matters).
 /// When the scenario changed since the words were written, they say so.
-fn description(text: &str, stale: bool) -> Html {
+pub(crate) fn description(text: &str, stale: bool) -> Html {
     let first = crate::components::gallery::first_sentence(text);
     let rest = text.trim()[first.len()..].trim();
     let mark = stale.then(|| {

@@ -16,6 +16,7 @@ use yew::prelude::*;
 
 use crate::browser::hooks::use_element_width;
 use crate::browser::profile;
+use crate::components::app::description;
 use crate::components::engine_text::engine_text;
 use crate::state::sweep::{plot_options, step_point, SweepAction, SweepModel};
 use crate::worker::sweep_pool::{PoolEvent, SweepPool};
@@ -194,7 +195,9 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
             if let Some(q) = question {
                 <h2 class="sweep-question" id="sweep-question">{ &q.title }</h2>
                 if !props.embed {
-                    <p class="description">{ &q.description }</p>
+                    // Folded to its first sentence, as a scenario's is: on
+                    // a phone the whole text would push the plot off screen.
+                    { description(&q.description, false) }
                 }
             }
             if !props.embed {
