@@ -60,7 +60,8 @@ struct ChartData {
     /// Step paths, drawn once per result and width (not per playhead move).
     running_paths: Vec<String>,
     /// Per variant, the band between the least and the greatest running
-    /// count of each pixel column, where changes are denser than pixels.
+    /// count of each pixel column, where changes are denser than pixels
+    /// (the line is then the column's mean).
     running_bands: Vec<Option<String>>,
     configured_path: String,
     y_max: u32,
@@ -107,8 +108,8 @@ fn band_path(ranges: &[Range], axis: TimeAxis, y_max: u32, height: f64) -> Strin
 }
 
 /// The running line of `steps`: exact while its changes are no denser
-/// than the pixels, else the greatest value of each pixel column (the
-/// band below it shows the least), with that band.
+/// than the pixels, else each pixel column's mean, with a band from its
+/// least to its greatest value.
 fn running_series(
     steps: &Steps,
     axis: TimeAxis,
@@ -123,7 +124,8 @@ fn running_series(
     let px = (axis.right - axis.left) / columns as f64;
     let mut line = String::new();
     for (c, r) in ranges.iter().enumerate() {
-        let (x, y) = (axis.left + c as f64 * px, y_of(r.max, y_max, height));
+        let x = axis.left + c as f64 * px;
+        let y = TOP + (1.0 - r.mean / f64::from(y_max.max(1))) * (height - TOP - BOTTOM);
         if c == 0 {
             let _ = write!(line, "M{x:.1} {y:.1}");
         } else {

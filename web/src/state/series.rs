@@ -47,10 +47,10 @@ impl Steps {
     }
 
     /// The values taken in each of `columns` equal stretches of
-    /// `from_ms..to_ms` (a chart's pixel columns), as the least and the
-    /// greatest: a change inside a stretch widens its range, so a dip far
-    /// shorter than a pixel still shows, as trace viewers draw dense
-    /// counters.
+    /// `from_ms..to_ms` (a chart's pixel columns): the least and the
+    /// greatest, so a dip far shorter than a pixel still shows (as trace
+    /// viewers draw dense counters), and the mean over the stretch, so
+    /// many short dips read as the work they cost.
     pub fn ranges(&self, from_ms: u64, to_ms: u64, columns: usize) -> Vec<Range> {
         let span = u128::from(to_ms.saturating_sub(from_ms));
         let mut out = Vec::with_capacity(columns);
@@ -65,11 +65,19 @@ impl Steps {
             let mut range = Range {
                 min: value,
                 max: value,
+                mean: f64::from(value),
             };
-            while let Some(&(_, v)) = self.points.get(next).filter(|p| p.0 < end) {
+            // The value's integral over the stretch, in value × ms.
+            let (mut area, mut since) = (0u128, start);
+            while let Some(&(t, v)) = self.points.get(next).filter(|p| p.0 < end) {
+                area += u128::from(value) * u128::from(t - since);
                 range.min = range.min.min(v);
                 range.max = range.max.max(v);
-                (value, next) = (v, next + 1);
+                (value, next, since) = (v, next + 1, t);
+            }
+            area += u128::from(value) * u128::from(end.saturating_sub(since));
+            if end > start {
+                range.mean = area as f64 / (end - start) as f64;
             }
             out.push(range);
             start = end;
@@ -78,13 +86,15 @@ impl Steps {
     }
 }
 
-/// The least and the greatest value of a [`Steps`] over a stretch of time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a [`Steps`] takes over a stretch of time.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Range {
     /// The least value.
     pub min: u32,
     /// The greatest value.
     pub max: u32,
+    /// The mean over the stretch's time.
+    pub mean: f64,
 }
 
 fn task_count(trace: &Trace, items: &[u32]) -> i64 {
@@ -196,32 +206,59 @@ mod tests {
         let s = Steps {
             points: vec![(0, 16), (1_000, 12), (1_030, 16), (5_000, 0), (8_000, 4)],
         };
-        let r = |min, max| Range { min, max };
+        let min_max = |from, to, n| -> Vec<(u32, u32)> {
+            s.ranges(from, to, n)
+                .iter()
+                .map(|r| (r.min, r.max))
+                .collect()
+        };
+        let means =
+            |from, to, n| -> Vec<f64> { s.ranges(from, to, n).iter().map(|r| r.mean).collect() };
         assert_eq!(
-            s.ranges(0, 10_000, 10),
+            min_max(0, 10_000, 10),
             vec![
-                r(16, 16),
-                r(12, 16),
-                r(16, 16),
-                r(16, 16),
-                r(16, 16),
-                r(0, 0),
-                r(0, 0),
-                r(0, 0),
-                r(4, 4),
-                r(4, 4)
+                (16, 16),
+                (12, 16),
+                (16, 16),
+                (16, 16),
+                (16, 16),
+                (0, 0),
+                (0, 0),
+                (0, 0),
+                (4, 4),
+                (4, 4)
             ],
             "a change at a stretch's start belongs to that stretch only"
         );
-        // Both changes of the dip inside one stretch: it still shows.
-        assert_eq!(s.ranges(0, 10_000, 2), vec![r(12, 16), r(0, 4)]);
-        // A window: what held before it counts from its start.
         assert_eq!(
-            s.ranges(1_005, 1_035, 3),
-            vec![r(12, 12), r(12, 12), r(12, 16)]
+            means(0, 10_000, 10)[..3],
+            [16.0, (12.0 * 30.0 + 16.0 * 970.0) / 1_000.0, 16.0]
         );
-        assert_eq!(s.ranges(0, 10_000, 0), vec![]);
-        assert_eq!(Steps::default().ranges(0, 100, 2), vec![r(0, 0), r(0, 0)]);
+        // Both changes of the dip inside one stretch: it still shows, and
+        // the mean counts the 3 s at 0.
+        assert_eq!(min_max(0, 10_000, 2), vec![(12, 16), (0, 4)]);
+        assert_eq!(
+            means(0, 10_000, 2),
+            vec![
+                (16.0 * 4_970.0 + 12.0 * 30.0) / 5_000.0,
+                4.0 * 2_000.0 / 5_000.0
+            ]
+        );
+        // A window: what held before it counts from its start.
+        assert_eq!(min_max(1_005, 1_035, 3), vec![(12, 12), (12, 12), (12, 16)]);
+        assert_eq!(means(1_005, 1_035, 3)[2], (12.0 * 5.0 + 16.0 * 5.0) / 10.0);
+        assert!(s.ranges(0, 10_000, 0).is_empty());
+        assert_eq!(
+            Steps::default().ranges(0, 100, 2),
+            vec![
+                Range {
+                    min: 0,
+                    max: 0,
+                    mean: 0.0
+                };
+                2
+            ]
+        );
     }
 
     #[test]
