@@ -52,12 +52,14 @@ impl Steps {
     /// viewers draw dense counters), and the mean over the stretch, so
     /// many short dips read as the work they cost.
     pub fn ranges(&self, from_ms: u64, to_ms: u64, columns: usize) -> Vec<Range> {
-        let span = u128::from(to_ms.saturating_sub(from_ms));
+        // u64 and f64 maths: u128 division would add to the page's
+        // WebAssembly, and a run's milliseconds times its pixels fit.
+        let span = to_ms.saturating_sub(from_ms);
         let mut out = Vec::with_capacity(columns);
         let (mut next, mut value) = (0, 0);
         let mut start = from_ms;
         for c in 0..columns {
-            let end = from_ms + (span * (c as u128 + 1) / columns as u128) as u64;
+            let end = from_ms + span.saturating_mul(c as u64 + 1) / columns as u64;
             // What holds at the stretch's start: the changes up to it.
             while let Some(&(_, v)) = self.points.get(next).filter(|p| p.0 <= start) {
                 (value, next) = (v, next + 1);
@@ -68,16 +70,16 @@ impl Steps {
                 mean: f64::from(value),
             };
             // The value's integral over the stretch, in value × ms.
-            let (mut area, mut since) = (0u128, start);
+            let (mut area, mut since) = (0.0, start);
             while let Some(&(t, v)) = self.points.get(next).filter(|p| p.0 < end) {
-                area += u128::from(value) * u128::from(t - since);
+                area += f64::from(value) * (t - since) as f64;
                 range.min = range.min.min(v);
                 range.max = range.max.max(v);
                 (value, next, since) = (v, next + 1, t);
             }
-            area += u128::from(value) * u128::from(end.saturating_sub(since));
+            area += f64::from(value) * end.saturating_sub(since) as f64;
             if end > start {
-                range.mean = area as f64 / (end - start) as f64;
+                range.mean = area / (end - start) as f64;
             }
             out.push(range);
             start = end;
