@@ -192,6 +192,44 @@ test('a 1,000-worker × 100,000-task sweep shows progress and can be cancelled',
   await page.close();
 });
 
+/** Each panel's box and the plot's, the page's width and height. */
+async function panelBoxes(page) {
+  return page.evaluate(() => {
+    const box = (el) => { const r = el.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+    return {
+      svg: box(document.getElementById('sweep-plot')),
+      panels: [...document.querySelectorAll('#sweep-plot .sweep-panel')].map((p) => ({ metric: p.dataset.metric, ...box(p) })),
+      width: document.documentElement.clientWidth,
+      height: window.innerHeight,
+      scroll: document.documentElement.scrollWidth,
+    };
+  });
+}
+
+for (const [width, height] of [[1366, 800], [1280, 800], [390, 844]]) {
+  test(`at ${width}×${height} every panel, its last point and its labels lie inside the plot and the page`, { timeout: 120000 }, async () => {
+    const page = await newPage(browser, { width, height });
+    for (const id of ['sweeps/connect-delay-vs-bounce', 'sweeps/streams-warmups-vs-changelog']) {
+      await page.goto(`${server.url}#p=${id}`);
+      await sweepDone(page);
+      const b = await panelBoxes(page);
+      assert.ok(b.panels.length >= 6, `${id}: ${b.panels.length} panels`);
+      const at = (p) => `${id} ${p.metric}: ${JSON.stringify(p)} in ${JSON.stringify(b.svg)}`;
+      for (const p of b.panels) {
+        // Half a pixel for rounding in the scaled SVG.
+        assert.ok(p.left >= b.svg.left - 0.5 && p.right <= b.svg.right + 0.5, at(p));
+        assert.ok(p.top >= b.svg.top - 0.5 && p.bottom <= b.svg.bottom + 0.5, at(p));
+      }
+      assert.ok(b.svg.left >= 0 && b.svg.right <= b.width, `${id}: the plot ${JSON.stringify(b.svg)} in ${b.width} px`);
+      assert.ok(b.scroll <= b.width, `${id}: the page scrolls sideways (${b.scroll} > ${b.width})`);
+      // The plot starts in the first screen, below the question and the form.
+      assert.ok(b.panels[0].bottom <= b.height, `${id}: the first panel ends at ${b.panels[0].bottom}, below ${b.height}`);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+}
+
 test('a phone shows the sweep in one column', { timeout: 120000 }, async () => {
   const page = await newPage(browser, { width: 390, height: 844 });
   await page.goto(`${server.url}#p=sweeps/connect-delay-vs-bounce`);

@@ -117,8 +117,9 @@ impl AxisUnit {
 }
 
 /// Round tick steps, smallest first: 1-2-5 below a second, then steps that
-/// divide a minute or an hour.
-const STEPS: [u64; 28] = [
+/// divide a minute, an hour or a day, then days. The timelines' axes and
+/// the sweep plot's time axes (`sweep::plot_layout`) step by these.
+pub(crate) const STEPS: [u64; 29] = [
     1,
     2,
     5,
@@ -147,6 +148,7 @@ const STEPS: [u64; 28] = [
     43_200_000,
     86_400_000,
     172_800_000,
+    432_000_000,
 ];
 
 /// The smallest round tick step whose labels fit: `span_ms` drawn over

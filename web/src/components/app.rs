@@ -16,6 +16,7 @@ use crate::browser::sweep_module::{self, SweepMount};
 use crate::components::compare_view::CompareView;
 use crate::components::editor::Editor;
 use crate::components::embed_dialog::EmbedDialog;
+use crate::components::engine_text::engine_text;
 use crate::components::gallery::Gallery;
 use crate::components::help_overlay::HelpOverlay;
 use crate::components::run_status::run_status_bar;
@@ -29,7 +30,7 @@ use crate::worker::sim_client::{SimClient, SimOutcome, WorkerStatus};
 /// A scenario's description: its first sentence, the rest one click away
 /// (some descriptions run to ten lines; the comparison is what matters).
 /// When the scenario changed since the words were written, they say so.
-fn description(text: &str, stale: bool) -> Html {
+pub(crate) fn description(text: &str, stale: bool) -> Html {
     let first = crate::components::gallery::first_sentence(text);
     let rest = text.trim()[first.len()..].trim();
     let mark = stale.then(|| {
@@ -394,7 +395,7 @@ pub fn App() -> Html {
             </header>
             if let Some(notice) = &s.notice {
                 <div class="notice" id="notice" role="alert">
-                    <p>{ notice }</p>
+                    <p>{ engine_text(notice) }</p>
                     <button class="icon" onclick={dismiss} aria-label="Dismiss">{"×"}</button>
                 </div>
             }
@@ -413,7 +414,7 @@ pub fn App() -> Html {
                             text_stale={s.text_stale()} />
                 }
                 if let Some(failure) = &s.failure {
-                    <p class="notice failure" role="alert">{ failure }</p>
+                    <p class="notice failure" role="alert">{ engine_text(failure) }</p>
                 }
                 if let Some(status) = &run_status {
                     { run_status_bar(status, s.shown.is_some(), &on_run_choice) }

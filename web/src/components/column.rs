@@ -11,6 +11,7 @@ use engine::trace::ItemState;
 use yew::prelude::*;
 
 use crate::browser::profile;
+use crate::components::engine_text::engine_text;
 use crate::components::metric_cards::{MetricCards, HEADLINE};
 use crate::components::timeline::{LaneMode, Timeline};
 use crate::shared::Shared;
@@ -99,7 +100,7 @@ pub fn Column(props: &ColumnProps) -> Html {
                 </p>
                 if let Some(cut) = &run.trace.cut {
                     <p class="run-cut" role="note" data-cut={cut.at_ms.to_string()}>
-                        <b>{"Stopped: "}</b>{ cut.verdict() }{"."}
+                        <b>{"Stopped: "}</b>{ engine_text(&cut.verdict()) }{"."}
                         <span class="run-cut-metrics">{" The figures and the timeline cover the run up to the cut."}</span>
                     </p>
                 }

@@ -7,6 +7,7 @@ use engine::trace::Trace;
 use engine::wording::duration as format_duration;
 use yew::prelude::*;
 
+use crate::state::inline_code::plain;
 use crate::state::numbers::{thousands, with_separators};
 
 /// A coordinate with one decimal, for SVG attributes (one shared function
@@ -93,7 +94,7 @@ pub fn markers(
                 <rect class="round-hit" x={f1(x - 5.0)} y={f0(o.top)}
                       width="10" height={f0(bottom - o.top + 6.0)}
                       onmouseenter={hover} onclick={tap}>
-                    <title>{ format!("generation {} at {}: {}", thousands(round.generation.max(0) as u64), format_duration(round.started_ms), with_separators(&round.explanation)) }</title>
+                    <title>{ format!("generation {} at {}: {}", thousands(round.generation.max(0) as u64), format_duration(round.started_ms), with_separators(&plain(&round.explanation))) }</title>
                 </rect>
             </g>
         }

@@ -8,6 +8,7 @@ mod column;
 mod compare_view;
 mod editor;
 mod embed_dialog;
+mod engine_text;
 mod follow;
 mod gallery;
 pub(crate) mod help_overlay;

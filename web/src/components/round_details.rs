@@ -8,8 +8,9 @@ use engine::trace::{ItemList, Trace};
 use engine::wording::duration as format_duration;
 use yew::prelude::*;
 
+use crate::components::engine_text::engine_text;
 use crate::shared::Shared;
-use crate::state::numbers::{thousands, with_separators};
+use crate::state::numbers::thousands;
 
 /// Props of [`RoundDetails`].
 #[derive(Properties, PartialEq)]
@@ -102,7 +103,7 @@ pub fn RoundDetails(props: &RoundDetailsProps) -> Html {
                 </span>
             </header>
             <div class="details-body" id="round-details-body">
-            <p class="explanation">{ with_separators(&round.explanation) }</p>
+            <p class="explanation">{ engine_text(&round.explanation) }</p>
             <dl class="round-facts">
                 <div><dt>{"JoinGroup from"}</dt><dd>{ format_duration(round.started_ms) }</dd></div>
                 <div><dt>{"joined"}</dt><dd>{ format!("+{}", format_duration(round.joined_ms.saturating_sub(round.started_ms))) }</dd></div>

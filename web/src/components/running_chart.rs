@@ -16,7 +16,7 @@ use crate::components::markers::{f0, f1};
 use crate::browser::hooks::use_element_width;
 use crate::shared::Shared;
 use crate::state::numbers::thousands;
-use crate::state::series::{configured_tasks, running_tasks, Steps};
+use crate::state::series::{configured_tasks, running_tasks, Range, Steps};
 use crate::state::viewport::Window;
 
 /// Props of [`RunningChart`].
@@ -59,6 +59,10 @@ struct ChartData {
     configured: Steps,
     /// Step paths, drawn once per result and width (not per playhead move).
     running_paths: Vec<String>,
+    /// Per variant, the band between the least and the greatest running
+    /// count of each pixel column, where changes are denser than pixels
+    /// (the line is then the column's mean).
+    running_bands: Vec<Option<String>>,
     configured_path: String,
     y_max: u32,
 }
@@ -78,6 +82,58 @@ fn step_path(steps: &Steps, axis: TimeAxis, y_max: u32, height: f64) -> String {
     }
     let _ = write!(d, "H{:.1}", axis.x(axis.to_ms));
     d
+}
+
+/// Each pixel column's range of `ranges` (from the axis' left), as one
+/// closed path: along the greatest values left to right, back along the
+/// least.
+fn band_path(ranges: &[Range], axis: TimeAxis, y_max: u32, height: f64) -> String {
+    let px = (axis.right - axis.left) / ranges.len().max(1) as f64;
+    let x = |c: usize| axis.left + c as f64 * px;
+    let y = |v: u32| y_of(v, y_max, height);
+    let mut d = String::new();
+    for (c, r) in ranges.iter().enumerate() {
+        if c == 0 {
+            let _ = write!(d, "M{:.1} {:.1}", x(0), y(r.max));
+        } else {
+            let _ = write!(d, "V{:.1}", y(r.max));
+        }
+        let _ = write!(d, "H{:.1}", x(c + 1));
+    }
+    for (c, r) in ranges.iter().enumerate().rev() {
+        let _ = write!(d, "V{:.1}H{:.1}", y(r.min), x(c));
+    }
+    d.push('Z');
+    d
+}
+
+/// The running line of `steps`: exact while its changes are no denser
+/// than the pixels, else each pixel column's mean, with a band from its
+/// least to its greatest value.
+fn running_series(
+    steps: &Steps,
+    axis: TimeAxis,
+    y_max: u32,
+    height: f64,
+) -> (String, Option<String>) {
+    let columns = (axis.right - axis.left).round().max(1.0) as usize;
+    if steps.points.len() <= columns {
+        return (step_path(steps, axis, y_max, height), None);
+    }
+    let ranges = steps.ranges(axis.from_ms, axis.to_ms, columns);
+    let px = (axis.right - axis.left) / columns as f64;
+    let mut line = String::new();
+    for (c, r) in ranges.iter().enumerate() {
+        let x = axis.left + c as f64 * px;
+        let y = TOP + (1.0 - r.mean / f64::from(y_max.max(1))) * (height - TOP - BOTTOM);
+        if c == 0 {
+            let _ = write!(line, "M{x:.1} {y:.1}");
+        } else {
+            let _ = write!(line, "V{y:.1}");
+        }
+        let _ = write!(line, "H{:.1}", x + px);
+    }
+    (line, Some(band_path(&ranges, axis, y_max, height)))
 }
 
 /// The chart.
@@ -117,11 +173,13 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
             .max()
             .unwrap_or(0)
             .max(1);
+        let (running_paths, running_bands) = running
+            .iter()
+            .map(|s| running_series(s, axis, y_max, height))
+            .unzip();
         ChartData {
-            running_paths: running
-                .iter()
-                .map(|s| step_path(s, axis, y_max, height))
-                .collect(),
+            running_paths,
+            running_bands,
             configured_path: step_path(&configured, axis, y_max, height),
             running,
             configured,
@@ -237,6 +295,9 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
                     }
                 }) }
                 <path class="series configured" d={data.configured_path.clone()} />
+                { for data.running_bands.iter().enumerate().filter_map(|(i, d)| d.as_ref().map(|d| html! {
+                    <path class={classes!("band", format!("v{}", i % 4))} data-variant={i.to_string()} d={d.clone()} />
+                })) }
                 { for data.running_paths.iter().enumerate().map(|(i, d)| html! {
                     <path class={classes!("series", format!("v{}", i % 4))} data-variant={i.to_string()} d={d.clone()} />
                 }) }

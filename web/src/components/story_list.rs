@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
+use crate::components::engine_text::engine_text;
 use crate::state::story::{StoryItem, StoryKind};
 
 /// Lines drawn around the current one (a 1,000-worker run has thousands).
@@ -95,7 +96,7 @@ pub fn story_list(
                     <button class="story-line" {onclick}>
                         <span class="story-at">{ at_text }</span>
                         <span class="story-title">{ &it.title }</span>
-                        <span class="story-text">{ &it.text }</span>
+                        <span class="story-text">{ engine_text(&it.text) }</span>
                     </button>
                 </li>
             }

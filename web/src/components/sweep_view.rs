@@ -16,6 +16,8 @@ use yew::prelude::*;
 
 use crate::browser::hooks::use_element_width;
 use crate::browser::profile;
+use crate::components::app::description;
+use crate::components::engine_text::engine_text;
 use crate::state::sweep::{plot_options, step_point, SweepAction, SweepModel};
 use crate::worker::sweep_pool::{PoolEvent, SweepPool};
 use controls::SweepControls;
@@ -193,7 +195,9 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
             if let Some(q) = question {
                 <h2 class="sweep-question" id="sweep-question">{ &q.title }</h2>
                 if !props.embed {
-                    <p class="description">{ &q.description }</p>
+                    // Folded to its first sentence, as a scenario's is: on
+                    // a phone the whole text would push the plot off screen.
+                    { description(&q.description, false) }
                 }
             }
             if !props.embed {
@@ -201,7 +205,7 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
                                refusal={refusal.clone().map(AttrValue::from)} {on_action} {on_run} {on_cancel} />
             }
             if let Some(error) = &model.error {
-                <p class="notice failure" role="alert" id="sweep-error">{ error }</p>
+                <p class="notice failure" role="alert" id="sweep-error">{ engine_text(error) }</p>
             }
             if let Some(r) = run {
                 <p class="sweep-status" id="sweep-status" aria-live="polite">
@@ -210,7 +214,7 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
                     if stale { <span class="stale-note">{" (the scenario changed since: run again)"}</span> }
                 </p>
                 { for r.failed.iter().take(3).map(|(v, why)| html! {
-                    <p class="notice failure">{ format!("{} = {}: {why}", r.result.spec.parameter.name(), r.result.unit.format(*v)) }</p>
+                    <p class="notice failure">{ engine_text(&format!("{} = {}: {why}", r.result.spec.parameter.name(), r.result.unit.format(*v))) }</p>
                 }) }
                 { raw(legend_html(&r.result)) }
             } else if !props.embed {

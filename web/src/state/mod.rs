@@ -5,12 +5,14 @@
 //! configuration by Kafka property name ([`config_keys`]), and what the
 //! views derive from a result ([`series`], [`summary`], [`story`]), the
 //! visible time window ([`viewport`]) and how a pinch moves it ([`gesture`]),
-//! and how numbers read ([`numbers`]).
+//! how numbers read ([`numbers`]) and the code marked in engine text
+//! ([`inline_code`]).
 
 pub(crate) mod config_keys;
 pub(crate) mod edit;
 pub(crate) mod error_names;
 pub(crate) mod gesture;
+pub(crate) mod inline_code;
 pub(crate) mod numbers;
 pub(crate) mod overlays;
 pub(crate) mod playback;

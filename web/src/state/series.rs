@@ -45,6 +45,58 @@ impl Steps {
     pub fn max(&self) -> u32 {
         self.points.iter().map(|p| p.1).max().unwrap_or(0)
     }
+
+    /// The values taken in each of `columns` equal stretches of
+    /// `from_ms..to_ms` (a chart's pixel columns): the least and the
+    /// greatest, so a dip far shorter than a pixel still shows (as trace
+    /// viewers draw dense counters), and the mean over the stretch, so
+    /// many short dips read as the work they cost.
+    pub fn ranges(&self, from_ms: u64, to_ms: u64, columns: usize) -> Vec<Range> {
+        // u64 and f64 maths: u128 division would add to the page's
+        // WebAssembly, and a run's milliseconds times its pixels fit.
+        let span = to_ms.saturating_sub(from_ms);
+        let mut out = Vec::with_capacity(columns);
+        let (mut next, mut value) = (0, 0);
+        let mut start = from_ms;
+        for c in 0..columns {
+            let end = from_ms + span.saturating_mul(c as u64 + 1) / columns as u64;
+            // What holds at the stretch's start: the changes up to it.
+            while let Some(&(_, v)) = self.points.get(next).filter(|p| p.0 <= start) {
+                (value, next) = (v, next + 1);
+            }
+            let mut range = Range {
+                min: value,
+                max: value,
+                mean: f64::from(value),
+            };
+            // The value's integral over the stretch, in value × ms.
+            let (mut area, mut since) = (0.0, start);
+            while let Some(&(t, v)) = self.points.get(next).filter(|p| p.0 < end) {
+                area += f64::from(value) * (t - since) as f64;
+                range.min = range.min.min(v);
+                range.max = range.max.max(v);
+                (value, next, since) = (v, next + 1, t);
+            }
+            area += f64::from(value) * end.saturating_sub(since) as f64;
+            if end > start {
+                range.mean = area / (end - start) as f64;
+            }
+            out.push(range);
+            start = end;
+        }
+        out
+    }
+}
+
+/// What a [`Steps`] takes over a stretch of time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Range {
+    /// The least value.
+    pub min: u32,
+    /// The greatest value.
+    pub max: u32,
+    /// The mean over the stretch's time.
+    pub mean: f64,
 }
 
 fn task_count(trace: &Trace, items: &[u32]) -> i64 {
@@ -148,6 +200,67 @@ mod tests {
         empty.start = engine::scenario::Start::Empty;
         let result = engine::run::run(&empty);
         assert_eq!(generation_at(&result.variants[0].trace, 0), None);
+    }
+
+    #[test]
+    fn ranges_keep_every_dip_of_a_stretch() {
+        // 16 tasks; a 30 ms dip to 12 at 1 s; all stop at 5 s, 4 run from 8 s.
+        let s = Steps {
+            points: vec![(0, 16), (1_000, 12), (1_030, 16), (5_000, 0), (8_000, 4)],
+        };
+        let min_max = |from, to, n| -> Vec<(u32, u32)> {
+            s.ranges(from, to, n)
+                .iter()
+                .map(|r| (r.min, r.max))
+                .collect()
+        };
+        let means =
+            |from, to, n| -> Vec<f64> { s.ranges(from, to, n).iter().map(|r| r.mean).collect() };
+        assert_eq!(
+            min_max(0, 10_000, 10),
+            vec![
+                (16, 16),
+                (12, 16),
+                (16, 16),
+                (16, 16),
+                (16, 16),
+                (0, 0),
+                (0, 0),
+                (0, 0),
+                (4, 4),
+                (4, 4)
+            ],
+            "a change at a stretch's start belongs to that stretch only"
+        );
+        assert_eq!(
+            means(0, 10_000, 10)[..3],
+            [16.0, (12.0 * 30.0 + 16.0 * 970.0) / 1_000.0, 16.0]
+        );
+        // Both changes of the dip inside one stretch: it still shows, and
+        // the mean counts the 3 s at 0.
+        assert_eq!(min_max(0, 10_000, 2), vec![(12, 16), (0, 4)]);
+        assert_eq!(
+            means(0, 10_000, 2),
+            vec![
+                (16.0 * 4_970.0 + 12.0 * 30.0) / 5_000.0,
+                4.0 * 2_000.0 / 5_000.0
+            ]
+        );
+        // A window: what held before it counts from its start.
+        assert_eq!(min_max(1_005, 1_035, 3), vec![(12, 12), (12, 12), (12, 16)]);
+        assert_eq!(means(1_005, 1_035, 3)[2], (12.0 * 5.0 + 16.0 * 5.0) / 10.0);
+        assert!(s.ranges(0, 10_000, 0).is_empty());
+        assert_eq!(
+            Steps::default().ranges(0, 100, 2),
+            vec![
+                Range {
+                    min: 0,
+                    max: 0,
+                    mean: 0.0
+                };
+                2
+            ]
+        );
     }
 
     #[test]

@@ -29,7 +29,8 @@ pub struct StoryItem {
     pub kind: StoryKind,
     /// A few words: `worker-3 crashes`, `generation 3 (sessioned)`, `leave_group`.
     pub title: String,
-    /// The engine's explanation.
+    /// The engine's explanation, as it wrote it (the page shows it with
+    /// `components::engine_text`).
     pub text: String,
 }
 
@@ -59,13 +60,13 @@ pub fn story(trace: &Trace) -> Vec<StoryItem> {
             thousands(r.generation.max(0) as u64),
             if r.delivered { "" } else { " (never answered)" }
         ),
-        text: with_separators(&r.explanation),
+        text: r.explanation.clone(),
     });
     let steps = trace.steps.iter().map(|s| StoryItem {
         at_ms: s.at_ms,
         kind: StoryKind::Step,
         title: format!("{}{}", worker(s.worker), s.kind.as_str().replace('_', " ")),
-        text: with_separators(&s.explanation),
+        text: s.explanation.clone(),
     });
     // Each list is in time order already: merge them (a sort would add
     // kilobytes to the page's WebAssembly). At equal times, events first.

@@ -146,6 +146,9 @@ pub fn spec_for(parameter: SweepParameter, scenario: &Scenario) -> Option<SweepS
     })
 }
 
+/// A panel narrower than this has no room for its x labels.
+const MIN_PANEL_WIDTH: f64 = 120.0;
+
 /// The plot's sizes for a space `width` pixels wide (and, in an embed,
 /// `height` high): up to three panels a row, as wide as fit; in a fixed
 /// height the panels get shorter to fit every row. The title and legend
@@ -154,7 +157,7 @@ pub fn plot_options(width: f64, height: Option<f64>, metrics: usize) -> PlotOpti
     let defaults = PlotOptions::default();
     // A fixed height (an embed) takes three columns sooner: rows cost height.
     let two_columns_below = if height.is_some() { 600.0 } else { 980.0 };
-    let columns: usize = if width < 480.0 || (width < 640.0 && height.is_none()) {
+    let wanted: usize = if width < 480.0 || (width < 640.0 && height.is_none()) {
         1
     } else if width < two_columns_below {
         2
@@ -163,8 +166,13 @@ pub fn plot_options(width: f64, height: Option<f64>, metrics: usize) -> PlotOpti
     };
     let axis_left = defaults.axis_left;
     let gap = defaults.gap;
-    let cell = (width + gap) / columns as f64;
-    let panel_width = (cell - axis_left - gap).clamp(120.0, 420.0);
+    // No more columns than panels of the least width fit.
+    let fitting = ((width - defaults.right + gap) / (MIN_PANEL_WIDTH + axis_left + gap)) as usize;
+    let columns = wanted.min(fitting).max(1);
+    // The columns share the width less the room the last one's points
+    // reach past its drawing area.
+    let cell = (width - defaults.right + gap) / columns as f64;
+    let panel_width = (cell - axis_left - gap).clamp(MIN_PANEL_WIDTH, 420.0);
     let rows = metrics.div_ceil(columns).max(1) as f64;
     let around = defaults.title_height + defaults.axis_bottom + gap;
     let panel_height = match height {

@@ -132,17 +132,35 @@ fn a_built_in_sweep_keeps_its_id_until_edited() {
 
 #[test]
 fn the_plot_fits_its_space() {
-    use engine::sweep::plot_layout::PlotLayout;
+    use engine::sweep::plot_layout::{PlotLayout, POINT_REACH};
     let preset = crate::presets::find_sweep("sweeps/streams-warmups-vs-changelog").unwrap();
     let result = sweep::plan(&preset.scenario(), &preset.spec())
         .unwrap()
         .result;
-    for (width, height) in [(1334.0, None), (374.0, None), (700.0, Some(360.0))] {
-        let o = plot_options(width, height, result.metrics.len());
-        let layout = PlotLayout::new(&result, o);
-        assert!(layout.width <= width + 0.5, "{width}: {}", layout.width);
-        if let Some(h) = height {
-            assert!(layout.height <= h + 0.5, "{h}: {}", layout.height);
+    // The plot box's width at 1366, 1280 and 480 px and on a phone, then
+    // every width from 240 px (the narrowest panel, 120 px, and its labels).
+    let widths = [1334.0, 1248.0, 448.0, 374.0]
+        .into_iter()
+        .chain((240..=1600).step_by(7).map(f64::from));
+    for width in widths {
+        for height in [None, Some(360.0)] {
+            let o = plot_options(width, height, result.metrics.len());
+            let layout = PlotLayout::new(&result, o);
+            assert!(layout.width <= width + 0.5, "{width}: {}", layout.width);
+            // A fixed height fits three columns' rows; fewer columns take
+            // more rows than the least panel height (50 px) fits in 360 px.
+            if let Some(h) = height.filter(|_| o.columns == 3) {
+                assert!(layout.height <= h + 0.5, "{width}×{h}: {}", layout.height);
+            }
+            for p in &layout.panels {
+                let reach = p.left + o.panel_width + POINT_REACH;
+                assert!(
+                    reach <= layout.width,
+                    "{width}: {:?} reaches {reach} past {}",
+                    p.metric,
+                    layout.width
+                );
+            }
         }
     }
     assert_eq!(plot_options(374.0, None, 6).columns, 1);

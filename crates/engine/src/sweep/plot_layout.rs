@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::parameter::ValueUnit;
 use super::points::ln;
 use super::{Headline, Scale, SweepResult};
+use crate::time_ticks;
 use crate::wording::duration;
 
 /// Sizes of the plot.
@@ -28,6 +29,9 @@ pub struct PlotOptions {
     pub axis_bottom: f64,
     /// Space between panels.
     pub gap: f64,
+    /// Right of the last column: room for what reaches past a drawing
+    /// area's right edge, the last point ([`POINT_REACH`]).
+    pub right: f64,
     /// Above the first row: the plot's title and legend.
     pub header: f64,
 }
@@ -42,10 +46,16 @@ impl Default for PlotOptions {
             title_height: 22.0,
             axis_bottom: 26.0,
             gap: 20.0,
+            right: POINT_REACH + 2.0,
             header: 76.0,
         }
     }
 }
+
+/// How far a point reaches past its position: the page's hover target
+/// around it (the drawn marker, at most a cut run's ring of radius 3.5, is
+/// inside it).
+pub const POINT_REACH: f64 = 8.0;
 
 /// One line colour per compared variant (at most four), colour-blind safe.
 pub const VARIANT_COLOURS: [&str; 4] = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
@@ -187,7 +197,7 @@ impl PlotLayout {
             .map(|d| xs.x(d));
         Self {
             options,
-            width: used_columns as f64 * cell_w - options.gap,
+            width: used_columns as f64 * cell_w - options.gap + options.right,
             height: options.header + rows as f64 * cell_h - options.gap,
             panels,
             default_x,
@@ -318,41 +328,11 @@ pub fn value_ticks(max: u64, unit: ValueUnit) -> Vec<u64> {
 
 /// The smallest round step at least `raw`.
 fn nice_step(raw: u64, unit: ValueUnit) -> u64 {
-    // Past an hour, whole hours (a decade step of 2,000,000 ms would label
-    // the axis in 33 min 20 s).
-    const TIME_STEPS: [u64; 28] = [
-        1,
-        2,
-        5,
-        10,
-        20,
-        50,
-        100,
-        200,
-        500,
-        1_000,
-        2_000,
-        5_000,
-        10_000,
-        15_000,
-        30_000,
-        60_000,
-        120_000,
-        300_000,
-        600_000,
-        900_000,
-        1_800_000,
-        3_600_000,
-        7_200_000,
-        18_000_000,
-        36_000_000,
-        86_400_000,
-        172_800_000,
-        432_000_000,
-    ];
     let raw = raw.max(1);
     if unit == ValueUnit::Ms {
-        if let Some(&s) = TIME_STEPS.iter().find(|&&s| s >= raw) {
+        // The timelines' steps: past an hour whole hours and days (a
+        // decade step of 2,000,000 ms would label the axis in 33 min 20 s).
+        if let Some(&s) = time_ticks::STEPS.iter().find(|&&s| s >= raw) {
             return s;
         }
     }
@@ -421,6 +401,15 @@ mod tests {
             "hours, not 33 min 20 s"
         );
         assert_eq!(tick_label(7_200_000, ValueUnit::Ms), "2 h");
+        // Past 2 h the timelines' steps, which divide a day: 6 h, not 5 h.
+        assert_eq!(
+            value_ticks(80_000_000, ValueUnit::Ms),
+            vec![0, 21_600_000, 43_200_000, 64_800_000, 86_400_000]
+        );
+        assert_eq!(
+            axis_ticks(0, 20 * 86_400_000, ValueUnit::Ms, false),
+            vec![0, 432_000_000, 864_000_000, 1_296_000_000, 1_728_000_000]
+        );
         assert_eq!(
             axis_ticks(10_000, 10_000_000, ValueUnit::Records, true),
             vec![10_000, 100_000, 1_000_000, 10_000_000]
@@ -433,5 +422,36 @@ mod tests {
         assert_eq!(short_number(1_500), "1.5k");
         assert_eq!(short_number(10_000_000), "10M");
         assert_eq!(short_number(999), "999");
+    }
+
+    #[test]
+    fn every_panel_and_its_points_lie_inside_the_plot() {
+        for preset in crate::sweep::presets::all() {
+            let file = preset.file();
+            let result = crate::sweep::plan(&file.scenario, &file.sweep)
+                .expect("a built-in sweep plans")
+                .result;
+            for columns in [1, 2, 3] {
+                let options = PlotOptions {
+                    columns,
+                    ..PlotOptions::default()
+                };
+                let lay = PlotLayout::new(&result, options);
+                for p in &lay.panels {
+                    let at = format!("{} {:?} in {columns} columns", preset.id, p.metric);
+                    assert!(p.left - options.axis_left >= 0.0, "{at}: y labels");
+                    assert!(
+                        p.left + options.panel_width + POINT_REACH <= lay.width,
+                        "{at}: the last point reaches {} past {}",
+                        p.left + options.panel_width + POINT_REACH,
+                        lay.width
+                    );
+                    assert!(
+                        p.top + options.panel_height + options.axis_bottom <= lay.height,
+                        "{at}: x labels"
+                    );
+                }
+            }
+        }
     }
 }

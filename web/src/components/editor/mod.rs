@@ -14,6 +14,7 @@ use std::rc::Rc;
 use engine::scenario::{Family, Scenario};
 use yew::prelude::*;
 
+use crate::components::engine_text::engine_text;
 use crate::state::edit::Edit;
 use cluster::ClusterEditor;
 use config_matrix::ConfigMatrix;
@@ -62,7 +63,7 @@ pub fn Editor(props: &EditorProps) -> Html {
             <summary><span class="editor-title">{"Edit scenario"}</span><span class="editor-summary">{ summary }</span></summary>
             if let Some(problem) = problem {
                 <p class="edit-error" id="edit-error" role="alert">
-                    {"This change cannot be simulated: "}{ problem }{" The comparison below still shows the last valid scenario."}
+                    {"This change cannot be simulated: "}{ engine_text(&problem) }{" The comparison below still shows the last valid scenario."}
                 </p>
             }
             <form class="editor-body" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>

@@ -9,6 +9,7 @@ use engine::sweep::{self, Scale, SweepSpec, MAX_STEPS, MIN_STEPS};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::components::engine_text::engine_text;
 use crate::state::sweep::SweepAction;
 
 /// Props of [`SweepControls`].
@@ -134,7 +135,7 @@ pub fn SweepControls(props: &SweepControlsProps) -> Html {
                         disabled={props.spec.is_none() || props.refusal.is_some()}>{"Run sweep"}</button>
             }
             if let Some(why) = &props.refusal {
-                <p class="notice failure sweep-refusal" role="alert">{ why }</p>
+                <p class="notice failure sweep-refusal" role="alert">{ engine_text(why) }</p>
             }
         </form>
     }

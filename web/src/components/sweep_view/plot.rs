@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 
 use engine::svg_export::esc;
-use engine::sweep::plot_layout::{PlotLayout, VARIANT_COLOURS};
+use engine::sweep::plot_layout::{PlotLayout, POINT_REACH, VARIANT_COLOURS};
 use engine::sweep::SweepResult;
 
 /// The plot's SVG; `hovered` (index into the result's points) gets a
@@ -121,7 +121,7 @@ pub fn plot_svg(result: &SweepResult, lay: &PlotLayout, hovered: Option<usize>) 
                 };
                 let _ = write!(
                     s,
-                    r#"<g class="sweep-point" data-point="{}" data-value="{}" data-metric-value="{}"><circle cx="{x:.1}" cy="{y:.1}" r="{r}" fill="{fill}" stroke="{colour}" stroke-width="1.25"/><circle class="hit" cx="{x:.1}" cy="{y:.1}" r="8"><title>{label}: {parameter} = {} → {}{}</title></circle></g>"#,
+                    r#"<g class="sweep-point" data-point="{}" data-value="{}" data-metric-value="{}"><circle cx="{x:.1}" cy="{y:.1}" r="{r}" fill="{fill}" stroke="{colour}" stroke-width="1.25"/><circle class="hit" cx="{x:.1}" cy="{y:.1}" r="{POINT_REACH}"><title>{label}: {parameter} = {} → {}{}</title></circle></g>"#,
                     m.point,
                     m.value,
                     m.metric,
