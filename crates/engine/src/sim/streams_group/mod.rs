@@ -30,6 +30,7 @@ pub(crate) mod coordinator;
 mod events;
 mod explain;
 mod tasks;
+mod view_record;
 
 use std::collections::{BTreeMap, BTreeSet};
 
