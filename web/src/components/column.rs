@@ -100,8 +100,8 @@ pub fn Column(props: &ColumnProps) -> Html {
                     <span>{"running "}<b class="now-running">{ thousands(u64::from(readout.running.at(t))) }</b></span>
                     <span>{"unassigned "}<b>{ thousands(u64::from(readout.unassigned.at(t))) }</b></span>
                     if has_targets(&run.trace) {
-                        <span class="now-target">{"target epoch "}<b class="now-target-epoch">{ target_epoch }</b>
-                            {" · "}<b>{ thousands(run.trace.target_assignments.len() as u64) }</b>{" target assignments"}</span>
+                        <span class="now-target">{"target epoch "}<b class="now-target-epoch">{ target_epoch }</b></span>
+                        <span title="target assignments the broker computed">{"targets "}<b class="target-count">{ thousands(run.trace.target_assignments.len() as u64) }</b></span>
                     } else {
                         <span>{"generation "}<b class="now-generation">{ generation }</b></span>
                     }

@@ -70,9 +70,11 @@ pub fn Legend(props: &LegendProps) -> Html {
             }
             if *streams_protocol {
                 <li><span class="swatch target"></span>{"target assignment epoch (hover or tap)"}</li>
-                { for RECONCILIATION.iter().map(|(class, label)| html! {
-                    <li><span class={classes!("swatch", "band", *class)}></span>{ *label }</li>
-                }) }
+                <li title="a band per StreamThread along its lane (CurrentAssignmentBuilder); hover one for Kafka's MemberState">{"member: "}
+                    { for RECONCILIATION.iter().map(|(class, label)| html! {
+                        <><span class={classes!("swatch", "band", *class)}></span>{ *label }</>
+                    }) }
+                </li>
             }
             <li><span class="swatch event"></span>{"scenario event"}</li>
         </ul>
