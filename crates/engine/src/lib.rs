@@ -28,6 +28,7 @@ pub mod streams;
 pub mod streams_group;
 pub mod svg_export;
 pub mod sweep;
+pub(crate) mod target_assignment;
 pub mod time_ticks;
 pub mod trace;
 pub mod trace_text;

@@ -17,6 +17,10 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::budget::{BudgetKind, RunCut};
 pub use crate::step_kind::StepKind;
+pub use crate::target_assignment::{
+    EpochBump, EpochBumpCause, MemberReconciliationState, ReconciliationSpan,
+    TargetAssignmentEpoch, TargetMember, TargetTrigger,
+};
 
 /// One simulated run of one compared variant.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -46,6 +50,16 @@ pub struct Trace {
     pub steps: Vec<ProtocolStep>,
     /// The scenario's events as they happened (rolling restarts expanded).
     pub events: Vec<EventMarker>,
+    /// The streams protocol (KIP-1071), which has no rounds: the target
+    /// assignments the broker computed, in time order. Empty for the classic
+    /// protocol.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub target_assignments: Vec<TargetAssignmentEpoch>,
+    /// The streams protocol: each member's reconciliation toward its target
+    /// (`CurrentAssignmentBuilder`), in the order the spans closed. Empty for
+    /// the classic protocol.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub member_reconciliation: Vec<ReconciliationSpan>,
     /// Set when the run hit its budget (`crate::budget`) and stopped at
     /// `end_ms` without settling: a rebalance storm. The trace up to there
     /// is complete; scenario events after it never happened.
@@ -485,6 +499,10 @@ impl Trace {
             h.str(&e.label);
             h.u32(u32::from(e.applied));
         }
+        // Hashed only when present, so classic traces keep their fingerprints.
+        if !self.target_assignments.is_empty() || !self.member_reconciliation.is_empty() {
+            self.hash_streams_group_view(&mut h);
+        }
         // Only a cut run hashes its cut, so every uncut trace keeps the
         // fingerprint it had before runs had a budget.
         if let Some(cut) = &self.cut {
@@ -495,6 +513,47 @@ impl Trace {
             h.u64(cut.trace_entries);
         }
         h.finish()
+    }
+}
+
+impl Trace {
+    fn hash_streams_group_view(&self, h: &mut Fnv1a) {
+        h.len(self.target_assignments.len());
+        for t in &self.target_assignments {
+            h.u32(t.epoch as u32);
+            h.u64(t.computed_ms);
+            h.u32(t.trigger as u32);
+            h.opt_u32(t.trigger_member);
+            h.len(t.causes.len());
+            for c in &t.causes {
+                h.u64(c.at_ms);
+                h.u32(c.group_epoch as u32);
+                h.u32(c.cause as u32);
+                h.opt_u32(c.member);
+            }
+            h.len(t.members.len());
+            for m in &t.members {
+                h.u32(m.member);
+                h.u32(m.worker);
+                h.u32(m.thread);
+                h.list(m.active);
+                h.list(m.standby);
+            }
+            h.u32(t.moved);
+        }
+        h.len(self.member_reconciliation.len());
+        for r in &self.member_reconciliation {
+            h.u32(r.worker);
+            h.u32(r.member);
+            h.u32(r.thread);
+            h.u32(r.state as u32);
+            h.u64(r.start_ms);
+            h.u64(r.end_ms);
+            h.u32(r.member_epoch as u32);
+            h.u32(r.target_epoch as u32);
+            h.list(r.revoking);
+            h.list(r.awaiting);
+        }
     }
 }
 

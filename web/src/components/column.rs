@@ -17,6 +17,7 @@ use crate::components::timeline::{LaneMode, Timeline};
 use crate::shared::Shared;
 use crate::state::numbers::thousands;
 use crate::state::series::{generation_at, running_tasks, tasks_in, Steps};
+use crate::state::target_view::{has_targets, target_epoch_at};
 use crate::state::viewport::Window;
 
 /// Props of [`Column`].
@@ -86,9 +87,12 @@ pub fn Column(props: &ColumnProps) -> Html {
     let t = props.t_ms;
     let generation = generation_at(&run.trace, t)
         .map_or_else(|| "–".to_string(), |g| thousands(g.max(0) as u64));
+    let target_epoch =
+        target_epoch_at(&run.trace, t).map_or_else(|| "–".to_string(), |e| e.to_string());
     html! {
         <article class="column" data-variant={props.index.to_string()} data-label={run.label.clone()}
                  data-fingerprint={run.fingerprint.clone()} data-rounds={run.trace.rounds.len().to_string()}
+                 data-targets={run.trace.target_assignments.len().to_string()}
                  data-end={run.trace.end_ms.to_string()}
                  data-cut={run.trace.cut.map(|c| c.at_ms.to_string())}>
             <header class="column-head">
@@ -96,7 +100,12 @@ pub fn Column(props: &ColumnProps) -> Html {
                 <p class="now" aria-label="Under the playhead">
                     <span>{"running "}<b class="now-running">{ thousands(u64::from(readout.running.at(t))) }</b></span>
                     <span>{"unassigned "}<b>{ thousands(u64::from(readout.unassigned.at(t))) }</b></span>
-                    <span>{"generation "}<b class="now-generation">{ generation }</b></span>
+                    if has_targets(&run.trace) {
+                        <span class="now-target">{"target epoch "}<b class="now-target-epoch">{ target_epoch }</b></span>
+                        <span title="target assignments the broker computed">{"targets "}<b class="target-count">{ thousands(run.trace.target_assignments.len() as u64) }</b></span>
+                    } else {
+                        <span>{"generation "}<b class="now-generation">{ generation }</b></span>
+                    }
                 </p>
                 if let Some(cut) = &run.trace.cut {
                     <p class="run-cut" role="note" data-cut={cut.at_ms.to_string()}>

@@ -23,6 +23,7 @@ use crate::state::numbers::thousands;
 use crate::state::playback::{PlayAction, RoundRef};
 use crate::state::summary::Members;
 use crate::state::summary::{detail_height, group_size, needs_summary};
+use crate::state::target_view::stop_at;
 use crate::state::viewport::{focus_window, Window};
 
 /// Props of [`CompareView`].
@@ -81,15 +82,15 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     let on_round = use_callback(
         (props.on_play.clone(), props.result.clone()),
         |(variant, round, tapped): (usize, usize, bool), (on_play, result)| {
-            let Some(r) = result
+            let Some(at_ms) = result
                 .variants
                 .get(variant)
-                .and_then(|v| v.trace.rounds.get(round))
+                .and_then(|v| stop_at(&v.trace, round))
             else {
                 return;
             };
             let rr = RoundRef {
-                at_ms: r.started_ms,
+                at_ms,
                 variant,
                 round,
             };

@@ -1,12 +1,14 @@
 //! What every timeline draws over its lanes, detailed or summarised: the
-//! time axis, scenario events (labelled) and rebalance rounds (hover or tap
-//! for details).
+//! time axis, scenario events (labelled) and rebalance rounds, or a
+//! streams-protocol column's target assignment epochs (hover or tap for
+//! details).
 
 use engine::layout::{LayoutOptions, TimeAxis};
 use engine::trace::Trace;
 use engine::wording::duration as format_duration;
 use yew::prelude::*;
 
+use crate::components::target_epochs::epoch_markers;
 use crate::state::inline_code::plain;
 use crate::state::numbers::{thousands, with_separators};
 
@@ -131,6 +133,7 @@ pub fn markers(
             }
             <g class="events">{ for events }</g>
             <g class="rounds">{ for rounds }</g>
+            { epoch_markers(trace, lay, o, bottom, on_round) }
             { cut_marker(trace, lay, o, bottom) }
         </>
     }

@@ -24,6 +24,8 @@ mod story_list;
 mod summary_body;
 pub(crate) mod sweep_root;
 mod sweep_view;
+mod target_details;
+mod target_epochs;
 mod timeline;
 mod timeline_body;
 mod timeline_pointer;

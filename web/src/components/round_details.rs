@@ -9,8 +9,10 @@ use engine::wording::duration as format_duration;
 use yew::prelude::*;
 
 use crate::components::engine_text::engine_text;
+use crate::components::target_details::target_details;
 use crate::shared::Shared;
 use crate::state::numbers::thousands;
+use crate::state::target_view::has_targets;
 
 /// Props of [`RoundDetails`].
 #[derive(Properties, PartialEq)]
@@ -37,10 +39,15 @@ pub struct RoundDetailsProps {
 /// How many item labels a cell lists before "+N more".
 const SHOWN_ITEMS: usize = 8;
 /// How many members the table lists (a 1,000-worker round has 1,000).
-const SHOWN_MEMBERS: usize = 100;
+pub(super) const SHOWN_MEMBERS: usize = 100;
 
-fn items_cell(trace: &Trace, list: ItemList, empty: &str) -> Html {
-    let items = trace.list(list);
+/// A cell listing the items of `list`: their count and first labels.
+pub(super) fn items_cell(trace: &Trace, list: ItemList, empty: &str) -> Html {
+    names_cell(trace, trace.list(list), empty)
+}
+
+/// A cell listing `items` (indices into the trace's items).
+pub(super) fn names_cell(trace: &Trace, items: &[u32], empty: &str) -> Html {
     if items.is_empty() {
         return html! { <td class="none">{ empty.to_string() }</td> };
     }
@@ -65,6 +72,9 @@ pub fn RoundDetails(props: &RoundDetailsProps) -> Html {
         return html! {};
     };
     let trace = &run.trace;
+    if has_targets(trace) {
+        return target_details(props, run);
+    }
     let Some(round) = trace.rounds.get(props.round) else {
         return html! {};
     };

@@ -36,6 +36,7 @@ use crate::shared::Shared;
 use crate::state::gesture::Touches;
 use crate::state::story::describe;
 use crate::state::summary::{sub_trace, summarize, Group, Members};
+use crate::state::target_view::selected_span;
 use crate::state::viewport::Window;
 
 /// How a column draws its lanes.
@@ -312,8 +313,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
 
     let selected = props
         .selected
-        .and_then(|i| trace.rounds.get(i).map(|r| (i, r)))
-        .filter(|(_, r)| r.completed_ms >= axis.from_ms && r.started_ms <= axis.to_ms);
+        .and_then(|i| selected_span(trace, i).map(|r| (i, r)))
+        .filter(|(_, (from, to))| *to >= axis.from_ms && *from <= axis.to_ms);
     let body = match drawing {
         Drawing::Lanes { layout, lanes } => html! {
             <TimelineBody result={props.result.clone()} index={props.index} lanes={lanes.clone()}
@@ -371,8 +372,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     }
                     if let Some((i, r)) = selected {
                         <g class="selected-round" data-round={i.to_string()}>
-                            <rect class="selected-band" x={f1(axis.x(r.started_ms) - 1.5)} y={f0(o.top)}
-                                  width={f1((axis.x(r.completed_ms) - axis.x(r.started_ms)).max(0.0) + 3.0)}
+                            <rect class="selected-band" x={f1(axis.x(r.0) - 1.5)} y={f0(o.top)}
+                                  width={f1((axis.x(r.1) - axis.x(r.0)).max(0.0) + 3.0)}
                                   height={f0(bottom - o.top)} />
                         </g>
                     }

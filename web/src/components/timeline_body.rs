@@ -19,6 +19,7 @@ use crate::components::markers::f1;
 
 use crate::browser::profile;
 use crate::components::markers::markers;
+use crate::components::target_epochs::reconciliation_bands;
 use crate::shared::Shared;
 use crate::state::numbers::thousands;
 
@@ -153,6 +154,7 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
     html! {
         <g class="timeline-body" data-lanes={lay.lanes.len().to_string()}>
             { for lanes }
+            { reconciliation_bands(&run.trace, lay, &axis) }
             { markers(&run.trace, &axis, o, lay.lanes_bottom(), &props.on_round) }
         </g>
     }

@@ -21,4 +21,5 @@ pub(crate) mod series;
 pub(crate) mod story;
 pub(crate) mod summary;
 pub(crate) mod sweep;
+pub(crate) mod target_view;
 pub(crate) mod viewport;

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use engine::run::RunResult;
 use yew::Reducible;
 
+use crate::state::target_view::{has_targets, stop_at};
 use crate::state::viewport::Window;
 
 /// At speed 1 a whole run plays in this many ms of wall time, whatever
@@ -24,11 +25,13 @@ pub struct RoundRef {
     pub at_ms: u64,
     /// Which column.
     pub variant: usize,
-    /// Index into that trace's rounds.
+    /// Index into that trace's rounds, or for a streams-protocol trace
+    /// (which has none) its target assignments.
     pub round: usize,
 }
 
-/// Every round of every column in time order: the stops of
+/// Every round of every column in time order, and every target assignment
+/// of a streams-protocol column (which has no rounds): the stops of
 /// "previous/next round".
 pub fn round_stops(result: &RunResult) -> Vec<RoundRef> {
     let mut stops: Vec<RoundRef> = result
@@ -36,15 +39,19 @@ pub fn round_stops(result: &RunResult) -> Vec<RoundRef> {
         .iter()
         .enumerate()
         .flat_map(|(variant, run)| {
-            run.trace
-                .rounds
-                .iter()
-                .enumerate()
-                .map(move |(round, r)| RoundRef {
-                    at_ms: r.started_ms,
+            let trace = &run.trace;
+            let n = if has_targets(trace) {
+                trace.target_assignments.len()
+            } else {
+                trace.rounds.len()
+            };
+            (0..n).filter_map(move |round| {
+                stop_at(trace, round).map(|at_ms| RoundRef {
+                    at_ms,
                     variant,
                     round,
                 })
+            })
         })
         .collect();
     // Collected column by column, round by round: sorting by time alone,
@@ -364,6 +371,45 @@ mod tests {
             p = p.reduce(PlayAction::Step(-1));
         }
         assert_eq!(p.selected, p.rounds.first().copied());
+    }
+
+    #[test]
+    fn a_streams_protocol_column_steps_through_its_target_assignments() {
+        let preset = engine::presets::find("streams/streams-protocol-instance-joins").unwrap();
+        let result = engine::run::run(&preset.scenario());
+        let stops = round_stops(&result);
+        let column = result
+            .variants
+            .iter()
+            .position(|v| v.label == "streams protocol")
+            .unwrap();
+        let targets = &result.variants[column].trace.target_assignments;
+        let own: Vec<(u64, usize)> = stops
+            .iter()
+            .filter(|s| s.variant == column)
+            .map(|s| (s.at_ms, s.round))
+            .collect();
+        let expected: Vec<(u64, usize)> = targets
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.computed_ms, i))
+            .collect();
+        assert_eq!(own, expected);
+        let rounds: usize = result.variants.iter().map(|v| v.trace.rounds.len()).sum();
+        assert_eq!(stops.len(), rounds + targets.len());
+        let mut p = Rc::new(Playback::default()).reduce(PlayAction::Load {
+            end_ms: result.variants[column].trace.end_ms,
+            rounds: Rc::new(stops),
+            restart: true,
+            focus: Window::whole(result.variants[column].trace.end_ms),
+        });
+        let mut visited = Vec::new();
+        for _ in 0..p.rounds.len() {
+            p = p.reduce(PlayAction::Step(1));
+            visited.extend(p.selected.filter(|s| s.variant == column).map(|s| s.round));
+        }
+        visited.dedup();
+        assert_eq!(visited, (0..targets.len()).collect::<Vec<_>>());
     }
 
     #[test]

@@ -6,8 +6,10 @@ use crate::budget::{BudgetKind, RunCut};
 use crate::metrics::{EventRecovery, FamilyMetrics, Metrics, StreamsMetrics, TaskOutage};
 use crate::run::{RunResult, VariantRun};
 use crate::trace::{
-    ConfiguredSpan, EventMarker, ItemKind, ItemList, ItemState, MemberInfo, ProtocolStep,
-    RebalanceRound, RoundMember, StateSpan, StepKind, Trace, WorkItem, WorkerSpan, WorkerState,
+    ConfiguredSpan, EpochBump, EpochBumpCause, EventMarker, ItemKind, ItemList, ItemState,
+    MemberInfo, MemberReconciliationState, ProtocolStep, RebalanceRound, ReconciliationSpan,
+    RoundMember, StateSpan, StepKind, TargetAssignmentEpoch, TargetMember, TargetTrigger, Trace,
+    WorkItem, WorkerSpan, WorkerState,
 };
 
 binary_struct!(RunResult { variants });
@@ -30,6 +32,8 @@ binary_struct!(Trace {
     rounds,
     steps,
     events,
+    target_assignments,
+    member_reconciliation,
     cut,
     formed_generation,
 });
@@ -109,6 +113,55 @@ binary_struct!(EventMarker {
     worker,
     label,
     applied
+});
+binary_struct!(TargetAssignmentEpoch {
+    epoch,
+    computed_ms,
+    trigger,
+    trigger_member,
+    causes,
+    members,
+    moved,
+});
+binary_enum!(TargetTrigger {
+    MemberHeartbeat = 0,
+    InitialDelay = 1,
+});
+binary_struct!(EpochBump {
+    at_ms,
+    group_epoch,
+    cause,
+    member,
+});
+binary_enum!(EpochBumpCause {
+    MemberJoined = 0,
+    MemberLeft = 1,
+    SessionTimeout = 2,
+    RebalanceTimeout = 3,
+});
+binary_struct!(TargetMember {
+    member,
+    worker,
+    thread,
+    active,
+    standby,
+});
+binary_enum!(MemberReconciliationState {
+    Stable = 0,
+    UnrevokedTasks = 1,
+    UnreleasedTasks = 2,
+});
+binary_struct!(ReconciliationSpan {
+    worker,
+    member,
+    thread,
+    state,
+    start_ms,
+    end_ms,
+    member_epoch,
+    target_epoch,
+    revoking,
+    awaiting,
 });
 binary_enum!(BudgetKind {
     Rounds = 0,

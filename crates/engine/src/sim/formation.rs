@@ -119,6 +119,17 @@ pub(crate) fn present_from(trace: &mut Trace, origin: &Origin) {
     for e in &mut trace.events {
         e.at_ms = shift(e.at_ms);
     }
+    for t in &mut trace.target_assignments {
+        t.computed_ms = shift(t.computed_ms);
+        for c in &mut t.causes {
+            c.at_ms = shift(c.at_ms);
+        }
+    }
+    trace.member_reconciliation.retain(|r| r.end_ms > t0);
+    for r in &mut trace.member_reconciliation {
+        r.start_ms = shift(r.start_ms);
+        r.end_ms = shift(r.end_ms);
+    }
 }
 
 /// Formation steps kept at t = 0: which group protocol the vote chose and

@@ -14,6 +14,7 @@ pub(crate) mod formation;
 pub(crate) mod group;
 pub(crate) mod herder_pool;
 pub(crate) mod rebalance_cause;
+pub(crate) mod reconciliation_recorder;
 pub(crate) mod recorder;
 pub(crate) mod restart;
 pub(crate) mod session_key;

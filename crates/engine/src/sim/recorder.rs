@@ -3,6 +3,7 @@
 //! and event markers; [`TraceRecorder::finish`] closes them into a [`Trace`].
 
 use super::formation::{present_from, Origin};
+use super::reconciliation_recorder::ReconciliationRecorder;
 use super::timeline::{ItemPool, Timeline};
 use crate::trace::{
     EventMarker, ItemKind, MemberInfo, ProtocolStep, RebalanceRound, StepKind, Trace, WorkItem,
@@ -22,6 +23,8 @@ pub(crate) struct TraceRecorder {
     pub(crate) rounds: Vec<RebalanceRound>,
     /// The scenario's events as they happened.
     pub(crate) markers: Vec<EventMarker>,
+    /// The streams protocol's target assignments and member reconciliation.
+    pub(crate) reconciliation: ReconciliationRecorder,
     steps: Vec<ProtocolStep>,
     worker_spans: Vec<WorkerSpan>,
     /// Per lane, the process state since when, while a process is up.
@@ -191,6 +194,8 @@ impl TraceRecorder {
             self.close_worker_span(lane, end_ms);
         }
         let (spans, configured) = self.timeline.finish(end_ms, &mut self.pool);
+        let (target_assignments, member_reconciliation) =
+            self.reconciliation.finish(&mut self.pool, end_ms);
         let mut trace = Trace {
             label,
             end_ms,
@@ -204,6 +209,8 @@ impl TraceRecorder {
             rounds: self.rounds,
             steps: self.steps,
             events: self.markers,
+            target_assignments,
+            member_reconciliation,
             cut: None,
             formed_generation: None,
         };

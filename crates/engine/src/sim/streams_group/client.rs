@@ -13,7 +13,7 @@ use crate::sim::driver::Simulation;
 use crate::streams_group::current_assignment_builder::{
     MemberReconciliation, MemberState, TasksTuple,
 };
-use crate::trace::{ItemState, MemberInfo, StepKind};
+use crate::trace::{EpochBumpCause, ItemState, MemberInfo, StepKind};
 use crate::wording::duration;
 
 impl StreamsGroupSimulation {
@@ -107,6 +107,7 @@ impl StreamsGroupSimulation {
         if leave {
             if let Some(e) = self.coordinator.leave(&member_id) {
                 self.sessions.remove(&member_id);
+                self.record_bump(&member_id, e, EpochBumpCause::MemberLeft);
                 let name = self.thread_name(th);
                 self.note(
                     Some(th.lane),
@@ -141,6 +142,7 @@ impl StreamsGroupSimulation {
                     member_id: member_id.clone(),
                     joined_ms: now,
                 });
+                self.record_join(th, &member_id);
             }
             self.schedule_timers(&ok.timers);
             if let Some(until) = self.frozen_until(th) {
@@ -204,6 +206,7 @@ impl StreamsGroupSimulation {
     ) {
         let name = self.thread_name(th);
         if let Some(e) = ok.bumped_to {
+            self.record_bump(member_id, e, EpochBumpCause::MemberJoined);
             let pid = self.lanes[th.lane as usize].process_id;
             self.note(
                 Some(th.lane),
@@ -233,9 +236,11 @@ impl StreamsGroupSimulation {
             );
         }
         if let Some(c) = &ok.computed {
+            self.record_target(c, Some(member_id));
             let text = self.describe_target(c, &format!("{name}'s heartbeat"));
             self.note(Some(th.lane), StepKind::TargetAssignment, text);
         }
+        self.record_member(member_id);
         let Some(after) = self.coordinator.reconciliation(member_id).cloned() else {
             return;
         };
@@ -483,6 +488,7 @@ impl StreamsGroupSimulation {
             return;
         };
         self.sessions.remove(member_id);
+        self.record_bump(member_id, e, EpochBumpCause::SessionTimeout);
         let session = self.coordinator.config().session_timeout_ms;
         let (lane, who) = self.member_label(member_id);
         self.note(
@@ -497,6 +503,7 @@ impl StreamsGroupSimulation {
             return;
         };
         self.sessions.remove(member_id);
+        self.record_bump(member_id, e, EpochBumpCause::RebalanceTimeout);
         let (lane, who) = self.member_label(member_id);
         self.note(
             lane,
@@ -510,6 +517,7 @@ impl StreamsGroupSimulation {
         let Some(c) = self.coordinator.on_initial_delay(token, now) else {
             return;
         };
+        self.record_target(&c, None);
         let text = self.describe_target(&c, "the initial-delay timer");
         self.note(None, StepKind::TargetAssignment, text);
     }

@@ -34,6 +34,7 @@ mod events;
 mod explain;
 mod pause;
 mod tasks;
+mod view_record;
 
 use std::collections::{BTreeMap, BTreeSet};
 
