@@ -300,21 +300,48 @@ impl TimelineLayout {
 /// [`TimelineLayout::with_lane_heights`] needs to line the columns up.
 /// Independent of the width, so computed once per result.
 pub fn aligned_lane_heights(traces: &[&Trace], options: &LayoutOptions) -> Vec<f64> {
-    let lanes_n = traces.iter().map(|t| t.workers.len()).max().unwrap_or(0) + 1;
-    let mut heights = vec![0.0_f64; lanes_n];
-    for trace in traces {
-        let rows = lane_rows(trace);
-        let n = rows.len();
-        for (i, items) in rows.into_iter().enumerate() {
-            let unassigned = i == n - 1;
-            if unassigned && items.is_empty() {
-                continue;
+    let per_trace: Vec<Vec<f64>> = traces.iter().map(|t| lane_heights(t, options)).collect();
+    aligned_heights(&per_trace)
+}
+
+/// The height of each lane of one trace laid out on its own (worker index,
+/// then the unassigned lane, 0 when it is empty): the one pass over the
+/// trace's spans that both [`aligned_heights`] and a layout's height
+/// ([`detail_height`]) need, so a caller wanting both reads the trace once.
+pub fn lane_heights(trace: &Trace, options: &LayoutOptions) -> Vec<f64> {
+    let rows = lane_rows(trace);
+    let n = rows.len();
+    rows.iter()
+        .enumerate()
+        .map(|(i, items)| {
+            if i == n - 1 && items.is_empty() {
+                0.0
+            } else {
+                lane_height(items.len(), options)
             }
-            let slot = if unassigned { lanes_n - 1 } else { i };
-            heights[slot] = heights[slot].max(lane_height(items.len(), options));
+        })
+        .collect()
+}
+
+/// Lane for lane, the tallest of several traces' [`lane_heights`] (the
+/// unassigned lane last): see [`aligned_lane_heights`].
+pub fn aligned_heights(per_trace: &[Vec<f64>]) -> Vec<f64> {
+    let lanes_n = per_trace.iter().map(|h| h.len()).max().unwrap_or(1);
+    let mut heights = vec![0.0_f64; lanes_n];
+    for trace in per_trace {
+        let n = trace.len();
+        for (i, &h) in trace.iter().enumerate() {
+            let slot = if i == n - 1 { lanes_n - 1 } else { i };
+            heights[slot] = heights[slot].max(h);
         }
     }
     heights
+}
+
+/// The height of [`TimelineLayout::new`]'s layout of a trace whose
+/// [`lane_heights`] are `heights`, without laying it out.
+pub fn detail_height(heights: &[f64], options: &LayoutOptions) -> f64 {
+    options.top + heights.iter().sum::<f64>() + 20.0
 }
 
 /// Which items ever sat on each lane, sorted: workers by index, then unassigned.
@@ -545,6 +572,38 @@ mod tests {
             .map(|t| TimelineLayout::new(t, LayoutOptions::default()))
             .collect();
         assert!(own.windows(2).any(|w| w[0].height != w[1].height));
+    }
+
+    #[test]
+    fn detail_height_from_lane_heights_is_the_layouts_height() {
+        let options = LayoutOptions {
+            max_rows_per_lane: 3,
+            ..LayoutOptions::default()
+        };
+        let mut checked = 0;
+        for id in [
+            "connect/worker-dies",
+            "connect/add-connector",
+            "streams/stateful-scale-out",
+        ] {
+            let result = preset(id);
+            for v in &result.variants {
+                let heights = lane_heights(&v.trace, &options);
+                let laid = TimelineLayout::new(&v.trace, options);
+                assert_eq!(
+                    detail_height(&heights, &options),
+                    laid.height,
+                    "{id} {}",
+                    v.label
+                );
+                // Lanes past three rows end in "+N more", so heights differ by lane.
+                checked += usize::from(laid.lanes.iter().any(|l| l.hidden > 0));
+            }
+        }
+        assert!(
+            checked > 0,
+            "no lane was cut short: the option proves nothing"
+        );
     }
 
     #[test]
