@@ -309,16 +309,53 @@ pub fn aligned_lane_heights(traces: &[&Trace], options: &LayoutOptions) -> Vec<f
 /// trace's spans that both [`aligned_heights`] and a layout's height
 /// ([`detail_height`]) need, so a caller wanting both reads the trace once.
 pub fn lane_heights(trace: &Trace, options: &LayoutOptions) -> Vec<f64> {
-    let rows = lane_rows(trace);
-    let n = rows.len();
-    rows.iter()
+    let counts = lane_item_counts(trace);
+    let n = counts.len();
+    counts
+        .into_iter()
         .enumerate()
         .map(|(i, items)| {
-            if i == n - 1 && items.is_empty() {
+            if i == n - 1 && items == 0 {
                 0.0
             } else {
-                lane_height(items.len(), options)
+                lane_height(items, options)
             }
+        })
+        .collect()
+}
+
+/// How many distinct items ever sat on each lane (workers by index, then
+/// unassigned): [`lane_rows`]' lengths without collecting and sorting every
+/// span's items (a 1,000-worker run's eager trace lists millions).
+fn lane_item_counts(trace: &Trace) -> Vec<usize> {
+    let lanes_n = trace.workers.len() + 1;
+    let lane_of = |w: Option<u32>| w.map_or(lanes_n - 1, |w| w as usize);
+    // The spans of each lane, so each lane's items are counted in one go.
+    let mut spans_of: Vec<Vec<u32>> = vec![Vec::new(); lanes_n];
+    for (i, span) in trace.spans.iter().enumerate() {
+        spans_of[lane_of(span.worker)].push(i as u32);
+    }
+    // `seen[item]` is 1 + the last lane that counted it.
+    let mut seen = vec![0_u32; trace.items.len()];
+    spans_of
+        .iter()
+        .enumerate()
+        .map(|(lane, spans)| {
+            let stamp = lane as u32 + 1;
+            let mut count = 0;
+            for &s in spans {
+                for &item in trace.list(trace.spans[s as usize].items) {
+                    let item = item as usize;
+                    if item >= seen.len() {
+                        seen.resize(item + 1, 0);
+                    }
+                    if seen[item] != stamp {
+                        seen[item] = stamp;
+                        count += 1;
+                    }
+                }
+            }
+            count
         })
         .collect()
 }
@@ -572,6 +609,21 @@ mod tests {
             .map(|t| TimelineLayout::new(t, LayoutOptions::default()))
             .collect();
         assert!(own.windows(2).any(|w| w[0].height != w[1].height));
+    }
+
+    #[test]
+    fn lane_item_counts_are_the_lanes_distinct_items() {
+        for id in [
+            "connect/rolling-restart",
+            "connect/worker-dies",
+            "streams/stateful-scale-out",
+        ] {
+            for v in &preset(id).variants {
+                let rows: Vec<usize> = lane_rows(&v.trace).iter().map(Vec::len).collect();
+                assert_eq!(lane_item_counts(&v.trace), rows, "{id} {}", v.label);
+                assert!(rows.iter().any(|&n| n > 1));
+            }
+        }
     }
 
     #[test]
