@@ -309,53 +309,17 @@ pub fn aligned_lane_heights(traces: &[&Trace], options: &LayoutOptions) -> Vec<f
 /// trace's spans that both [`aligned_heights`] and a layout's height
 /// ([`detail_height`]) need, so a caller wanting both reads the trace once.
 pub fn lane_heights(trace: &Trace, options: &LayoutOptions) -> Vec<f64> {
-    let counts = lane_item_counts(trace);
-    let n = counts.len();
-    counts
-        .into_iter()
-        .enumerate()
-        .map(|(i, items)| {
-            if i == n - 1 && items == 0 {
-                0.0
-            } else {
-                lane_height(items, options)
-            }
-        })
-        .collect()
-}
-
-/// How many distinct items ever sat on each lane (workers by index, then
-/// unassigned): [`lane_rows`]' lengths without collecting and sorting every
-/// span's items (a 1,000-worker run's eager trace lists millions).
-fn lane_item_counts(trace: &Trace) -> Vec<usize> {
-    let lanes_n = trace.workers.len() + 1;
-    let lane_of = |w: Option<u32>| w.map_or(lanes_n - 1, |w| w as usize);
-    // The spans of each lane, so each lane's items are counted in one go.
-    let mut spans_of: Vec<Vec<u32>> = vec![Vec::new(); lanes_n];
-    for (i, span) in trace.spans.iter().enumerate() {
-        spans_of[lane_of(span.worker)].push(i as u32);
-    }
-    // `seen[item]` is 1 + the last lane that counted it.
-    let mut seen = vec![0_u32; trace.items.len()];
-    spans_of
+    let lanes = lane_items(trace);
+    let n = lanes.len();
+    lanes
         .iter()
         .enumerate()
-        .map(|(lane, spans)| {
-            let stamp = lane as u32 + 1;
-            let mut count = 0;
-            for &s in spans {
-                for &item in trace.list(trace.spans[s as usize].items) {
-                    let item = item as usize;
-                    if item >= seen.len() {
-                        seen.resize(item + 1, 0);
-                    }
-                    if seen[item] != stamp {
-                        seen[item] = stamp;
-                        count += 1;
-                    }
-                }
+        .map(|(i, items)| {
+            if i == n - 1 && items.is_empty() {
+                0.0
+            } else {
+                lane_height(items.len(), options)
             }
-            count
         })
         .collect()
 }
@@ -383,18 +347,50 @@ pub fn detail_height(heights: &[f64], options: &LayoutOptions) -> f64 {
 
 /// Which items ever sat on each lane, sorted: workers by index, then unassigned.
 fn lane_rows(trace: &Trace) -> Vec<Vec<u32>> {
-    let lanes_n = trace.workers.len() + 1;
-    let mut rows: Vec<Vec<u32>> = vec![Vec::new(); lanes_n];
-    let lane_of = |w: Option<u32>| w.map_or(lanes_n - 1, |w| w as usize);
-    for span in &trace.spans {
-        rows[lane_of(span.worker)].extend_from_slice(trace.list(span.items));
-    }
+    let mut rows = lane_items(trace);
     for items in &mut rows {
-        // Equal items are alike: the stable sort gives the same order.
+        // Distinct already: the stable sort orders them as any sort would.
         crate::sort_by_key::sort_by_u64_key(items, |&i| u64::from(i));
-        items.dedup();
     }
     rows
+}
+
+/// Which items ever sat on each lane, each once, in the order first seen:
+/// one pass over the spans' items with a last-seen stamp per item (a
+/// 1,000-worker eager trace lists millions of entries, so collecting them
+/// all per lane and sorting them to drop repeats cost more than the rest
+/// of the layout).
+fn lane_items(trace: &Trace) -> Vec<Vec<u32>> {
+    let lanes_n = trace.workers.len() + 1;
+    let lane_of = |w: Option<u32>| w.map_or(lanes_n - 1, |w| w as usize);
+    // The spans of each lane, so each lane's items are gathered in one go.
+    let mut spans_of: Vec<Vec<u32>> = vec![Vec::new(); lanes_n];
+    for (i, span) in trace.spans.iter().enumerate() {
+        spans_of[lane_of(span.worker)].push(i as u32);
+    }
+    // `seen[item]` is 1 + the last lane that took it.
+    let mut seen = vec![0_u32; trace.items.len()];
+    spans_of
+        .iter()
+        .enumerate()
+        .map(|(lane, spans)| {
+            let stamp = lane as u32 + 1;
+            let mut items = Vec::new();
+            for &s in spans {
+                for &item in trace.list(trace.spans[s as usize].items) {
+                    let i = item as usize;
+                    if i >= seen.len() {
+                        seen.resize(i + 1, 0);
+                    }
+                    if seen[i] != stamp {
+                        seen[i] = stamp;
+                        items.push(item);
+                    }
+                }
+            }
+            items
+        })
+        .collect()
 }
 
 /// The height of a lane with `items` rows (beyond the limit, a "+N more" line).
@@ -612,16 +608,26 @@ mod tests {
     }
 
     #[test]
-    fn lane_item_counts_are_the_lanes_distinct_items() {
+    fn lane_rows_are_each_lanes_distinct_items_sorted() {
         for id in [
             "connect/rolling-restart",
             "connect/worker-dies",
             "streams/stateful-scale-out",
         ] {
             for v in &preset(id).variants {
-                let rows: Vec<usize> = lane_rows(&v.trace).iter().map(Vec::len).collect();
-                assert_eq!(lane_item_counts(&v.trace), rows, "{id} {}", v.label);
-                assert!(rows.iter().any(|&n| n > 1));
+                let t = &v.trace;
+                // Every span's items per lane, sorted, repeats dropped.
+                let mut expected: Vec<Vec<u32>> = vec![Vec::new(); t.workers.len() + 1];
+                for span in &t.spans {
+                    let lane = span.worker.map_or(t.workers.len(), |w| w as usize);
+                    expected[lane].extend_from_slice(t.list(span.items));
+                }
+                for items in &mut expected {
+                    items.sort_unstable();
+                    items.dedup();
+                }
+                assert_eq!(lane_rows(t), expected, "{id} {}", v.label);
+                assert!(expected.iter().any(|items| items.len() > 1));
             }
         }
     }
