@@ -300,37 +300,97 @@ impl TimelineLayout {
 /// [`TimelineLayout::with_lane_heights`] needs to line the columns up.
 /// Independent of the width, so computed once per result.
 pub fn aligned_lane_heights(traces: &[&Trace], options: &LayoutOptions) -> Vec<f64> {
-    let lanes_n = traces.iter().map(|t| t.workers.len()).max().unwrap_or(0) + 1;
-    let mut heights = vec![0.0_f64; lanes_n];
-    for trace in traces {
-        let rows = lane_rows(trace);
-        let n = rows.len();
-        for (i, items) in rows.into_iter().enumerate() {
-            let unassigned = i == n - 1;
-            if unassigned && items.is_empty() {
-                continue;
+    let per_trace: Vec<Vec<f64>> = traces.iter().map(|t| lane_heights(t, options)).collect();
+    aligned_heights(&per_trace)
+}
+
+/// The height of each lane of one trace laid out on its own (worker index,
+/// then the unassigned lane, 0 when it is empty): the one pass over the
+/// trace's spans that both [`aligned_heights`] and a layout's height
+/// ([`detail_height`]) need, so a caller wanting both reads the trace once.
+pub fn lane_heights(trace: &Trace, options: &LayoutOptions) -> Vec<f64> {
+    let lanes = lane_items(trace);
+    let n = lanes.len();
+    lanes
+        .iter()
+        .enumerate()
+        .map(|(i, items)| {
+            if i == n - 1 && items.is_empty() {
+                0.0
+            } else {
+                lane_height(items.len(), options)
             }
-            let slot = if unassigned { lanes_n - 1 } else { i };
-            heights[slot] = heights[slot].max(lane_height(items.len(), options));
+        })
+        .collect()
+}
+
+/// Lane for lane, the tallest of several traces' [`lane_heights`] (the
+/// unassigned lane last): see [`aligned_lane_heights`].
+pub fn aligned_heights(per_trace: &[Vec<f64>]) -> Vec<f64> {
+    let lanes_n = per_trace.iter().map(|h| h.len()).max().unwrap_or(1);
+    let mut heights = vec![0.0_f64; lanes_n];
+    for trace in per_trace {
+        let n = trace.len();
+        for (i, &h) in trace.iter().enumerate() {
+            let slot = if i == n - 1 { lanes_n - 1 } else { i };
+            heights[slot] = heights[slot].max(h);
         }
     }
     heights
 }
 
+/// The height of [`TimelineLayout::new`]'s layout of a trace whose
+/// [`lane_heights`] are `heights`, without laying it out.
+pub fn detail_height(heights: &[f64], options: &LayoutOptions) -> f64 {
+    options.top + heights.iter().sum::<f64>() + 20.0
+}
+
 /// Which items ever sat on each lane, sorted: workers by index, then unassigned.
 fn lane_rows(trace: &Trace) -> Vec<Vec<u32>> {
-    let lanes_n = trace.workers.len() + 1;
-    let mut rows: Vec<Vec<u32>> = vec![Vec::new(); lanes_n];
-    let lane_of = |w: Option<u32>| w.map_or(lanes_n - 1, |w| w as usize);
-    for span in &trace.spans {
-        rows[lane_of(span.worker)].extend_from_slice(trace.list(span.items));
-    }
+    let mut rows = lane_items(trace);
     for items in &mut rows {
-        // Equal items are alike: the stable sort gives the same order.
+        // Distinct already: the stable sort orders them as any sort would.
         crate::sort_by_key::sort_by_u64_key(items, |&i| u64::from(i));
-        items.dedup();
     }
     rows
+}
+
+/// Which items ever sat on each lane, each once, in the order first seen:
+/// one pass over the spans' items with a last-seen stamp per item (a
+/// 1,000-worker eager trace lists millions of entries, so collecting them
+/// all per lane and sorting them to drop repeats cost more than the rest
+/// of the layout).
+fn lane_items(trace: &Trace) -> Vec<Vec<u32>> {
+    let lanes_n = trace.workers.len() + 1;
+    let lane_of = |w: Option<u32>| w.map_or(lanes_n - 1, |w| w as usize);
+    // The spans of each lane, so each lane's items are gathered in one go.
+    let mut spans_of: Vec<Vec<u32>> = vec![Vec::new(); lanes_n];
+    for (i, span) in trace.spans.iter().enumerate() {
+        spans_of[lane_of(span.worker)].push(i as u32);
+    }
+    // `seen[item]` is 1 + the last lane that took it.
+    let mut seen = vec![0_u32; trace.items.len()];
+    spans_of
+        .iter()
+        .enumerate()
+        .map(|(lane, spans)| {
+            let stamp = lane as u32 + 1;
+            let mut items = Vec::new();
+            for &s in spans {
+                for &item in trace.list(trace.spans[s as usize].items) {
+                    let i = item as usize;
+                    if i >= seen.len() {
+                        seen.resize(i + 1, 0);
+                    }
+                    if seen[i] != stamp {
+                        seen[i] = stamp;
+                        items.push(item);
+                    }
+                }
+            }
+            items
+        })
+        .collect()
 }
 
 /// The height of a lane with `items` rows (beyond the limit, a "+N more" line).
@@ -545,6 +605,63 @@ mod tests {
             .map(|t| TimelineLayout::new(t, LayoutOptions::default()))
             .collect();
         assert!(own.windows(2).any(|w| w[0].height != w[1].height));
+    }
+
+    #[test]
+    fn lane_rows_are_each_lanes_distinct_items_sorted() {
+        for id in [
+            "connect/rolling-restart",
+            "connect/worker-dies",
+            "streams/stateful-scale-out",
+        ] {
+            for v in &preset(id).variants {
+                let t = &v.trace;
+                // Every span's items per lane, sorted, repeats dropped.
+                let mut expected: Vec<Vec<u32>> = vec![Vec::new(); t.workers.len() + 1];
+                for span in &t.spans {
+                    let lane = span.worker.map_or(t.workers.len(), |w| w as usize);
+                    expected[lane].extend_from_slice(t.list(span.items));
+                }
+                for items in &mut expected {
+                    items.sort_unstable();
+                    items.dedup();
+                }
+                assert_eq!(lane_rows(t), expected, "{id} {}", v.label);
+                assert!(expected.iter().any(|items| items.len() > 1));
+            }
+        }
+    }
+
+    #[test]
+    fn detail_height_from_lane_heights_is_the_layouts_height() {
+        let options = LayoutOptions {
+            max_rows_per_lane: 3,
+            ..LayoutOptions::default()
+        };
+        let mut checked = 0;
+        for id in [
+            "connect/worker-dies",
+            "connect/add-connector",
+            "streams/stateful-scale-out",
+        ] {
+            let result = preset(id);
+            for v in &result.variants {
+                let heights = lane_heights(&v.trace, &options);
+                let laid = TimelineLayout::new(&v.trace, options);
+                assert_eq!(
+                    detail_height(&heights, &options),
+                    laid.height,
+                    "{id} {}",
+                    v.label
+                );
+                // Lanes past three rows end in "+N more", so heights differ by lane.
+                checked += usize::from(laid.lanes.iter().any(|l| l.hidden > 0));
+            }
+        }
+        assert!(
+            checked > 0,
+            "no lane was cut short: the option proves nothing"
+        );
     }
 
     #[test]

@@ -5,7 +5,6 @@
 
 use std::rc::Rc;
 
-use engine::layout::{aligned_lane_heights, LayoutOptions};
 use engine::report::metric_rows;
 use engine::run::RunResult;
 use yew::prelude::*;
@@ -22,7 +21,7 @@ use crate::shared::Shared;
 use crate::state::numbers::thousands;
 use crate::state::playback::{PlayAction, RoundRef};
 use crate::state::summary::Members;
-use crate::state::summary::{detail_height, group_size, needs_summary};
+use crate::state::summary::{group_size, lane_heights, needs_summary};
 use crate::state::target_view::stop_at;
 use crate::state::viewport::{focus_window, Window};
 
@@ -116,19 +115,15 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
         on_play.emit(PlayAction::Follow(item))
     });
     // Lane heights shared by every column, so the same worker's lane sits
-    // at the same height in each.
-    let lane_heights = use_memo(props.result.clone(), |r| {
-        let traces: Vec<_> = r.variants.iter().map(|v| &v.trace).collect();
-        Shared::new(profile::timed("aligned lanes", || {
-            aligned_lane_heights(&traces, &LayoutOptions::default())
-        }))
+    // at the same height in each, and whether the run is too big to draw in
+    // detail (then groups of workers, summarised, with drill-down, shared
+    // by every column so they keep showing the same workers): one pass over
+    // each trace for both.
+    let lanes = use_memo(props.result.clone(), |r| {
+        let (heights, tallest) = profile::timed("lane heights", || lane_heights(r));
+        (Shared::new(heights), needs_summary(tallest))
     });
-    let lane_heights: Shared<Vec<f64>> = (*lane_heights).clone();
-    // Big runs: groups of workers, summarised, with drill-down (shared by
-    // every column, so they keep showing the same workers).
-    let big = use_memo(props.result.clone(), |r| {
-        profile::timed("needs summary", || needs_summary(detail_height(r)))
-    });
+    let (lane_heights, big): (Shared<Vec<f64>>, bool) = (lanes.0.clone(), lanes.1);
     let drill = use_state_eq(|| None::<usize>);
     let workers = props
         .result
@@ -139,7 +134,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
         .unwrap_or(0);
     let size = group_size(workers);
     let groups = workers.div_ceil(size) + 1;
-    let mode = match (*big, *drill) {
+    let mode = match (big, *drill) {
         (false, _) => LaneMode::Detail,
         (true, Some(group)) if group < groups => LaneMode::Drill { size, group },
         (true, _) => LaneMode::Summary { size },

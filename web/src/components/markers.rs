@@ -73,34 +73,51 @@ pub fn markers(
         }
     });
 
-    let rounds = trace.rounds.iter().enumerate().filter(|(_, r)| lay.shows(r.started_ms)).map(|(i, round)| {
-        let x = lay.x(round.started_ms);
-        // Hovering selects, but not while a button is held (a scrub passing by).
-        let hover = {
-            let on_round = on_round.clone();
-            Callback::from(move |e: MouseEvent| {
-                if e.buttons() == 0 {
-                    on_round.emit((i, false));
-                }
-            })
+    let rounds = round_markers(trace, lay).into_iter().map(|m| {
+        let round = &trace.rounds[m.first];
+        let x = m.x;
+        let title = if m.count == 1 {
+            format!("generation {} at {}: {}", thousands(round.generation.max(0) as u64), format_duration(round.started_ms), with_separators(&plain(&round.explanation)))
+        } else {
+            let last = &trace.rounds[m.first + m.count - 1];
+            format!("{} rounds from {} to {} (zoom in to tell them apart)", thousands(m.count as u64), format_duration(round.started_ms), format_duration(last.started_ms))
         };
-        let tap = on_round.reform(move |_: MouseEvent| (i, true));
         html! {
             <g class={classes!("round", (!round.delivered).then_some("undelivered"))}
-               data-round={i.to_string()} data-generation={round.generation.to_string()}
-               data-at={round.started_ms.to_string()}>
+               data-round={m.first.to_string()} data-generation={round.generation.to_string()}
+               data-at={round.started_ms.to_string()} data-count={(m.count > 1).then(|| m.count.to_string())}>
                 <line class="round-marker" x1={f1(x)} x2={f1(x)}
                       y1={f0(o.top)} y2={f0(bottom)} />
                 <path class="round-tick" d={format!("M{x:.1} {bottom:.0}l-4 6h8z")} />
                 // A wide, invisible target: the marker itself is one pixel.
                 <rect class="round-hit" x={f1(x - 5.0)} y={f0(o.top)}
-                      width="10" height={f0(bottom - o.top + 6.0)}
-                      onmouseenter={hover} onclick={tap}>
-                    <title>{ format!("generation {} at {}: {}", thousands(round.generation.max(0) as u64), format_duration(round.started_ms), with_separators(&plain(&round.explanation))) }</title>
+                      width="10" height={f0(bottom - o.top + 6.0)}>
+                    <title>{ title }</title>
                 </rect>
             </g>
         }
     });
+    // One pair of listeners for every marker (a closure pair per round cost
+    // thousands of listeners on a storm): the round is the marker's `data-round`.
+    // Hovering selects, but not while a button is held (a scrub passing by).
+    let on_hover = {
+        let on_round = on_round.clone();
+        Callback::from(move |e: MouseEvent| {
+            if e.buttons() == 0 {
+                if let Some(i) = round_of(&e) {
+                    on_round.emit((i, false));
+                }
+            }
+        })
+    };
+    let on_tap = {
+        let on_round = on_round.clone();
+        Callback::from(move |e: MouseEvent| {
+            if let Some(i) = round_of(&e) {
+                on_round.emit((i, true));
+            }
+        })
+    };
 
     let shown: Vec<_> = trace.events.iter().filter(|e| lay.shows(e.at_ms)).collect();
     let event_xs: Vec<(f64, usize)> = shown
@@ -132,11 +149,72 @@ pub fn markers(
                 <rect class="axis-end" x={f1(right)} y={f0(o.top)} width="1" height={f0((bottom - o.top).max(0.0))} />
             }
             <g class="events">{ for events }</g>
-            <g class="rounds">{ for rounds }</g>
+            <g class="rounds" onmouseover={on_hover} onclick={on_tap}>{ for rounds }</g>
             { epoch_markers(trace, lay, o, bottom, on_round) }
             { cut_marker(trace, lay, o, bottom) }
         </>
     }
+}
+
+/// Round markers closer than this (px) are drawn as one, when a window
+/// shows more than [`JOIN_ABOVE`] rounds.
+const MIN_ROUND_GAP: f64 = 2.0;
+/// Up to this many rounds on the axis, each has its own marker (a round and
+/// its cooperative follow-up a few ms later stay two markers to hover).
+const JOIN_ABOVE: usize = 300;
+
+/// One drawn round marker: `count` consecutive rounds from `first`, at `x`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct RoundMarker {
+    first: usize,
+    count: usize,
+    x: f64,
+}
+
+/// The round markers on `axis`: a marker per round, except that, past
+/// [`JOIN_ABOVE`] rounds, rounds starting within [`MIN_ROUND_GAP`] px of the
+/// previous marker join it (a storm's thousands of rounds would otherwise be
+/// thousands of overlapping markers, none of which could be told apart or
+/// hovered on its own).
+fn round_markers(trace: &Trace, axis: &TimeAxis) -> Vec<RoundMarker> {
+    let shown = trace
+        .rounds
+        .iter()
+        .filter(|r| axis.shows(r.started_ms))
+        .count();
+    let gap = if shown > JOIN_ABOVE {
+        MIN_ROUND_GAP
+    } else {
+        0.0
+    };
+    let mut out: Vec<RoundMarker> = Vec::new();
+    for (i, round) in trace.rounds.iter().enumerate() {
+        if !axis.shows(round.started_ms) {
+            continue;
+        }
+        let x = axis.x(round.started_ms);
+        match out.last_mut() {
+            Some(m) if m.first + m.count == i && (x - m.x).abs() < gap => m.count += 1,
+            _ => out.push(RoundMarker {
+                first: i,
+                count: 1,
+                x,
+            }),
+        }
+    }
+    out
+}
+
+/// The round whose marker an event happened on (its `g.round`'s `data-round`).
+fn round_of(e: &MouseEvent) -> Option<usize> {
+    use wasm_bindgen::JsCast;
+    let target: web_sys::Element = e.target()?.dyn_into().ok()?;
+    target
+        .closest("g.round")
+        .ok()??
+        .get_attribute("data-round")?
+        .parse()
+        .ok()
 }
 
 /// Where a cut run (a storm stopped at its budget) was stopped: a line and
@@ -158,6 +236,58 @@ fn cut_marker(trace: &Trace, lay: &TimeAxis, o: LayoutOptions, bottom: f64) -> H
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn trace_with_rounds(starts: &[u64]) -> Trace {
+        let mut trace = Trace {
+            end_ms: 100_000,
+            ..Trace::default()
+        };
+        for &at in starts {
+            trace.rounds.push(engine::trace::RebalanceRound {
+                started_ms: at,
+                completed_ms: at,
+                ..Default::default()
+            });
+        }
+        trace
+    }
+
+    #[test]
+    fn dense_round_markers_closer_than_two_pixels_join() {
+        // 100 s over 1,000 px: 100 ms a pixel.
+        let axis = TimeAxis {
+            from_ms: 0,
+            to_ms: 100_000,
+            left: 0.0,
+            right: 1_000.0,
+        };
+        let few = [1_000, 1_050, 1_150, 1_400, 50_000, 200_000];
+        let markers = round_markers(&trace_with_rounds(&few), &axis);
+        // Few rounds: one marker each (the last is off the axis).
+        assert_eq!(markers.len(), 5);
+        // A storm: 400 more rounds, 10 ms apart, after 60 s.
+        let storm: Vec<u64> = few
+            .iter()
+            .copied()
+            .take(5)
+            .chain((0..400).map(|i| 60_000 + i * 10))
+            .collect();
+        let markers = round_markers(&trace_with_rounds(&storm), &axis);
+        // 1,000 / 1,050 / 1,150 ms are within 2 px of the first; 1,400 ms is 4 px on.
+        assert_eq!(
+            markers
+                .iter()
+                .take(3)
+                .map(|m| (m.first, m.count))
+                .collect::<Vec<_>>(),
+            vec![(0, 3), (3, 1), (4, 1)]
+        );
+        assert_eq!(markers[1].x, 14.0);
+        // 4 s of the storm over 40 px: one marker per 2 px, every round in one.
+        let storm_markers = &markers[3..];
+        assert_eq!(storm_markers.len(), 20);
+        assert_eq!(storm_markers.iter().map(|m| m.count).sum::<usize>(), 400);
+    }
 
     #[test]
     fn labels_never_overlap_on_a_row() {

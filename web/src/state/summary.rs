@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use engine::layout::{LayoutOptions, TimelineLayout, LEGEND};
+use engine::layout::{self, LayoutOptions, LEGEND};
 use engine::run::RunResult;
 use engine::trace::{ItemKind, ItemState, StateSpan, Trace, WorkerSpan};
 
@@ -27,13 +27,29 @@ fn state_index(state: ItemState) -> usize {
 /// The height of the tallest detailed (one row per item) timeline of a
 /// run, in the engine's default layout. It decides between detail and
 /// summary and sizes the embed snippet; callers memoise it per result
-/// (a 100,000-task layout takes tens of milliseconds).
+/// (it reads every span of the trace once). See [`lane_heights`] for the
+/// aligned lanes from the same pass.
 pub fn detail_height(result: &RunResult) -> f64 {
-    result
+    lane_heights(result).1
+}
+
+/// The aligned lane heights of a run's columns
+/// ([`engine::layout::aligned_lane_heights`]) and the height of its tallest
+/// detailed timeline ([`detail_height`]), from one pass over each trace
+/// (laying the traces out only to learn their height cost a 1,000-worker
+/// run tens of milliseconds more on the page's main thread).
+pub fn lane_heights(result: &RunResult) -> (Vec<f64>, f64) {
+    let options = LayoutOptions::default();
+    let per_trace: Vec<Vec<f64>> = result
         .variants
         .iter()
-        .map(|v| TimelineLayout::new(&v.trace, LayoutOptions::default()).height)
-        .fold(0.0, f64::max)
+        .map(|v| layout::lane_heights(&v.trace, &options))
+        .collect();
+    let tallest = per_trace
+        .iter()
+        .map(|h| layout::detail_height(h, &options))
+        .fold(0.0, f64::max);
+    (layout::aligned_heights(&per_trace), tallest)
 }
 
 /// True when the run's detailed timelines would be too tall to draw row by row.
@@ -204,6 +220,7 @@ pub fn sub_trace(trace: &Trace, members: &Members) -> Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::layout::TimelineLayout;
     use engine::scenario::{ConnectorSpec, Family, Scenario};
 
     fn big() -> Scenario {
