@@ -160,7 +160,7 @@ impl StreamsSimulation {
             .iter()
             .map(|e| (e.at_ms, e.event.clone(), None))
             .collect();
-        planned.sort_by_key(|p| p.0);
+        crate::sort_by_key::sort_stable_by_key(&mut planned, |p| p.0);
         let initial_delay = base_config
             .resolve(base_version)
             .group_initial_rebalance_delay_ms;

@@ -238,7 +238,7 @@ impl StreamsGroupSimulation {
             .iter()
             .map(|e| (e.at_ms, e.event.clone(), None))
             .collect();
-        planned.sort_by_key(|p| p.0);
+        crate::sort_by_key::sort_stable_by_key(&mut planned, |p| p.0);
         let mut sim = Self {
             label: variant.label.clone(),
             driver: SimulationDriver::new(),
@@ -288,7 +288,7 @@ impl StreamsGroupSimulation {
         let mut members = Vec::new();
         let mut lanes = Vec::new();
         let mut order: Vec<u32> = (0..self.lanes.len() as u32).collect();
-        order.sort_by_key(|&l| (self.start_offset(l), l));
+        crate::sort_by_key::sort_stable_by_key(&mut order, |&l| (self.start_offset(l), l));
         for lane in order {
             let l = &self.lanes[lane as usize];
             for thread in 0..l.config.num_stream_threads.max(1) {
