@@ -54,7 +54,11 @@ test('release .wasm sizes (gzip -9)', async () => {
   // 430.8 -> 510.9 KB). The limits follow, just above, so neither grows
   // unseen; this is a loosened check, a regression against #7's 400 KB and
   // far from #13's targets (docs/performance.md).
-  const limits = { page_wasm: 383_000, worker_wasm: 513_000, sweep_wasm: 253_000 };
+  // Session 6 (#13): the engine's sorts go through three shared copies of
+  // the standard sort (sort_by_key.rs): simulator 510.9 -> 465.5 KB, its
+  // limit tightened to just above; the page (382.0 KB) and the sweep view
+  // (251.1 KB) grew by under 1 KB each and stay under their limits.
+  const limits = { page_wasm: 383_000, worker_wasm: 467_000, sweep_wasm: 253_000 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }
