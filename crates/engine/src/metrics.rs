@@ -126,7 +126,7 @@ impl StreamsMetrics {
             }
         }
         for pieces in copies.values_mut() {
-            pieces.sort_unstable();
+            crate::sort_by_key::sort_values(pieces);
             for (i, &(start, end, state)) in pieces.iter().enumerate() {
                 if state != ItemState::Warmup {
                     continue;
@@ -520,7 +520,7 @@ fn health_timeline(trace: &Trace, is_task: &[bool]) -> Health {
     }
     // Ends before starts at the same instant, so back-to-back pieces never
     // count twice; order is otherwise by insertion (stable sort).
-    changes.sort_by_key(|&(t, c, _)| {
+    crate::sort_by_key::sort_stable_by_key(&mut changes, |&(t, c, _)| {
         let start = match c {
             Change::Configured { tasks, connectors }
             | Change::Running {
@@ -694,7 +694,7 @@ fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
                 .push((w.start_ms, w.end_ms));
         }
         for (lane, mut spans) in by_lane {
-            spans.sort_unstable();
+            crate::sort_by_key::sort_values(&mut spans);
             for (k, &(_, end)) in spans.iter().enumerate() {
                 let continued = spans.get(k + 1).is_some_and(|&(s, _)| s == end);
                 if !continued && end < trace.end_ms {
@@ -803,7 +803,7 @@ fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
         }
     }
     for (item, mut runs) in suspect_runs {
-        runs.sort_unstable();
+        crate::sort_by_key::sort_values(&mut runs);
         let window = track[item as usize].window;
         let mut reach = 0u64;
         for &(s, e) in &runs {
@@ -816,7 +816,7 @@ fn per_item_metrics(trace: &Trace, is_task: &[bool], from: u64) -> PerItem {
         // Time covered by two or more copies, clipped to the window.
         let mut points: Vec<(u64, i32)> =
             runs.iter().flat_map(|&(s, e)| [(s, 1), (e, -1)]).collect();
-        points.sort_unstable();
+        crate::sort_by_key::sort_values(&mut points);
         let (mut depth, mut last) = (0i32, 0u64);
         for (t, d) in points {
             if depth >= 2 {

@@ -339,7 +339,7 @@ impl Trace {
         let mut doubled = Vec::new();
         for (_, mut points) in runs {
             // Ends before starts at one instant: back-to-back copies are one run.
-            points.sort_unstable();
+            crate::sort_by_key::sort_values(&mut points);
             let (mut depth, mut since) = (0, 0);
             for (t, d) in points {
                 let before = depth;
@@ -382,7 +382,9 @@ impl Trace {
     /// items of its batch changed state).
     pub fn item_intervals(&self, item: u32) -> Vec<StateInterval> {
         let mut out: Vec<StateInterval> = self.intervals().filter(|iv| iv.item == item).collect();
-        out.sort_by_key(|iv| (iv.start_ms, iv.worker, iv.state, iv.end_ms));
+        crate::sort_by_key::sort_stable_by_key(&mut out, |iv| {
+            (iv.start_ms, iv.worker, iv.state, iv.end_ms)
+        });
         let mut merged: Vec<StateInterval> = Vec::with_capacity(out.len());
         for iv in out {
             let joined = merged

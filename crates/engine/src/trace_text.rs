@@ -32,7 +32,9 @@ pub fn render(trace: &Trace) -> String {
         if spans.is_empty() {
             continue;
         }
-        spans.sort_by_key(|s| (s.start_ms, s.end_ms, s.state, s.items.start));
+        crate::sort_by_key::sort_stable_by_key(&mut spans, |s| {
+            (s.start_ms, s.end_ms, s.state, s.items.start)
+        });
         let name = lane.map_or("unassigned", |w| trace.workers[w as usize].as_str());
         let _ = writeln!(out, "{name}");
         for s in spans {

@@ -4,6 +4,7 @@
 //! `WorkerCoordinator.onJoinComplete` applies it.
 
 use super::ids::{ConnectorId, MemberId, TaskId};
+use super::work_slots::{sort_items, WorkItem};
 
 /// What one member reports in its JoinGroup metadata: the connectors and tasks
 /// it runs, in its own holdings order (which decides what it gives up first:
@@ -44,7 +45,7 @@ pub struct ConfiguredWork {
 impl ConfiguredWork {
     /// Builds the configuration; sorts by connector.
     pub fn new(mut connectors: Vec<(ConnectorId, u32)>) -> Self {
-        connectors.sort_unstable();
+        crate::sort_by_key::sort_values(&mut connectors);
         connectors.dedup_by_key(|c| c.0);
         Self { connectors }
     }
@@ -122,11 +123,11 @@ pub struct RoundOutput {
 /// orders its snapshot differently (`WorkerCoordinator.onJoinComplete`, see
 /// [`crate::connect::wire_order::snapshot_after`]).
 pub fn apply_delta(holdings: &mut MemberHoldings, delta: &MemberDelta) {
-    fn apply<T: PartialEq + Copy + Ord>(held: &mut Vec<T>, revoked: &[T], assigned: &[T]) {
+    fn apply<T: WorkItem>(held: &mut Vec<T>, revoked: &[T], assigned: &[T]) {
         if !revoked.is_empty() {
             if revoked.len() > 16 {
                 let mut sorted = revoked.to_vec();
-                sorted.sort_unstable();
+                sort_items(&mut sorted);
                 held.retain(|x| sorted.binary_search(x).is_err());
             } else {
                 held.retain(|x| !revoked.contains(x));
@@ -136,7 +137,7 @@ pub fn apply_delta(holdings: &mut MemberHoldings, delta: &MemberDelta) {
             return;
         }
         let mut present: Vec<T> = held.clone();
-        present.sort_unstable();
+        sort_items(&mut present);
         for &item in assigned {
             if present.binary_search(&item).is_err() {
                 held.push(item);

@@ -27,8 +27,9 @@ impl EagerAssignor {
         if deltas.is_empty() {
             return RoundOutput::default();
         }
-        let mut order: Vec<usize> = (0..input.members.len()).collect();
-        order.sort_by(|&a, &b| java_string_cmp(&input.members[a].member, &input.members[b].member));
+        let order = crate::sort_by_key::stable_order(input.members.len(), &|a, b| {
+            java_string_cmp(&input.members[a].member, &input.members[b].member)
+        });
         let mut next = order.iter().copied().cycle();
         for &(connector, _) in &input.configured.connectors {
             let m = next.next().expect("non-empty cycle");

@@ -53,7 +53,7 @@ impl ConnectorNames {
         S: Into<String>,
     {
         let mut names: Vec<String> = names.into_iter().map(Into::into).collect();
-        names.sort_by(|a, b| java_string_cmp(a, b));
+        crate::sort_by_key::sort_stable_by(&mut names, |a, b| java_string_cmp(a, b));
         names.dedup();
         Self { names }
     }

@@ -97,13 +97,14 @@ fn iteration_order(keys: &[&str], mut capacity: usize) -> Vec<usize> {
         }
     }
 
-    let mut order: Vec<(usize, usize)> = entries
+    // (bucket, insertion index) packed: ties in bucket are broken by
+    // insertion index, so the order is stable by construction.
+    let mut order: Vec<u64> = entries
         .iter()
-        .map(|&(i, hash)| (hash as usize & (capacity - 1), i))
+        .map(|&(i, hash)| ((u64::from(hash) & (capacity as u64 - 1)) << 32) | i as u64)
         .collect();
-    // Stable by construction: ties in bucket are broken by insertion index.
-    order.sort_unstable();
-    order.into_iter().map(|(_, i)| i).collect()
+    crate::sort_by_key::sort_u64s(&mut order);
+    order.into_iter().map(|key| key as u32 as usize).collect()
 }
 
 /// Bin occupancy of `entries` in a table of `capacity` buckets.

@@ -17,6 +17,7 @@
 use super::assignment::{MemberDelta, MemberHoldings};
 use super::ids::{ConnectorId, ConnectorNames, TaskId};
 use super::java_hash::hash_set_copy_iteration_order;
+use super::work_slots::{sort_items, WorkItem};
 
 /// `connectors` and `tasks` as they come back from the wire: connectors in
 /// the iteration order of `new HashSet<>(connectors)`, tasks grouped by
@@ -52,13 +53,13 @@ fn serialized(
         .enumerate()
         .map(|(rank, c)| (u64::from(c.0) << 32) | rank as u64)
         .collect();
-    own.sort_unstable();
+    crate::sort_by_key::sort_u64s(&mut own);
     let mut by_connector: Vec<u64> = runs
         .iter()
         .enumerate()
         .map(|(run, &(from, _))| (u64::from(tasks[from].connector.0) << 32) | run as u64)
         .collect();
-    by_connector.sort_unstable();
+    crate::sort_by_key::sort_u64s(&mut by_connector);
     const LOW: u64 = 0xffff_ffff;
     let mut order: Vec<u64> = Vec::with_capacity(runs.len());
     let mut rank = 0;
@@ -75,7 +76,7 @@ fn serialized(
         order.push((rank << 32) | (key & LOW));
     }
     // A connector's runs, and the tasks in each, keep list order.
-    order.sort_unstable();
+    crate::sort_by_key::sort_u64s(&mut order);
     let tasks = order
         .iter()
         .flat_map(|&key| {
@@ -107,12 +108,12 @@ pub fn snapshot_after(
     delta: &MemberDelta,
     names: &ConnectorNames,
 ) -> MemberHoldings {
-    fn rebuild<T: Copy + Ord>(assigned: Vec<T>, held: &[T], revoked: &[T]) -> Vec<T> {
+    fn rebuild<T: WorkItem>(assigned: Vec<T>, held: &[T], revoked: &[T]) -> Vec<T> {
         let kept: Vec<T> = if revoked.is_empty() {
             held.to_vec()
         } else {
             let mut gone: Vec<T> = revoked.to_vec();
-            gone.sort_unstable();
+            sort_items(&mut gone);
             held.iter()
                 .copied()
                 .filter(|x| gone.binary_search(x).is_err())
@@ -122,7 +123,7 @@ pub fn snapshot_after(
             return kept;
         }
         let mut present = kept.clone();
-        present.sort_unstable();
+        sort_items(&mut present);
         let mut out: Vec<T> = assigned
             .into_iter()
             .filter(|x| present.binary_search(x).is_err())
@@ -230,7 +231,7 @@ mod tests {
                 start = i;
             }
         }
-        runs.sort_by_key(|run| run.0);
+        crate::sort_by_key::sort_stable_by_key(&mut runs, |run| run.0);
         runs.iter()
             .flat_map(|&(_, from, to)| tasks[from..to].iter().copied())
             .collect()

@@ -25,6 +25,16 @@ pub(crate) trait WorkItem: Copy + Ord + std::fmt::Debug {
     fn held(member: &MemberHoldings) -> &[Self];
 }
 
+/// Sorts connectors or tasks ascending through their keys: one `u64` sort
+/// for both kinds (equal keys are equal items).
+pub(crate) fn sort_items<T: WorkItem>(items: &mut [T]) {
+    let mut keys: Vec<u64> = items.iter().map(|&x| x.key()).collect();
+    crate::sort_by_key::sort_u64s(&mut keys);
+    for (slot, key) in items.iter_mut().zip(keys) {
+        *slot = T::from_key(key);
+    }
+}
+
 impl WorkItem for ConnectorId {
     #[inline]
     fn key(self) -> u64 {
@@ -121,7 +131,7 @@ impl SlotUniverse {
             sorted.extend((0..n).map(|i| (u64::from(group) << 32) | u64::from(i)));
         }
         sorted.extend(keys());
-        sorted.sort_unstable();
+        crate::sort_by_key::sort_u64s(&mut sorted);
         sorted.dedup();
         SlotUniverse::Sparse { keys: sorted }
     }

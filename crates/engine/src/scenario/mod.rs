@@ -214,7 +214,7 @@ impl ConnectScenario {
         }
         let names = self.initial_connectors();
         let mut sorted: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
-        sorted.sort_unstable();
+        crate::sort_by_key::sort_values(&mut sorted);
         if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
             return Err(ScenarioError::invalid(
                 "connect.connectors",

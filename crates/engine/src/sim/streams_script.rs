@@ -25,7 +25,7 @@ pub(crate) fn planned_events(events: &[crate::scenario::StreamsTimedEvent]) -> V
         .iter()
         .map(|e| (e.at_ms, e.event.clone(), None))
         .collect();
-    planned.sort_by_key(|p| p.0);
+    crate::sort_by_key::sort_stable_by_key(&mut planned, |p| p.0);
     planned
 }
 

@@ -246,8 +246,9 @@ pub fn assign_group<K: Clone + PartialEq>(
         let mut encode_probing = assignment.probing_rebalance_needed
             && release.has_high_availability_assignor
             && sub.process_id == input.leader;
-        let mut by_id: Vec<usize> = (0..members.len()).collect();
-        by_id.sort_by(|&a, &b| consumers[a].member_id.cmp(consumers[b].member_id));
+        let by_id = crate::sort_by_key::stable_order(members.len(), &|a, b| {
+            consumers[a].member_id.cmp(consumers[b].member_id)
+        });
         let mut assigned: Vec<Option<MemberAssignment<K>>> = vec![None; members.len()];
         for i in by_id {
             let m = members[i];

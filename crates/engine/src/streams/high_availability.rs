@@ -289,7 +289,7 @@ impl LagIndex {
         }
         let mut caught_up = vec![Vec::new(); tasks];
         for (t, order) in by_lag.iter_mut().enumerate() {
-            order.sort_unstable();
+            crate::sort_by_key::sort_values(order);
             if !unbounded {
                 let mut clients: Vec<u32> = order
                     .iter()

@@ -172,7 +172,9 @@ pub(super) fn hash_set_order(items: &mut [u32], spread_hash: &[u32]) {
         return;
     }
     let mask = hash_set_capacity(items.len()) as u32 - 1;
-    items.sort_by_key(|&item| spread_hash[item as usize] & mask);
+    crate::sort_by_key::sort_by_u64_key(items, |&item| {
+        u64::from(spread_hash[item as usize] & mask)
+    });
 }
 
 #[cfg(test)]

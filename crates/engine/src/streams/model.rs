@@ -34,7 +34,7 @@ impl<'a> Indexed<'a> {
             return Err(AssignmentError::NoClients);
         }
         let mut sorted: Vec<&ClientState> = clients.iter().collect();
-        sorted.sort_by_key(|c| c.process_id);
+        crate::sort_by_key::sort_stable_by_key(&mut sorted, |c| c.process_id);
         for pair in sorted.windows(2) {
             if pair[0].process_id == pair[1].process_id {
                 return Err(AssignmentError::DuplicateProcessId(pair[0].process_id));

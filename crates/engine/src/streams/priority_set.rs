@@ -99,7 +99,10 @@ impl ConstrainedPrioritySet {
         let n = spread_hashes.len();
         let mask = hash_set_capacity(n) as u32 - 1;
         let mut all_by_bucket: Vec<u32> = (0..n as u32).collect();
-        all_by_bucket.sort_by_key(|&c| (spread_hashes[c as usize] & mask, c));
+        // Stable from `0..n`, so ties stay in client order.
+        crate::sort_by_key::sort_by_u64_key(&mut all_by_bucket, |&c| {
+            u64::from(spread_hashes[c as usize] & mask)
+        });
         let mut shared_buckets = Vec::new();
         let mut start = 0;
         while start < n {
@@ -381,7 +384,7 @@ impl ExactHeap {
             order.extend(self.rejected.iter().enumerate().map(|(i, &(client, _))| {
                 (u64::from(self.spread_hashes[client as usize] & mask) << 32) | i as u64
             }));
-            order.sort_unstable();
+            crate::sort_by_key::sort_u64s(&mut order);
             for &packed in &order {
                 let (client, k) = self.rejected[packed as u32 as usize];
                 self.unique[client as usize] = true;

@@ -185,9 +185,9 @@ pub fn assign_tasks_to_threads(
 
 /// Consumer indices in member-id order (`SortedSet<String>`, `TreeMap`).
 fn sorted_by_member_id(consumers: &[ThreadConsumer<'_>]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..consumers.len()).collect();
-    order.sort_by(|&a, &b| consumers[a].member_id.cmp(consumers[b].member_id));
-    order
+    crate::sort_by_key::stable_order(consumers.len(), &|a, b| {
+        consumers[a].member_id.cmp(consumers[b].member_id)
+    })
 }
 
 /// Consumer indices in the iteration order of a `new HashSet<String>()` of
@@ -231,7 +231,7 @@ fn previous_by_lag(
         .iter()
         .map(|c| {
             let mut tasks: Vec<StreamsTaskId> = c.previous.iter().copied().collect();
-            tasks.sort_by_key(|&t| (lag(t), t));
+            crate::sort_by_key::sort_stable_by_key(&mut tasks, |&t| (lag(t), t));
             tasks
         })
         .collect()

@@ -127,20 +127,28 @@ pub(crate) fn iteration_order(
         }
     }
     let mask = capacity.saturating_sub(1);
-    let mut order: Vec<(usize, usize, usize)> = entries
+    // (bucket, place within it) packed; the place is distinct per entry.
+    let mut order: Vec<u64> = entries
         .iter()
         .enumerate()
-        .map(|(seq, &(index, hash))| {
+        .map(|(seq, &(_, hash))| {
             let within = match insertion {
                 Insertion::Put => seq,
                 // Head insertion: within a bucket, the newest key comes first.
                 Insertion::ComputeIfAbsent => entries.len() - seq,
             };
-            (hash as usize & mask, within, index)
+            (((hash as usize & mask) as u64) << 32) | within as u64
         })
         .collect();
-    order.sort_unstable();
-    order.into_iter().map(|(_, _, index)| index).collect()
+    crate::sort_by_key::sort_u64s(&mut order);
+    let seq_of = |key: u64| match insertion {
+        Insertion::Put => key as u32 as usize,
+        Insertion::ComputeIfAbsent => entries.len() - key as u32 as usize,
+    };
+    order
+        .into_iter()
+        .map(|key| entries[seq_of(key)].0)
+        .collect()
 }
 
 /// Bucket occupancy of `entries` in a table of `capacity` buckets.

@@ -135,7 +135,9 @@ pub struct Topology {
 impl Topology {
     /// Sorts `subtopologies` by id (Java `String` order) and numbers their tasks.
     pub fn new(mut subtopologies: Vec<Subtopology>) -> Result<Self, TopologyError> {
-        subtopologies.sort_by(|a, b| java_string_cmp(&a.id, &b.id));
+        crate::sort_by_key::sort_stable_by(&mut subtopologies, |a, b| {
+            java_string_cmp(&a.id, &b.id)
+        });
         if let Some(pair) = subtopologies.windows(2).find(|w| w[0].id == w[1].id) {
             return Err(TopologyError::DuplicateSubtopology(pair[0].id.clone()));
         }

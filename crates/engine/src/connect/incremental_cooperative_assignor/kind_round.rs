@@ -329,7 +329,7 @@ impl<T: WorkItem> KindRound<T> {
     /// Everything revoked this round, sorted (the next round's PR).
     pub(super) fn all_revoked(&self) -> Vec<T> {
         let mut all: Vec<T> = self.revoked.iter().flatten().copied().collect();
-        all.sort_unstable();
+        crate::connect::work_slots::sort_items(&mut all);
         all.dedup();
         all
     }

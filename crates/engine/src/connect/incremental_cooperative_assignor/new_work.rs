@@ -27,7 +27,7 @@ impl<T: WorkItem> KindRound<T> {
                 .chain(&self.lost_to_reassign)
                 .copied()
                 .collect();
-            all.sort_unstable();
+            crate::connect::work_slots::sort_items(&mut all);
             all.dedup();
             all
         });
@@ -41,7 +41,8 @@ impl<T: WorkItem> KindRound<T> {
             })
             .collect();
         let mut order: Vec<usize> = (0..workers).collect();
-        order.sort_unstable_by_key(|&w| (load[w], roster.rank[w]));
+        // Ranks are distinct, so a stable sort gives the unstable one's order.
+        crate::sort_by_key::sort_stable_by_key(&mut order, |&w| (load[w], roster.rank[w]));
         for assigned in &mut self.assigned {
             assigned.reserve(total / workers + 1);
         }

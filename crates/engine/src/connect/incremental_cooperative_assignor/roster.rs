@@ -16,8 +16,9 @@ pub(super) struct Roster<'a> {
 
 impl<'a> Roster<'a> {
     pub(super) fn new(members: &'a [MemberHoldings]) -> Self {
-        let mut by_id: Vec<usize> = (0..members.len()).collect();
-        by_id.sort_by(|&a, &b| java_string_cmp(&members[a].member, &members[b].member));
+        let by_id = crate::sort_by_key::stable_order(members.len(), &|a, b| {
+            java_string_cmp(&members[a].member, &members[b].member)
+        });
         let mut rank = vec![0; members.len()];
         for (r, &w) in by_id.iter().enumerate() {
             rank[w] = r;

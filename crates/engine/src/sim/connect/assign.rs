@@ -45,8 +45,10 @@ impl ConnectSimulation {
         // Connect workers share one preference order, so the vote is
         // unanimous for the oldest mode present: voting over the distinct
         // modes gives the broker's answer without a members² scan.
-        let modes: std::collections::BTreeSet<ConnectProtocol> =
-            join.members.iter().map(|(_, m)| m.mode).collect();
+        // Inserted, not collected: `collect` into a set sorts first (another
+        // copy of the standard sort in the WebAssembly).
+        let mut modes = std::collections::BTreeSet::new();
+        modes.extend(join.members.iter().map(|(_, m)| m.mode));
         let protocol = select_group_protocol(modes).unwrap_or(ConnectProtocol::Eager);
         let cooperative = protocol.is_cooperative();
         // The assignor reads the holdings each member reported (V1/V2

@@ -32,7 +32,7 @@ pub(crate) fn name_ranks(n: u32) -> Vec<u32> {
     let mut names: Vec<(String, u32)> = (1..=n)
         .map(|i| (crate::scenario::worker_name(i), i - 1))
         .collect();
-    names.sort();
+    crate::sort_by_key::sort_values(&mut names);
     let mut ranks = vec![0; n as usize];
     for (rank, (_, lane)) in names.into_iter().enumerate() {
         ranks[lane as usize] = rank as u32;

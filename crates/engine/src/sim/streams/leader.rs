@@ -128,7 +128,9 @@ impl StreamsSimulation {
             leader_cfg.probing_rebalance_interval_ms,
         );
         self.cause.take();
-        let protocols: BTreeSet<bool> = done.members.iter().map(|(_, m)| m.cooperative).collect();
+        // Inserted, not collected (`collect` into a set sorts first).
+        let mut protocols = BTreeSet::new();
+        protocols.extend(done.members.iter().map(|(_, m)| m.cooperative));
         let now = self.driver.now();
         let round = RebalanceRound {
             generation: done.generation,

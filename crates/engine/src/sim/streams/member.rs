@@ -279,7 +279,7 @@ impl StreamsSimulation {
                 .map(|(t, _)| (t, UNKNOWN_OFFSET_SUM))
                 .collect();
             sums.extend(previous_active.iter().map(|&t| (t, LATEST_OFFSET)));
-            sums.sort_unstable();
+            crate::sort_by_key::sort_values(&mut sums);
             sums
         } else {
             offset_sums

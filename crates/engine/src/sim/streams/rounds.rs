@@ -330,7 +330,9 @@ impl StreamsSimulation {
         // suspended tasks are resumed (assigned again) or closed.
         x.locked.clear();
         let suspended = std::mem::take(&mut x.suspended);
-        let current: BTreeSet<u32> = x.active.keys().copied().collect();
+        // Inserted in key order, not collected (`collect` into a set sorts first).
+        let mut current = BTreeSet::new();
+        current.extend(x.active.keys().copied());
         let revoked: Vec<u32> = current.difference(&a.active).copied().collect();
         let added: Vec<u32> = a.active.difference(&current).copied().collect();
         let mut standby_now: BTreeMap<u32, bool> = BTreeMap::new();

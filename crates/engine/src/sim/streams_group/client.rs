@@ -417,7 +417,9 @@ impl StreamsGroupSimulation {
         }
         let target_active = self.indices(&x.target.active);
         let target_standby: BTreeSet<u32> = &self.indices(&x.target.standby) - &target_active;
-        let current_active: BTreeSet<u32> = x.active.keys().copied().collect();
+        // Inserted in key order, not collected (`collect` into a set sorts first).
+        let mut current_active = BTreeSet::new();
+        current_active.extend(x.active.keys().copied());
         let current_standby = x.standby.clone();
         for &t in current_active.difference(&target_active) {
             if let Some(x) = self.thread_mut(th) {

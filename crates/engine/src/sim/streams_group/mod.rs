@@ -291,7 +291,7 @@ impl StreamsGroupSimulation {
         let mut members = Vec::new();
         let mut lanes = Vec::new();
         let mut order: Vec<u32> = (0..self.lanes.len() as u32).collect();
-        order.sort_by_key(|&l| (self.start_offset(l), l));
+        crate::sort_by_key::sort_stable_by_key(&mut order, |&l| (self.start_offset(l), l));
         for lane in order {
             let l = &self.lanes[lane as usize];
             for thread in 0..l.config.num_stream_threads.max(1) {

@@ -17,9 +17,10 @@ use crate::streams::java::JavaPriorityQueue;
 pub(super) fn assign_active(state: &mut LocalState<'_>) -> Result<(), StickyTaskAssignorError> {
     let topology = state.topology;
     let mut remaining: Vec<u32> = (0..topology.task_count()).collect();
-    remaining.sort_unstable_by_key(|&t| {
+    // (partition, rank) packed; distinct per task, so the order is the unstable sort's.
+    crate::sort_by_key::sort_by_u64_key(&mut remaining, |&t| {
         let (rank, partition) = topology.rank_and_partition(t);
-        (partition, rank)
+        (u64::from(partition) << 32) | rank as u64
     });
 
     remaining.retain(|&task| match state.prev_active_owner[task as usize] {

@@ -152,7 +152,9 @@ impl<'a> LocalState<'a> {
             .map(|mut list| {
                 if ranks {
                     // Stable: previous standbys first, then the larger offset sum.
-                    list.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)));
+                    crate::sort_by_key::sort_stable_by(&mut list, |a, b| {
+                        b.1.cmp(&a.1).then(b.2.cmp(&a.2))
+                    });
                 }
                 list.into_iter().map(|(m, _, _)| m).collect()
             })

@@ -22,9 +22,10 @@ pub(super) fn assign_standby(state: &mut LocalState<'_>) {
     let mut tasks: Vec<u32> = (0..topology.task_count())
         .filter(|&t| topology.is_stateful(t))
         .collect();
-    tasks.sort_unstable_by_key(|&t| {
+    // Descending (partition, rank), packed; distinct per task.
+    crate::sort_by_key::sort_by_u64_key(&mut tasks, |&t| {
         let (rank, partition) = topology.rank_and_partition(t);
-        std::cmp::Reverse((partition, rank))
+        !((u64::from(partition) << 32) | rank as u64)
     });
 
     // (task, replicas still to place)
@@ -53,7 +54,10 @@ pub(super) fn assign_standby(state: &mut LocalState<'_>) {
     }
 
     // Dense task order is (subtopology, partition); the fallback walks it backwards.
-    to_least_loaded.sort_unstable_by_key(|&(task, _)| std::cmp::Reverse(task));
+    // Each task is in the list once, so a stable sort gives the unstable one's order.
+    crate::sort_by_key::sort_stable_by_key(&mut to_least_loaded, |&(task, _)| {
+        std::cmp::Reverse(task)
+    });
     let mut processes = JavaPriorityQueue::new();
     for p in 0..state.process_count() {
         processes.offer(p, &mut |a, b| state.compare_load(a, b));
