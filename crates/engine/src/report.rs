@@ -29,6 +29,7 @@ pub struct MetricRow {
 /// The rows for a run, in display order.
 pub fn metric_rows(result: &RunResult) -> Vec<MetricRow> {
     let metrics: Vec<&Metrics> = result.variants.iter().map(|v| &v.metrics).collect();
+    let targets = target_assignments(result);
     let mut rows = vec![
         row(
             "task_seconds_not_running",
@@ -40,12 +41,16 @@ pub fn metric_rows(result: &RunResult) -> Vec<MetricRow> {
         ),
         row("tasks_stopped", "Tasks stopped", "Task stops (revoked, shut down or killed), counting each stop.", &metrics, |m| Some(m.tasks_stopped), Unit::Count),
         row("tasks_started", "Tasks started", "Task starts, counting each start.", &metrics, |m| Some(m.tasks_started), Unit::Count),
-        row(
+        // The streams protocol has no rounds: "—", not a misleading 0.
+        row_of(
             "rebalance_rounds",
             "Rebalance rounds",
             "JoinGroup/SyncGroup rounds completed, from the first event on.",
-            &metrics,
-            |m| Some(u64::from(m.rebalance_rounds)),
+            metrics
+                .iter()
+                .zip(&targets)
+                .map(|(m, t)| t.is_none().then_some(u64::from(m.rebalance_rounds)))
+                .collect(),
             Unit::Count,
         ),
         row(
@@ -81,6 +86,22 @@ pub fn metric_rows(result: &RunResult) -> Vec<MetricRow> {
             Unit::Time,
         ),
     ];
+    if targets.iter().any(Option::is_some) {
+        let at = rows
+            .iter()
+            .position(|r| r.key == "rebalance_rounds")
+            .map_or(rows.len(), |i| i + 1);
+        rows.insert(
+            at,
+            row_of(
+                "target_assignments",
+                "Target assignments",
+                "Target assignments the streams group coordinator computed (GroupMetadataManager, KIP-1071), from the first event on: the streams protocol has no rebalance rounds.",
+                targets,
+                Unit::Count,
+            ),
+        );
+    }
     // Kafka Streams rows, only for Streams runs.
     if metrics
         .iter()
@@ -133,6 +154,25 @@ enum Unit {
     Time,
 }
 
+/// Per variant, the target assignments computed from the first event on,
+/// for a run of the streams protocol (`group.protocol=streams`); `None` for
+/// a protocol with rounds.
+fn target_assignments(result: &RunResult) -> Vec<Option<u64>> {
+    result
+        .variants
+        .iter()
+        .map(|v| {
+            let t = &v.trace;
+            (t.rounds.is_empty() && !t.target_assignments.is_empty()).then(|| {
+                t.target_assignments
+                    .iter()
+                    .filter(|a| a.computed_ms >= v.metrics.measured_from_ms)
+                    .count() as u64
+            })
+        })
+        .collect()
+}
+
 fn row(
     key: &str,
     label: &str,
@@ -141,7 +181,17 @@ fn row(
     value: impl Fn(&Metrics) -> Option<u64>,
     unit: Unit,
 ) -> MetricRow {
-    let raw: Vec<Option<u64>> = metrics.iter().map(|m| value(m)).collect();
+    row_of(
+        key,
+        label,
+        help,
+        metrics.iter().map(|m| value(m)).collect(),
+        unit,
+    )
+}
+
+/// A row from one raw value per variant.
+fn row_of(key: &str, label: &str, help: &str, raw: Vec<Option<u64>>, unit: Unit) -> MetricRow {
     let values: Vec<String> = raw
         .iter()
         .map(|v| v.map_or_else(|| "—".to_string(), |v| format_value(v, unit)))
@@ -197,5 +247,37 @@ mod tests {
         let (eager, coop) = (stopped.raw[0].unwrap(), stopped.raw[1].unwrap());
         assert!(coop < eager, "cooperative stopped {coop}, eager {eager}");
         assert_eq!(stopped.versus_first[1], format!("{coop} vs {eager}"));
+        assert!(!rows.iter().any(|r| r.key == "target_assignments"));
+    }
+
+    #[test]
+    fn a_protocol_without_rounds_counts_target_assignments_instead() {
+        let scenario = crate::presets::find("streams/streams-protocol-instance-joins")
+            .unwrap()
+            .scenario();
+        let result = crate::run::run(&scenario);
+        let rows = metric_rows(&result);
+        let streams = result
+            .variants
+            .iter()
+            .position(|v| !v.trace.target_assignments.is_empty())
+            .expect("a streams-protocol column");
+        let classic = 0;
+        assert!(result.variants[classic].trace.target_assignments.is_empty());
+        let rounds = rows.iter().find(|r| r.key == "rebalance_rounds").unwrap();
+        assert!(rounds.raw[classic].unwrap() > 0);
+        assert_eq!(rounds.raw[streams], None);
+        assert_eq!(rounds.values[streams], "—");
+        let targets = rows.iter().find(|r| r.key == "target_assignments").unwrap();
+        assert_eq!(targets.raw[classic], None);
+        let trace = &result.variants[streams].trace;
+        let from = result.variants[streams].metrics.measured_from_ms;
+        let expected = trace
+            .target_assignments
+            .iter()
+            .filter(|a| a.computed_ms >= from)
+            .count() as u64;
+        assert!(expected > 0);
+        assert_eq!(targets.raw[streams], Some(expected));
     }
 }

@@ -36,6 +36,25 @@ fn readable(text: &str) -> String {
     out
 }
 
+/// The headline card for `key` in column `i`. A column without rounds (the
+/// streams protocol, whose rounds row reads "—") shows its target
+/// assignments in the rounds card's place.
+fn headline_row<'a>(
+    rows: &'a [MetricRow],
+    i: usize,
+    key: &str,
+    short: &'static str,
+) -> Option<(&'a MetricRow, &'static str)> {
+    let find = |k: &str| rows.iter().find(|r| r.key == k);
+    let row = find(key)?;
+    if key == "rebalance_rounds" && row.raw.get(i).copied().flatten().is_none() {
+        if let Some(targets) = find("target_assignments") {
+            return Some((targets, "targets"));
+        }
+    }
+    Some((row, short))
+}
+
 /// Props of [`MetricCards`].
 #[derive(Properties, PartialEq)]
 pub struct MetricCardsProps {
@@ -57,7 +76,7 @@ pub fn MetricCards(props: &MetricCardsProps) -> Html {
     let rows: Vec<(&MetricRow, &str)> = match props.keys {
         Some(keys) => keys
             .iter()
-            .filter_map(|(k, short)| props.rows.iter().find(|r| r.key == *k).map(|r| (r, *short)))
+            .filter_map(|&(k, short)| headline_row(&props.rows, i, k, short))
             .collect(),
         None => props.rows.iter().map(|r| (r, r.label.as_str())).collect(),
     };
