@@ -73,6 +73,11 @@ test('a streams-protocol column shows target epochs, reconciliation bands and ta
   }
   await page.waitForSelector('.target-details[data-epoch="3"]');
   assert.equal(await playhead(page), 0);
+  // The story's target assignment line opens that target, as a round's line does.
+  await page.keyboard.press('Escape');
+  await page.locator('.story-columns button', { hasText: 'streams protocol' }).click();
+  await page.locator('.story-list li.round', { hasText: 'target assignment: epoch 4' }).locator('button').click();
+  await page.waitForSelector('.target-details[data-epoch="4"]');
   assert.deepEqual(page.errors, []);
 });
 

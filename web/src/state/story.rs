@@ -4,7 +4,7 @@
 //! numbers with thousands separators ([`super::numbers`]).
 
 use engine::run::VariantRun;
-use engine::trace::Trace;
+use engine::trace::{StepKind, Trace};
 use engine::wording::duration as format_duration;
 
 use super::numbers::{count, thousands, with_separators};
@@ -62,11 +62,38 @@ pub fn story(trace: &Trace) -> Vec<StoryItem> {
         ),
         text: r.explanation.clone(),
     });
-    let steps = trace.steps.iter().map(|s| StoryItem {
-        at_ms: s.at_ms,
-        kind: StoryKind::Step,
-        title: format!("{}{}", worker(s.worker), s.kind.as_str().replace('_', " ")),
-        text: s.explanation.clone(),
+    // A protocol without rounds (the streams protocol): its target
+    // assignment steps open that target's details, as a round's line does.
+    let targets = if trace.rounds.is_empty() {
+        trace.target_assignments.as_slice()
+    } else {
+        &[]
+    };
+    let mut next_target = 0;
+    let steps = trace.steps.iter().map(|s| {
+        let target = (s.kind == StepKind::TargetAssignment)
+            .then(|| {
+                let i = next_target
+                    + targets[next_target.min(targets.len())..]
+                        .iter()
+                        .position(|a| a.computed_ms == s.at_ms)?;
+                next_target = i + 1;
+                Some(i)
+            })
+            .flatten();
+        StoryItem {
+            at_ms: s.at_ms,
+            kind: target.map_or(StoryKind::Step, StoryKind::Round),
+            title: match target {
+                Some(i) => format!(
+                    "{}target assignment: epoch {}",
+                    worker(s.worker),
+                    targets[i].epoch
+                ),
+                None => format!("{}{}", worker(s.worker), s.kind.as_str().replace('_', " ")),
+            },
+            text: s.explanation.clone(),
+        }
     });
     // Each list is in time order already: merge them (a sort would add
     // kilobytes to the page's WebAssembly). At equal times, events first.
@@ -195,6 +222,48 @@ mod tests {
         assert!(now >= crash && items[now].at_ms == 30_000);
         assert_eq!(current(&items, 29_999).map(|i| i < crash), Some(true));
         assert_eq!(current(&items, u64::MAX), Some(items.len() - 1));
+    }
+
+    #[test]
+    fn a_streams_protocol_story_opens_each_target_assignment() {
+        let result = preset("streams/streams-protocol-instance-joins");
+        let run = result
+            .variants
+            .iter()
+            .find(|v| v.trace.rounds.is_empty() && !v.trace.target_assignments.is_empty())
+            .expect("a streams-protocol column");
+        let trace = &run.trace;
+        let items = story(trace);
+        let opened: Vec<(usize, u64)> = items
+            .iter()
+            .filter_map(|it| match it.kind {
+                StoryKind::Round(i) => Some((i, it.at_ms)),
+                _ => None,
+            })
+            .collect();
+        // Every target computed during the run has its line (the formed
+        // group's, at t = 0, has no step, as a formed classic group has no
+        // round).
+        let expected: Vec<(usize, u64)> = trace
+            .target_assignments
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.computed_ms > 0)
+            .map(|(i, a)| (i, a.computed_ms))
+            .collect();
+        assert!(!expected.is_empty());
+        assert_eq!(opened, expected);
+        let last = trace.target_assignments.last().unwrap();
+        assert!(items.iter().any(|it| it
+            .title
+            .ends_with(&format!("target assignment: epoch {}", last.epoch))));
+        // A classic column's steps never open a target.
+        let classic = story(&result.variants[0].trace);
+        let rounds = classic
+            .iter()
+            .filter(|it| matches!(it.kind, StoryKind::Round(_)))
+            .count();
+        assert_eq!(rounds, result.variants[0].trace.rounds.len());
     }
 
     #[test]
