@@ -58,6 +58,9 @@ pub fn story_list(
     on_round: &Callback<(usize, usize, bool)>,
 ) -> Html {
     let (items, now, column) = (v.items, v.now, v.column);
+    let Some(trace) = v.result.variants.get(column).map(|r| &r.trace) else {
+        return html! {};
+    };
     let first = now.unwrap_or(0).saturating_sub(SHOWN / 2);
     let times: Vec<String> = items
         .iter()
@@ -95,8 +98,8 @@ pub fn story_list(
                     aria-current={is_now.then_some("step")}>
                     <button class="story-line" {onclick}>
                         <span class="story-at">{ at_text }</span>
-                        <span class="story-title">{ &it.title }</span>
-                        <span class="story-text">{ engine_text(&it.text) }</span>
+                        <span class="story-title">{ it.title(trace) }</span>
+                        <span class="story-text">{ engine_text(it.text(trace)) }</span>
                     </button>
                 </li>
             }

@@ -20,47 +20,82 @@ pub enum StoryKind {
     Step,
 }
 
-/// One line of a column's story.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One line of a column's story. It holds where its words are, not the
+/// words: a 10,000-round run has tens of thousands of lines, of which the
+/// page shows about a hundred ([`StoryItem::title`], [`StoryItem::text`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StoryItem {
     /// When.
     pub at_ms: u64,
     /// What it is about.
     pub kind: StoryKind,
+    /// Which entry of the trace it tells.
+    source: Source,
+}
+
+/// The trace entry a story line tells: an index into `events`, `rounds` or `steps`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    Event(usize),
+    Round(usize),
+    Step(usize),
+}
+
+impl StoryItem {
     /// A few words: `worker-3 crashes`, `generation 3 (sessioned)`, `leave_group`.
-    pub title: String,
+    pub fn title(&self, trace: &Trace) -> String {
+        match self.source {
+            Source::Event(i) => trace.events[i].label.clone(),
+            Source::Round(i) => {
+                let r = &trace.rounds[i];
+                format!(
+                    "JoinGroup/SyncGroup: generation {}{}",
+                    thousands(r.generation.max(0) as u64),
+                    if r.delivered { "" } else { " (never answered)" }
+                )
+            }
+            Source::Step(i) => {
+                let s = &trace.steps[i];
+                let worker = s
+                    .worker
+                    .and_then(|w| trace.workers.get(w as usize))
+                    .map(|n| format!("{n}: "))
+                    .unwrap_or_default();
+                match self.kind {
+                    StoryKind::Round(t) => format!(
+                        "{worker}target assignment: epoch {}",
+                        trace.target_assignments[t].epoch
+                    ),
+                    _ => format!("{worker}{}", s.kind.as_str().replace('_', " ")),
+                }
+            }
+        }
+    }
+
     /// The engine's explanation, as it wrote it (the page shows it with
     /// `components::engine_text`).
-    pub text: String,
+    pub fn text<'a>(&self, trace: &'a Trace) -> &'a str {
+        match self.source {
+            Source::Event(i) if trace.events[i].applied => "scenario event",
+            Source::Event(_) => "scenario event (could not apply)",
+            Source::Round(i) => &trace.rounds[i].explanation,
+            Source::Step(i) => &trace.steps[i].explanation,
+        }
+    }
 }
 
 /// Every event, round and step of a trace in time order (events first at
 /// equal times: the cause before its effects).
 pub fn story(trace: &Trace) -> Vec<StoryItem> {
-    let worker = |w: Option<u32>| {
-        w.and_then(|w| trace.workers.get(w as usize))
-            .map(|n| format!("{n}: "))
-            .unwrap_or_default()
-    };
-    let events = trace.events.iter().map(|e| StoryItem {
+    let events = trace.events.iter().enumerate().map(|(i, e)| StoryItem {
         at_ms: e.at_ms,
         kind: StoryKind::Event,
-        title: e.label.clone(),
-        text: if e.applied {
-            "scenario event".to_string()
-        } else {
-            "scenario event (could not apply)".to_string()
-        },
+        source: Source::Event(i),
     });
     let rounds = trace.rounds.iter().enumerate().map(|(i, r)| StoryItem {
         at_ms: r.started_ms,
         kind: StoryKind::Round(i),
-        title: format!(
-            "JoinGroup/SyncGroup: generation {}{}",
-            thousands(r.generation.max(0) as u64),
-            if r.delivered { "" } else { " (never answered)" }
-        ),
-        text: r.explanation.clone(),
+        source: Source::Round(i),
     });
     // A protocol without rounds (the streams protocol): its target
     // assignment steps open that target's details, as a round's line does.
@@ -70,29 +105,21 @@ pub fn story(trace: &Trace) -> Vec<StoryItem> {
         &[]
     };
     let mut next_target = 0;
-    let steps = trace.steps.iter().map(|s| {
+    let steps = trace.steps.iter().enumerate().map(|(i, s)| {
         let target = (s.kind == StepKind::TargetAssignment)
             .then(|| {
-                let i = next_target
+                let t = next_target
                     + targets[next_target.min(targets.len())..]
                         .iter()
                         .position(|a| a.computed_ms == s.at_ms)?;
-                next_target = i + 1;
-                Some(i)
+                next_target = t + 1;
+                Some(t)
             })
             .flatten();
         StoryItem {
             at_ms: s.at_ms,
             kind: target.map_or(StoryKind::Step, StoryKind::Round),
-            title: match target {
-                Some(i) => format!(
-                    "{}target assignment: epoch {}",
-                    worker(s.worker),
-                    targets[i].epoch
-                ),
-                None => format!("{}{}", worker(s.worker), s.kind.as_str().replace('_', " ")),
-            },
-            text: s.explanation.clone(),
+            source: Source::Step(i),
         }
     });
     // Each list is in time order already: merge them (a sort would add
@@ -215,8 +242,8 @@ mod tests {
             .iter()
             .position(|i| i.kind == StoryKind::Event)
             .unwrap();
-        assert_eq!(items[crash].title, "worker-3 crashes");
-        assert!(items.iter().all(|i| !i.text.is_empty()));
+        assert_eq!(items[crash].title(trace), "worker-3 crashes");
+        assert!(items.iter().all(|i| !i.text(trace).is_empty()));
         // The playhead at the crash is on the crash or what it caused at once.
         let now = current(&items, 30_000).expect("a line");
         assert!(now >= crash && items[now].at_ms == 30_000);
@@ -255,7 +282,7 @@ mod tests {
         assert_eq!(opened, expected);
         let last = trace.target_assignments.last().unwrap();
         assert!(items.iter().any(|it| it
-            .title
+            .title(trace)
             .ends_with(&format!("target assignment: epoch {}", last.epoch))));
         // A classic column's steps never open a target.
         let classic = story(&result.variants[0].trace);
