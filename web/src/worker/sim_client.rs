@@ -622,19 +622,17 @@ fn attach(worker: Worker, weak: Weak<RefCell<Inner>>, serial: u32) -> Spawned {
 const EARLY_WORKER_KEY: &str = "rebalanceEarlyWorker";
 
 /// The worker `index.html` started, as it stands now.
-#[derive(serde::Deserialize)]
 struct EarlyWorker {
-    #[serde(with = "serde_wasm_bindgen::preserve")]
     worker: Worker,
     /// It has already said "ready".
-    #[serde(default)]
     ready: bool,
     /// It has already failed.
-    #[serde(default)]
     error: Option<String>,
 }
 
 /// Takes the early worker from `window` (so it is adopted once), if any.
+/// Read field by field rather than through serde: a derived deserialiser
+/// costs the page's module bytes for three fields.
 fn take_early_worker() -> Option<EarlyWorker> {
     let window: Object = web_sys::window()?.into();
     let key = JsValue::from_str(EARLY_WORKER_KEY);
@@ -642,7 +640,12 @@ fn take_early_worker() -> Option<EarlyWorker> {
         .ok()
         .filter(JsValue::is_object)?;
     let _ = Reflect::delete_property(&window, &key);
-    serde_wasm_bindgen::from_value(early).ok()
+    let field = |name: &str| Reflect::get(&early, &JsValue::from_str(name)).ok();
+    Some(EarlyWorker {
+        worker: field("worker")?.dyn_into::<Worker>().ok()?,
+        ready: field("ready").and_then(|v| v.as_bool()).unwrap_or(false),
+        error: field("error").and_then(|v| v.as_string()),
+    })
 }
 
 /// What a worker update says.
