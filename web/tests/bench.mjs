@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { serveStatic, launchBrowser, newPage } from './harness.mjs';
-import { measurePage, machine, printPage } from './page_bench.mjs';
+import { measurePage, machine, printPage, QUIET_BROWSER_ARGS } from './page_bench.mjs';
 
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -26,7 +26,8 @@ const presets = ONLY === 'engine' ? [] : execFileSync('cargo', [
 ], { cwd: ROOT, encoding: 'utf8' }).split('\n').map((l) => l.split(/\s+/)[0]).filter(Boolean);
 
 const server = await serveStatic();
-const browser = await launchBrowser();
+// Without the omnibox popup's WebUI preloading in every new window (page_bench.mjs).
+const browser = await launchBrowser(QUIET_BROWSER_ARGS);
 const rows = [];
 let memory = null;
 let pageRows = [];

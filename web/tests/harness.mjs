@@ -39,13 +39,13 @@ export async function serveStatic(root = DIST, mounts = {}) {
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
 }
 
-/** Debian's Chromium, headless, with the flags this closed network needs. */
-export async function launchBrowser() {
+/** Debian's Chromium, headless, with the flags this closed network needs (and `extraArgs`). */
+export async function launchBrowser(extraArgs = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
   });
 }
 

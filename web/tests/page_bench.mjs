@@ -1,10 +1,21 @@
 // The page's own measures for `cargo xtask bench` (issue #13): navigation →
 // first drawn timeline (cold cache), edit → redrawn timeline for every
-// preset, an edit that supersedes a busy simulation, and the longest
-// main-thread task meanwhile. Medians, minima and maxima over several runs;
-// printed by bench.mjs next to the engine's workloads. Not a test.
+// preset, an edit that supersedes a busy simulation, the longest
+// main-thread task meanwhile, and playback of the largest preset zoomed in
+// (frames per second, dropped frames). Medians, minima and maxima over
+// several runs; printed by bench.mjs next to the engine's workloads. Not a
+// test. BENCH_PAGE=nav,edit,big,playback picks some of them (default all).
 import os from 'node:os';
 import { newPage, timelineReady, simulationShown, openEditor } from './harness.mjs';
+
+/**
+ * Chromium flags for the page measures: headless Chromium opens a window per
+ * browser context, and each new window preloads the omnibox's WebUI popup
+ * (a renderer loading ~300 chrome:// scripts) while the page loads. On two
+ * cores that took 70–250 ms from a cold load that a tab in a running browser
+ * never pays (docs/performance.md, "Session 7"), so the bench turns it off.
+ */
+export const QUIET_BROWSER_ARGS = ['--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup'];
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
 const stats = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length });
@@ -32,8 +43,12 @@ async function firstTimeline(browser, url) {
   const page = await newPage(browser);
   await instrument(page);
   await page.goto(url);
-  await timelineReady(page, 120000);
-  const out = await page.evaluate(() => ({ ms: window.__firstTimeline, longest: window.__longest }));
+  // Waited for inside the page: Playwright's selector waits inject its
+  // utility script into the page (20–25 ms of main-thread script) while it loads.
+  const out = await page.evaluate(() => new Promise((done) => {
+    const poll = () => (window.__firstTimeline ? done({ ms: window.__firstTimeline, longest: window.__longest }) : setTimeout(poll, 50));
+    poll();
+  }));
   await page.close();
   return out;
 }
@@ -50,12 +65,96 @@ async function edit(page, field, value) {
   return { ms: done - t0, longest: await page.evaluate(() => window.__longest) };
 }
 
+/** A frame later than 1.5 frames at 60 Hz counts as dropped. */
+const DROPPED_MS = 1.5 * 1000 / 60;
+/** How long each playback run is watched, ms. */
+const PLAY_WATCH_MS = 4000;
+
+/** The preset with the largest trace (JSON length of its variants' traces), simulated in a probe page. */
+async function largestPreset(browser, server, presets) {
+  const probe = await newPage(browser);
+  await probe.goto(`${server.url}?embed=1#p=connect/worker-joins`);
+  await probe.waitForFunction(() => window.wasmBindings?.simulate, null, { timeout: 60000 });
+  const sizes = await probe.evaluate(async (ids) => {
+    const out = [];
+    for (const id of ids) {
+      const r = await window.wasmBindings.simulate(window.wasmBindings.decodeLink(`p=${id}`));
+      out.push([id, r.variants.reduce((n, v) => n + JSON.stringify(v.trace).length, 0)]);
+    }
+    return out;
+  }, presets);
+  await probe.close();
+  sizes.sort((a, b) => b[1] - a[1]);
+  return sizes[0];
+}
+
+/**
+ * Playback of `id` at normal speed, zoomed in as a user zooms (three wheel
+ * steps over the lanes, around the first third of the run), watched for
+ * PLAY_WATCH_MS: frames per second and the animation-frame intervals longer
+ * than DROPPED_MS.
+ */
+async function playback(browser, server, id) {
+  const page = await newPage(browser, { width: 1366, height: 800 });
+  await page.goto(`${server.url}#p=${id}`);
+  await timelineReady(page, 120000);
+  await simulationShown(page, 120000);
+  await page.click('#zoom-whole');
+  const span = () => page.evaluate(() => { const s = document.querySelector('svg.timeline'); return +s.dataset.to - +s.dataset.from; });
+  const whole = await span();
+  const svg = page.locator('svg.timeline').first();
+  await svg.scrollIntoViewIfNeeded();
+  const box = await svg.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.3, box.y + Math.min(60, box.height / 2));
+  for (let i = 0; i < 3; i++) {
+    const before = await span();
+    await page.mouse.wheel(0, -300);
+    await page.waitForFunction((b) => { const s = document.querySelector('svg.timeline'); return +s.dataset.to - +s.dataset.from < b; }, before);
+  }
+  const zoom = whole / await span();
+  // Start at the zoomed window's left edge, so the playhead crosses it.
+  await page.mouse.move(box.x + 2, box.y + 2);
+  await page.click('#play');
+  await page.waitForFunction(() => +document.querySelector('#clock').dataset.t > 0);
+  const frames = await page.evaluate((ms) => new Promise((done) => {
+    const ts = [];
+    const frame = (t) => { ts.push(t); if (t - ts[0] < ms) requestAnimationFrame(frame); else done(ts); };
+    requestAnimationFrame(frame);
+  }), PLAY_WATCH_MS);
+  const playing = await page.locator('#play').getAttribute('aria-pressed');
+  await page.close();
+  const gaps = frames.slice(1).map((t, i) => t - frames[i]);
+  const seconds = (frames[frames.length - 1] - frames[0]) / 1000;
+  return { fps: gaps.length / seconds, dropped: gaps.filter((g) => g > DROPPED_MS).length, worst: Math.max(...gaps), zoom, playing };
+}
+
 /** The page measures; `presets` are ids, `runs` per measure. */
 export async function measurePage(browser, server, presets, runs) {
+  const only = (process.env.BENCH_PAGE ?? 'nav,edit,big,playback').split(',');
   const rows = [];
   const longest = [];
-  // Navigation → first timeline: every preset link, and one scenario link
-  // (its scenario is parsed by the simulator before it simulates).
+  if (only.includes('nav')) await navigation(browser, server, presets, runs, rows, longest);
+  if (only.includes('edit')) await edits(browser, server, presets, runs, rows, longest);
+  if (only.includes('big')) await bigEdits(browser, server, runs, rows, longest);
+  if (longest.length) {
+    rows.push({ measure: 'longest main-thread task during all of the above', ...stats(longest.filter((x) => x > 0).length ? longest : [0]) });
+  }
+  if (only.includes('playback')) {
+    const [id, size] = await largestPreset(browser, server, presets);
+    const runsOut = [];
+    for (let i = 0; i < runs; i++) runsOut.push(await playback(browser, server, id));
+    const zoom = runsOut[0].zoom;
+    const note = `${id}, ${size >= 1e6 ? `${(size / 1e6).toFixed(1)} MB` : `${(size / 1e3).toFixed(0)} KB`} of trace JSON, zoomed ${zoom.toFixed(1)}×, watched ${PLAY_WATCH_MS / 1000} s`;
+    rows.push({ measure: `playback of the largest preset: frames per second (${note})`, unit: 'fps', ...stats(runsOut.map((r) => r.fps)) });
+    rows.push({ measure: `playback: frames later than ${DROPPED_MS.toFixed(1)} ms (dropped)`, unit: '', ...stats(runsOut.map((r) => r.dropped)) });
+    rows.push({ measure: 'playback: longest frame interval', ...stats(runsOut.map((r) => r.worst)) });
+  }
+  return rows;
+}
+
+/** Navigation → first timeline: every preset link, and one scenario link. */
+async function navigation(browser, server, presets, runs, rows, longest) {
+  // The scenario link's scenario is parsed by the simulator before it simulates.
   const nav = [];
   for (const id of presets) {
     for (let i = 0; i < runs; i++) {
@@ -65,16 +164,7 @@ export async function measurePage(browser, server, presets, runs) {
     }
   }
   rows.push({ measure: 'navigation → first timeline, preset links (cold cache)', ...stats(nav) });
-  const probe = await newPage(browser);
-  await probe.goto(`${server.url}#p=connect/worker-joins`);
-  await probe.waitForFunction(() => window.wasmBindings?.decodeLink);
-  const fragment = await probe.evaluate(() => window.wasmBindings.encodeLink(window.wasmBindings.decodeLink('p=connect/worker-joins')));
-  const big = await probe.evaluate(() => window.wasmBindings.encodeLink({
-    version: 1, title: '1,000 workers, 100,000 tasks', seed: 1,
-    connect: { workers: 1000, connectors: [{ name: 'c', tasks: 100, count: 1000 }] },
-    events: [{ at_ms: 30000, type: 'worker_join' }, { at_ms: 60000, type: 'worker_crash', worker: 'worker-3' }],
-  }));
-  await probe.close();
+  const fragment = await encodeLinkOf(browser, server, 'p=connect/worker-joins');
   const navLink = [];
   for (let i = 0; i < runs; i++) {
     const r = await firstTimeline(browser, `${server.url}#${fragment}`);
@@ -82,8 +172,10 @@ export async function measurePage(browser, server, presets, runs) {
     longest.push(r.longest);
   }
   rows.push({ measure: 'navigation → first timeline, #s= scenario link (cold cache)', ...stats(navLink) });
+}
 
-  // Edit → redrawn timeline: the worker or instance count, up and down again.
+/** Edit → redrawn timeline: the worker or instance count, up and down again. */
+async function edits(browser, server, presets, runs, rows, longest) {
   const edits = [];
   for (const id of presets) {
     const page = await newPage(browser);
@@ -102,9 +194,18 @@ export async function measurePage(browser, server, presets, runs) {
     await page.close();
   }
   rows.push({ measure: 'edit → redrawn timeline, every preset', ...stats(edits) });
+}
 
-  // 1,000 × 100,000: one edit, and two edits a frame apart (the second
-  // supersedes the first while it simulates), timed from the last edit.
+/**
+ * 1,000 × 100,000: one edit, and two edits a frame apart (the second
+ * supersedes the first while it simulates), timed from the last edit.
+ */
+async function bigEdits(browser, server, runs, rows, longest) {
+  const big = await encodeLinkOf(browser, server, {
+    version: 1, title: '1,000 workers, 100,000 tasks', seed: 1,
+    connect: { workers: 1000, connectors: [{ name: 'c', tasks: 100, count: 1000 }] },
+    events: [{ at_ms: 30000, type: 'worker_join' }, { at_ms: 60000, type: 'worker_crash', worker: 'worker-3' }],
+  });
   const bigEdits = [];
   const superseding = [];
   {
@@ -142,14 +243,22 @@ export async function measurePage(browser, server, presets, runs) {
       superseded: +(await page.locator('main').getAttribute('data-superseded')) });
     await page.close();
   }
-  rows.push({ measure: 'longest main-thread task during all of the above', ...stats(longest.filter((x) => x > 0).length ? longest : [0]) });
-  return rows;
+}
+
+/** The `#s=` fragment of a scenario (an object, or a link fragment to decode first), from the page's JS API. */
+async function encodeLinkOf(browser, server, scenario) {
+  const probe = await newPage(browser);
+  await probe.goto(`${server.url}#p=connect/worker-joins`);
+  await probe.waitForFunction(() => window.wasmBindings?.decodeLink);
+  const fragment = await probe.evaluate((s) => window.wasmBindings.encodeLink(typeof s === 'string' ? window.wasmBindings.decodeLink(s) : s), scenario);
+  await probe.close();
+  return fragment;
 }
 
 /** The machine, for the record. */
 export async function machine(browser) {
   const cpus = os.cpus();
-  return `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load ${os.loadavg()[0].toFixed(1)}, ${os.type()} ${os.release()}, Chromium ${browser.version()}`;
+  return `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load ${os.loadavg()[0].toFixed(1)}, ${os.type()} ${os.release()}, Chromium ${browser.version()}, omnibox WebUI popup off`;
 }
 
 /** Prints the page measures as a table. */
@@ -158,7 +267,8 @@ export function printPage(rows, machineNote) {
   console.log(`\npage (${machineNote})`);
   console.log(`${'measure'.padEnd(w)}  median      min      max   runs`);
   for (const r of rows) {
-    const ms = (x) => `${x.toFixed(0).padStart(6)} ms`;
+    const unit = r.unit === undefined ? ' ms' : r.unit.padStart(3);
+    const ms = (x) => `${x.toFixed(0).padStart(6)}${unit}`;
     console.log(`${r.measure.padEnd(w)}  ${ms(r.median)} ${ms(r.min)} ${ms(r.max)}  ${String(r.n).padStart(5)}${r.superseded !== undefined ? `  (${r.superseded} busy runs cut short)` : ''}`);
   }
 }

@@ -90,25 +90,35 @@ pub fn App() -> Html {
     let main_ref = use_node_ref();
 
     // The simulator (a Web Worker, warm from the start); results come back
-    // as actions.
+    // as actions. The link's request goes out now, before the first render:
+    // Yew renders in 16 ms slices and runs effects after yielding to the
+    // browser, so the effect below would post it only after the first
+    // frame's layout (issue #13, navigation → first timeline).
     let worker_status = use_state_eq(|| WorkerStatus::Starting);
+    let first_request = state.request;
     let client = {
         let dispatch = state.dispatcher();
         let worker_status = worker_status.setter();
+        let (job, confirmed) = (state.job(), state.confirmed());
         use_memo((), move |_| {
-            SimClient::new(
+            let client = SimClient::new(
                 Callback::from(move |o: SimOutcome| dispatch.dispatch(Action::Simulated(o))),
                 Callback::from(move |w: WorkerStatus| worker_status.set(w)),
-            )
+            );
+            if first_request > 0 {
+                client.request(first_request, &job, confirmed);
+            }
+            client
         })
     };
-    // Each new request (a valid scenario) goes to the simulator.
+    let first_request = *use_memo((), move |_| first_request);
+    // Each newer request (a valid scenario) goes to the simulator.
     {
         let client = client.clone();
         let job = state.job();
         let confirmed = state.confirmed();
         use_effect_with(state.request, move |request| {
-            if *request > 0 {
+            if *request > 0 && *request != first_request {
                 client.request(*request, &job, confirmed);
             }
         });

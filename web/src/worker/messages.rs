@@ -2,9 +2,9 @@
 //! simulator's Web Worker ([`super::sim_worker`]), as typed structs that
 //! `serde-wasm-bindgen` turns into plain JS objects and back:
 //!
-//! * worker → page `"ready"` once it listens (messages sent before that
-//!   would be lost, so the page waits for it; `index.html` checks for it
-//!   too, for the worker it starts early);
+//! * worker → page `"ready"` once it listens (the worker's loader keeps
+//!   what the page posts before that, so the page need not wait for it;
+//!   `index.html` records it too, for the worker it starts early);
 //! * page → worker `{id, task}` ([`Request`]): simulate a scenario (JSON
 //!   text), or open a link's scenario JSON or a file's text, parsing it
 //!   first (the page's module holds no scenario parser);

@@ -3,7 +3,10 @@
 //! messages are [`crate::worker::messages`]'s.
 //!
 //! * One worker serves every request (warm: its WebAssembly compiled and
-//!   instantiated once). A request that arrives while it is busy with an
+//!   instantiated once). Its loader keeps what the page posts before the
+//!   module listens (`web/rebalance-worker_loader.js`), so the first request
+//!   goes out at once instead of after the worker's `ready`, which would
+//!   wait behind the page's own start-up on the main thread. A request that arrives while it is busy with an
 //!   older one supersedes it: the busy worker is terminated (its result
 //!   would be stale anyway, and a running simulation cannot be interrupted)
 //!   and a spare, started in the background after the first result, takes
@@ -129,6 +132,9 @@ impl PartialEq for SimClient {
 struct Inner {
     worker: Option<Spawned>,
     ready: bool,
+    /// The request posted to a worker that has not said `ready` yet: if it
+    /// never starts, the main thread runs it instead.
+    unconfirmed: Option<Request>,
     /// A second worker, idle, to take over from a terminated busy one.
     spare: Option<Spawned>,
     spare_ready: bool,
@@ -179,6 +185,7 @@ impl SimClient {
         let client = SimClient(Rc::new(RefCell::new(Inner {
             worker: None,
             ready: false,
+            unconfirmed: None,
             spare: None,
             spare_ready: false,
             next_serial: 0,
@@ -263,9 +270,11 @@ impl SimClient {
             inner.started_at = profile::now();
             inner.queued = None;
             inner.here = None;
-            if inner.running.is_some() {
+            if inner.running.is_some() && inner.ready {
                 // Busy with a stale scenario: stop it rather than wait for
-                // it, and hand over to the spare.
+                // it, and hand over to the spare. (A worker still starting
+                // has not begun it: it answers it, dropped as stale, and then
+                // the newer one, rather than start cold.)
                 inner.worker = inner.spare.take();
                 inner.ready = std::mem::take(&mut inner.spare_ready);
                 inner.running = None;
@@ -305,6 +314,7 @@ impl SimClient {
         }
         inner.worker = inner.spare.take();
         inner.ready = std::mem::take(&mut inner.spare_ready);
+        inner.unconfirmed = None;
         if !inner.main_thread && inner.worker.is_none() {
             let serial = inner.serial();
             inner.worker = spawn(Rc::downgrade(&self.0), serial);
@@ -393,6 +403,7 @@ impl SimClient {
             match reply {
                 Reply::Ready => {
                     inner.ready = true;
+                    inner.unconfirmed = None;
                     post_queued(&mut inner);
                     After::Status(WorkerStatus::Ready)
                 }
@@ -410,7 +421,11 @@ impl SimClient {
                     }
                 }
                 Reply::Refused { .. } | Reply::Simulated { .. } | Reply::Failed { .. } => {
-                    inner.running = None;
+                    // An answer to an older request posted before the
+                    // worker started leaves the newer one running.
+                    if reply.id().is_none() || reply.id() == inner.running {
+                        inner.running = None;
+                    }
                     let fresh = reply.id() == Some(inner.latest);
                     let elapsed_ms = profile::now() - inner.started_at;
                     post_queued(&mut inner);
@@ -488,9 +503,8 @@ impl SimClient {
                     "Simulating on the main thread; the worker did not start: {message}"
                 ));
                 inner.main_thread = true;
-                if let Some(job) = inner.queued.take() {
-                    inner.here = Some(job);
-                }
+                // The newest request: still queued, or posted and lost with the worker.
+                inner.here = inner.queued.take().or(inner.unconfirmed.take());
                 After::RunOnMainThread
             } else if running == Some(inner.latest) {
                 After::Emit(SimOutcome {
@@ -535,8 +549,11 @@ impl SimClient {
     }
 }
 
+/// Posts the queued request when the worker is idle; a worker that has not
+/// said `ready` gets it too (its loader keeps it until the module listens),
+/// one request at a time.
 fn post_queued(inner: &mut Inner) {
-    if !inner.ready || inner.running.is_some() {
+    if inner.running.is_some() {
         return;
     }
     let (Some(worker), Some(job)) = (&inner.worker, inner.queued.take()) else {
@@ -547,6 +564,9 @@ fn post_queued(inner: &mut Inner) {
         .is_ok_and(|message| worker.worker.post_message(&message).is_ok());
     if posted {
         inner.running = Some(job.id);
+        if !inner.ready {
+            inner.unconfirmed = Some(job);
+        }
     }
 }
 
@@ -602,19 +622,17 @@ fn attach(worker: Worker, weak: Weak<RefCell<Inner>>, serial: u32) -> Spawned {
 const EARLY_WORKER_KEY: &str = "rebalanceEarlyWorker";
 
 /// The worker `index.html` started, as it stands now.
-#[derive(serde::Deserialize)]
 struct EarlyWorker {
-    #[serde(with = "serde_wasm_bindgen::preserve")]
     worker: Worker,
     /// It has already said "ready".
-    #[serde(default)]
     ready: bool,
     /// It has already failed.
-    #[serde(default)]
     error: Option<String>,
 }
 
 /// Takes the early worker from `window` (so it is adopted once), if any.
+/// Read field by field rather than through serde: a derived deserialiser
+/// costs the page's module bytes for three fields.
 fn take_early_worker() -> Option<EarlyWorker> {
     let window: Object = web_sys::window()?.into();
     let key = JsValue::from_str(EARLY_WORKER_KEY);
@@ -622,7 +640,12 @@ fn take_early_worker() -> Option<EarlyWorker> {
         .ok()
         .filter(JsValue::is_object)?;
     let _ = Reflect::delete_property(&window, &key);
-    serde_wasm_bindgen::from_value(early).ok()
+    let field = |name: &str| Reflect::get(&early, &JsValue::from_str(name)).ok();
+    Some(EarlyWorker {
+        worker: field("worker")?.dyn_into::<Worker>().ok()?,
+        ready: field("ready").and_then(|v| v.as_bool()).unwrap_or(false),
+        error: field("error").and_then(|v| v.as_string()),
+    })
 }
 
 /// What a worker update says.
