@@ -383,57 +383,88 @@ impl Ord for Load {
 #[derive(Default)]
 struct CapacityBalance {
     /// (n − 1)/c per live worker.
-    less_one: BTreeMap<Load, u32>,
+    less_one: LoadCounts,
     /// (n + 1)/c per live worker.
-    plus_one: BTreeMap<Load, u32>,
+    plus_one: LoadCounts,
 }
 
 impl CapacityBalance {
     fn change(&mut self, count: i64, capacity: u32, by: i32) {
         let capacity = capacity.max(1);
-        for (map, d) in [(&mut self.less_one, -1), (&mut self.plus_one, 1)] {
+        for (counts, d) in [(&mut self.less_one, -1), (&mut self.plus_one, 1)] {
             let key = Load {
                 count: count + d,
                 capacity,
             };
-            let n = map.entry(key).or_default();
-            *n = n.saturating_add_signed(by);
-            if *n == 0 {
-                map.remove(&key);
-            }
+            counts.change(key, by);
         }
     }
 
     fn balanced(&self) -> bool {
-        match (
-            self.less_one.keys().next_back(),
-            self.plus_one.keys().next(),
-        ) {
+        match (self.less_one.max(), self.plus_one.min()) {
             (Some(hi), Some(lo)) => hi < lo,
             _ => true,
         }
     }
 }
 
-/// A multiset of per-worker counts, for max − min.
+/// A multiset of loads: `(load, how many)` sorted by load, without zero
+/// counts. A few distinct values at a time (counts differ by a few), so a
+/// sorted list; one type for the capacity balance and the plain counts
+/// (a count is a load of capacity 1) rather than a B-tree for each.
 #[derive(Default)]
-struct Counts(BTreeMap<i64, u32>);
+struct LoadCounts(Vec<(Load, u32)>);
 
-impl Counts {
-    fn add(&mut self, v: i64) {
-        *self.0.entry(v).or_default() += 1;
-    }
-    fn remove(&mut self, v: i64) {
-        if let Some(n) = self.0.get_mut(&v) {
-            *n -= 1;
-            if *n == 0 {
-                self.0.remove(&v);
+impl LoadCounts {
+    /// Adds `by` (negative: removes) copies of `load`, saturating at none.
+    fn change(&mut self, load: Load, by: i32) {
+        match self.0.binary_search_by(|(l, _)| l.cmp(&load)) {
+            Ok(i) => {
+                let n = self.0[i].1.saturating_add_signed(by);
+                if n == 0 {
+                    self.0.remove(i);
+                } else {
+                    self.0[i].1 = n;
+                }
+            }
+            Err(i) => {
+                let n = 0u32.saturating_add_signed(by);
+                if n != 0 {
+                    self.0.insert(i, (load, n));
+                }
             }
         }
     }
+
+    fn min(&self) -> Option<Load> {
+        self.0.first().map(|&(l, _)| l)
+    }
+
+    fn max(&self) -> Option<Load> {
+        self.0.last().map(|&(l, _)| l)
+    }
+}
+
+/// A multiset of per-worker counts, for max − min.
+#[derive(Default)]
+struct Counts(LoadCounts);
+
+impl Counts {
+    fn count(v: i64) -> Load {
+        Load {
+            count: v,
+            capacity: 1,
+        }
+    }
+    fn add(&mut self, v: i64) {
+        self.0.change(Self::count(v), 1);
+    }
+    fn remove(&mut self, v: i64) {
+        self.0.change(Self::count(v), -1);
+    }
     fn spread(&self) -> i64 {
-        match (self.0.keys().next(), self.0.keys().next_back()) {
-            (Some(lo), Some(hi)) => hi - lo,
+        match (self.0.min(), self.0.max()) {
+            (Some(lo), Some(hi)) => hi.count - lo.count,
             _ => 0,
         }
     }

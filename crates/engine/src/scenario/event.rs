@@ -135,18 +135,44 @@ impl Event {
 /// worker already gone) are not errors: the simulator skips them and says so.
 pub(super) fn validate_events(s: &ConnectScenario) -> Result<(), ScenarioError> {
     let mut workers_ever = u64::from(s.cluster.workers);
-    let mut connectors: std::collections::BTreeMap<String, u32> =
-        s.initial_connectors().into_iter().collect();
-    let mut tasks: u64 = connectors.values().map(|&t| u64::from(t)).sum();
+    let initial = s.initial_connectors();
+    // Every connector name the cluster and the script mention, sorted: a
+    // name's place in it indexes the per-name counts below (no map keyed by
+    // `String`, whose B-tree code the simulator module would carry).
+    let mut names: Vec<&str> = initial.iter().map(|(name, _)| name.as_str()).collect();
+    names.extend(s.events.iter().filter_map(|e| match &e.event {
+        Event::ConnectorAdd { name, .. } | Event::ConnectorRemove { name } => Some(name.as_str()),
+        Event::TaskCountChange { connector, .. } => Some(connector.as_str()),
+        _ => None,
+    }));
+    crate::sort_by_key::sort_values(&mut names);
+    names.dedup();
+    let slot = |name: &str| {
+        names
+            .binary_search(&name)
+            .expect("every connector name the scenario mentions is listed")
+    };
+    // Each name's task count while it is configured.
+    let mut connectors: Vec<Option<u32>> = vec![None; names.len()];
+    for (name, count) in &initial {
+        connectors[slot(name)] = Some(*count);
+    }
+    let mut configured = connectors.iter().flatten().count();
+    let mut tasks: u64 = connectors.iter().flatten().map(|&t| u64::from(t)).sum();
     // The largest task count each connector name ever has (trace rows).
-    let mut most: std::collections::BTreeMap<String, u32> = connectors.clone();
+    let mut most: Vec<u32> = connectors.iter().map(|c| c.unwrap_or(0)).collect();
     let mut tasks_ever = tasks;
-    let mut grow = |name: &str, count: u32, tasks_ever: &mut u64| {
-        let m = most.entry(name.to_string()).or_insert(0);
+    let mut grow = |slot: usize, count: u32, tasks_ever: &mut u64| {
+        let m = &mut most[slot];
         if count > *m {
             *tasks_ever += u64::from(count - *m);
             *m = count;
         }
+    };
+    let mut set = |slot: usize, count: Option<u32>, configured: &mut usize| {
+        let old = std::mem::replace(&mut connectors[slot], count);
+        *configured = *configured + usize::from(count.is_some()) - usize::from(old.is_some());
+        old.unwrap_or(0)
     };
     let mut expanded_events: usize = 0;
     let mut order: Vec<usize> = (0..s.events.len()).collect();
@@ -233,22 +259,22 @@ pub(super) fn validate_events(s: &ConnectScenario) -> Result<(), ScenarioError> 
             }
             Event::ConnectorAdd { name, tasks: count } => {
                 super::check_name(&format!("{at}.name"), name)?;
-                let old = connectors.insert(name.clone(), *count).unwrap_or(0);
+                let old = set(slot(name), Some(*count), &mut configured);
                 tasks = tasks - u64::from(old) + u64::from(*count);
-                grow(name, *count, &mut tasks_ever);
+                grow(slot(name), *count, &mut tasks_ever);
             }
             Event::ConnectorRemove { name } => {
                 super::check_name(&format!("{at}.name"), name)?;
-                tasks -= u64::from(connectors.remove(name).unwrap_or(0));
+                tasks -= u64::from(set(slot(name), None, &mut configured));
             }
             Event::TaskCountChange {
                 connector,
                 tasks: count,
             } => {
                 super::check_name(&format!("{at}.connector"), connector)?;
-                let old = connectors.insert(connector.clone(), *count).unwrap_or(0);
+                let old = set(slot(connector), Some(*count), &mut configured);
                 tasks = tasks - u64::from(old) + u64::from(*count);
-                grow(connector, *count, &mut tasks_ever);
+                grow(slot(connector), *count, &mut tasks_ever);
             }
         }
         if workers_ever > u64::from(limits::MAX_WORKERS) {
@@ -260,7 +286,7 @@ pub(super) fn validate_events(s: &ConnectScenario) -> Result<(), ScenarioError> 
                 ),
             ));
         }
-        if connectors.len() > limits::MAX_CONNECTORS as usize {
+        if configured > limits::MAX_CONNECTORS as usize {
             return Err(ScenarioError::invalid(
                 at,
                 format!("brings the connectors over {}", limits::MAX_CONNECTORS),

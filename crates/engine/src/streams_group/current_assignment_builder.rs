@@ -17,7 +17,7 @@
 //! Not modelled: the per-task assignment epochs of 4.2+ (`TasksTupleWithEpochs`,
 //! used only to validate offset commits) and the `UNKNOWN` state.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use super::task_id::TaskId;
 
@@ -74,11 +74,18 @@ pub struct MemberReconciliation {
 /// Who holds each task, by process id: every member's assigned tasks plus
 /// its pending revocations (`StreamsGroup` `currentActiveTaskToProcessId`,
 /// `currentStandbyTaskToProcessIds`, `currentWarmupTaskToProcessIds`).
+///
+/// Built once per heartbeat and then only read, so each role is a list of
+/// `(task, process)` sorted by task (searched by bisection) rather than a map:
+/// one copy of the sort instead of a B-tree per key and value type.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TaskOwnership {
-    active: BTreeMap<TaskId, String>,
-    standby: BTreeMap<TaskId, BTreeSet<String>>,
-    warmup: BTreeMap<TaskId, BTreeSet<String>>,
+    /// One process per task: the last member listing it, as `put` leaves it.
+    active: Vec<(TaskId, String)>,
+    /// Every `(task, process)` listed, by task.
+    standby: Vec<(TaskId, String)>,
+    /// Every `(task, process)` listed, by task.
+    warmup: Vec<(TaskId, String)>,
 }
 
 impl TaskOwnership {
@@ -87,40 +94,65 @@ impl TaskOwnership {
         let mut ownership = Self::default();
         for (process, member) in members {
             for tuple in [&member.assigned, &member.pending_revocation] {
-                for task in &tuple.active {
-                    ownership.active.insert(task.clone(), process.to_owned());
-                }
-                for task in &tuple.standby {
-                    ownership
-                        .standby
-                        .entry(task.clone())
-                        .or_default()
-                        .insert(process.to_owned());
-                }
-                for task in &tuple.warmup {
-                    ownership
-                        .warmup
-                        .entry(task.clone())
-                        .or_default()
-                        .insert(process.to_owned());
+                let roles = [
+                    (&tuple.active, &mut ownership.active),
+                    (&tuple.standby, &mut ownership.standby),
+                    (&tuple.warmup, &mut ownership.warmup),
+                ];
+                for (tasks, pairs) in roles {
+                    pairs.extend(tasks.iter().map(|t| (t.clone(), process.to_owned())));
                 }
             }
         }
+        for pairs in [
+            &mut ownership.active,
+            &mut ownership.standby,
+            &mut ownership.warmup,
+        ] {
+            // Stable: a task's processes stay in listing order.
+            crate::sort_by_key::sort_stable_by(pairs, |a, b| a.0.cmp(&b.0));
+        }
+        ownership.active = last_per_task(std::mem::take(&mut ownership.active));
         ownership
     }
 
     /// The process holding `task` as active, if any.
     pub fn active_process(&self, task: &TaskId) -> Option<&str> {
-        self.active.get(task).map(String::as_str)
+        holders(&self.active, task)
+            .first()
+            .map(|(_, process)| process.as_str())
     }
 
     fn holds_standby(&self, task: &TaskId, process: &str) -> bool {
-        self.standby.get(task).is_some_and(|p| p.contains(process))
+        holders(&self.standby, task)
+            .iter()
+            .any(|(_, p)| p == process)
     }
 
     fn holds_warmup(&self, task: &TaskId, process: &str) -> bool {
-        self.warmup.get(task).is_some_and(|p| p.contains(process))
+        holders(&self.warmup, task)
+            .iter()
+            .any(|(_, p)| p == process)
     }
+}
+
+/// The pairs of `task` in a list sorted by task.
+fn holders<'a>(pairs: &'a [(TaskId, String)], task: &TaskId) -> &'a [(TaskId, String)] {
+    let start = pairs.partition_point(|(t, _)| t < task);
+    let len = pairs[start..].iter().take_while(|(t, _)| t == task).count();
+    &pairs[start..start + len]
+}
+
+/// The last pair of each task in a list sorted (stably) by task.
+fn last_per_task(pairs: Vec<(TaskId, String)>) -> Vec<(TaskId, String)> {
+    let mut out: Vec<(TaskId, String)> = Vec::with_capacity(pairs.len());
+    for pair in pairs {
+        match out.last_mut() {
+            Some(last) if last.0 == pair.0 => *last = pair,
+            _ => out.push(pair),
+        }
+    }
+    out
 }
 
 /// One heartbeat's reconciliation of a member (`CurrentAssignmentBuilder#build`).
@@ -423,6 +455,37 @@ mod tests {
         let group = TaskOwnership::of([("pM", &m)]);
         let m = reconcile(&m, "pM", 3, &active(&[0]), Some(&active(&[0])), &group);
         assert_eq!(m, stable(3, active(&[0])));
+    }
+
+    /// The ownership reads as the maps it replaced: the last member listing an
+    /// active wins (`put`), standbys and warm-ups count every process.
+    #[test]
+    fn ownership_lists_read_as_the_maps_did() {
+        let first = stable(1, active(&[0, 2]));
+        let second = MemberReconciliation {
+            pending_revocation: active(&[2]),
+            assigned: TasksTuple {
+                standby: t(&[0, 1]),
+                warmup: t(&[3]),
+                ..TasksTuple::default()
+            },
+            ..MemberReconciliation::default()
+        };
+        let third = stable(
+            1,
+            TasksTuple {
+                standby: t(&[1]),
+                ..TasksTuple::default()
+            },
+        );
+        let own = TaskOwnership::of([("pA", &first), ("pB", &second), ("pC", &third)]);
+        let task = |p| TaskId::new("0", p);
+        assert_eq!(own.active_process(&task(0)), Some("pA"));
+        assert_eq!(own.active_process(&task(2)), Some("pB"));
+        assert_eq!(own.active_process(&task(1)), None);
+        assert!(own.holds_standby(&task(1), "pB") && own.holds_standby(&task(1), "pC"));
+        assert!(!own.holds_standby(&task(1), "pA") && !own.holds_standby(&task(2), "pB"));
+        assert!(own.holds_warmup(&task(3), "pB") && !own.holds_warmup(&task(0), "pB"));
     }
 
     #[test]

@@ -260,7 +260,9 @@ pub(crate) struct ConnectSimulation {
     config: ConfigTopic,
     visible_offset: u64,
     base_config: ConnectConfig,
-    overrides: BTreeMap<String, ConnectConfig>,
+    /// `worker_overrides` as listed (worker, config); the last for a worker
+    /// applies. Read once per new lane, so a list rather than a map.
+    overrides: Vec<(String, ConnectConfig)>,
     planned: Vec<Planned>,
     cause: JoinPhaseCause,
     pending: Option<PendingRound>,
@@ -279,7 +281,7 @@ impl ConnectSimulation {
     ) -> Self {
         let cluster = &connect.cluster;
         let base_config = cluster.config.merged(&variant.config);
-        let overrides: BTreeMap<String, ConnectConfig> = cluster
+        let overrides: Vec<(String, ConnectConfig)> = cluster
             .worker_overrides
             .iter()
             .map(|o| (o.worker.clone(), o.config.clone()))
@@ -472,7 +474,7 @@ impl ConnectSimulation {
 
     fn add_lane(&mut self, name: String, event_config: &ConnectConfig) -> u32 {
         let mut config = self.base_config.clone();
-        if let Some(o) = self.overrides.get(&name) {
+        if let Some((_, o)) = self.overrides.iter().rev().find(|(w, _)| *w == name) {
             config = config.merged(o);
         }
         config = config.merged(event_config);

@@ -145,7 +145,9 @@ pub(crate) struct Lane {
 /// The application's tasks: task `i` of the trace is `ids[i]`.
 struct Tasks {
     ids: Vec<TaskId>,
-    index: BTreeMap<TaskId, u32>,
+    /// `(ids[i], i)` sorted by id, searched by bisection (built once, then
+    /// only read: no B-tree for this key and value type).
+    index: Vec<(TaskId, u32)>,
     stateful: Vec<bool>,
     logs: Vec<Changelog>,
 }
@@ -236,11 +238,13 @@ impl StreamsGroupSimulation {
                 ));
             }
         }
-        let index = ids
+        let mut index: Vec<(TaskId, u32)> = ids
             .iter()
             .enumerate()
             .map(|(i, t)| (t.clone(), i as u32))
             .collect();
+        // Task ids are distinct, so the sort's stability does not matter.
+        crate::sort_by_key::sort_stable_by(&mut index, |a, b| a.0.cmp(&b.0));
         // Validation bounds the tasks far below the broker model's limit.
         let topology = Topology::new(subtopologies)
             .unwrap_or_else(|_| Topology::new(Vec::new()).expect("an empty topology is valid"));
@@ -418,7 +422,11 @@ impl StreamsGroupSimulation {
     fn indices(&self, tasks: &BTreeSet<TaskId>) -> BTreeSet<u32> {
         tasks
             .iter()
-            .filter_map(|t| self.tasks.index.get(t).copied())
+            .filter_map(|t| {
+                let index = &self.tasks.index;
+                let at = index.binary_search_by(|(id, _)| id.cmp(t)).ok()?;
+                Some(index[at].1)
+            })
             .collect()
     }
 
