@@ -3,6 +3,8 @@
 //! playhead is highlighted and kept in view; clicking a line moves the
 //! playhead there (and shows a round's details).
 
+use std::rc::Rc;
+
 use engine::run::RunResult;
 use engine::wording::duration as format_duration;
 use wasm_bindgen::JsCast;
@@ -10,14 +12,12 @@ use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use crate::components::engine_text::engine_text;
-use crate::state::story::{StoryItem, StoryKind};
-
-/// Lines drawn around the current one (a 1,000-worker run has thousands).
-const SHOWN: usize = 120;
+use crate::shared::Shared;
+use crate::state::story::{shown_lines, StoryItem, StoryKind};
 
 /// Keeps the current line of the story list behind `list_ref` in view,
 /// scrolling the list only (never the page).
-pub fn keep_current_in_view(list_ref: &NodeRef) {
+fn keep_current_in_view(list_ref: &NodeRef) {
     let Some(list) = list_ref.cast::<HtmlElement>() else {
         return;
     };
@@ -34,38 +34,92 @@ pub fn keep_current_in_view(list_ref: &NodeRef) {
     }
 }
 
-/// What a story list needs to draw.
-pub struct StoryView<'a> {
+/// While the playhead moves faster than anyone reads (a storm plays
+/// hundreds of lines a second), the story follows it at most this often;
+/// each move of the lines drawn re-lays out their text.
+const FOLLOW_EVERY_MS: f64 = 200.0;
+
+/// The line the story shows as current: `now`, at once when it has rested
+/// or the story changed, else at most every [`FOLLOW_EVERY_MS`] (the last
+/// move always lands).
+#[hook]
+fn use_followed_line(
+    now: Option<usize>,
+    column: usize,
+    items: &Rc<Vec<StoryItem>>,
+) -> Option<usize> {
+    let story = (column, Rc::as_ptr(items) as usize);
+    let shown = use_state_eq(|| (now, story));
+    let last_move = use_mut_ref(|| f64::NEG_INFINITY);
+    let pending = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
+    {
+        let shown = shown.clone();
+        use_effect_with((now, story), move |&(now, story)| {
+            let t = crate::browser::profile::now();
+            let wait = *last_move.borrow() + FOLLOW_EVERY_MS - t;
+            if wait <= 0.0 || shown.1 != story {
+                pending.borrow_mut().take();
+                *last_move.borrow_mut() = t;
+                shown.set((now, story));
+            } else {
+                let timer = gloo::timers::callback::Timeout::new(wait.ceil() as u32, move || {
+                    *last_move.borrow_mut() = crate::browser::profile::now();
+                    shown.set((now, story));
+                });
+                *pending.borrow_mut() = Some(timer);
+            }
+        });
+    }
+    if shown.1 == story {
+        shown.0
+    } else {
+        now
+    }
+}
+
+/// Props of [`StoryList`].
+#[derive(Properties, PartialEq)]
+pub struct StoryListProps {
     /// The whole result.
-    pub result: &'a RunResult,
+    pub result: Shared<RunResult>,
     /// The story's lines.
-    pub items: &'a [StoryItem],
+    pub items: Rc<Vec<StoryItem>>,
     /// Whose story.
     pub column: usize,
     /// The line of the playhead.
     pub now: Option<usize>,
     /// The list's node.
     pub list_ref: NodeRef,
+    /// Tell another column's story.
+    pub on_column: Callback<usize>,
+    /// A click on a line that is not a round: seek there.
+    pub on_seek: Callback<u64>,
+    /// A click on a round's line: (column, round, tapped).
+    pub on_round: Callback<(usize, usize, bool)>,
 }
 
-/// The story list: column switcher and lines. `on_column` tells another
-/// column's story; a click on a line seeks (`on_seek`) or opens its round
-/// (`on_round`: column, round, tapped).
-pub fn story_list(
-    v: StoryView<'_>,
-    on_column: &Callback<usize>,
-    on_seek: &Callback<u64>,
-    on_round: &Callback<(usize, usize, bool)>,
-) -> Html {
-    let (items, now, column) = (v.items, v.now, v.column);
-    let Some(trace) = v.result.variants.get(column).map(|r| &r.trace) else {
+/// The story list: column switcher and lines. A component of its own so
+/// that a frame of playback, which moves the playhead but not the current
+/// line, redraws nothing here; the lines shown move in steps
+/// ([`shown_lines`]), so a new current line mostly moves a class.
+#[component]
+pub fn StoryList(props: &StoryListProps) -> Html {
+    let (on_column, on_seek, on_round) = (&props.on_column, &props.on_seek, &props.on_round);
+    let (items, column) = (&props.items[..], props.column);
+    let now = use_followed_line(props.now, column, &props.items);
+    {
+        let list_ref = props.list_ref.clone();
+        use_effect_with((now, column), move |_| keep_current_in_view(&list_ref));
+    }
+    let Some(trace) = props.result.variants.get(column).map(|r| &r.trace) else {
         return html! {};
     };
-    let first = now.unwrap_or(0).saturating_sub(SHOWN / 2);
+    let shown = shown_lines(now);
+    let first = shown.start;
     let times: Vec<String> = items
         .iter()
         .skip(first)
-        .take(SHOWN)
+        .take(shown.len())
         .map(|it| format_duration(it.at_ms))
         .collect();
     // Every time on one line, in a column as wide as the longest shown
@@ -75,7 +129,7 @@ pub fn story_list(
         .iter()
         .enumerate()
         .skip(first)
-        .take(SHOWN)
+        .take(shown.len())
         .zip(times)
         .map(|((i, it), at_text)| {
             let at = it.at_ms;
@@ -104,7 +158,7 @@ pub fn story_list(
                 </li>
             }
         });
-    let variants = &v.result.variants;
+    let variants = &props.result.variants;
     html! {
         <section class="story" aria-labelledby="story-title">
             <header>
@@ -121,7 +175,7 @@ pub fn story_list(
                     </div>
                 }
             </header>
-            <ol class="story-list" ref={v.list_ref} data-column={column.to_string()} start={(first + 1).to_string()}
+            <ol class="story-list" ref={props.list_ref.clone()} data-column={column.to_string()} start={(first + 1).to_string()}
                 style={format!("--at-chars: {at_chars}")}>
                 { for lines }
             </ol>

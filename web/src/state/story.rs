@@ -151,6 +151,22 @@ pub fn current(items: &[StoryItem], t_ms: u64) -> Option<usize> {
     items.partition_point(|it| it.at_ms <= t_ms).checked_sub(1)
 }
 
+/// Lines drawn around the current one (a 1,000-worker run has thousands).
+const SHOWN: usize = 120;
+/// The lines drawn move by this many at a time, so that playing through a
+/// dense story changes which lines are drawn once every 30 lines, not on
+/// every frame (each change re-lays out every line's text).
+const SHOWN_STEP: usize = 30;
+
+/// Which story lines are drawn with line `now` current: `SHOWN` lines
+/// starting at a multiple of `SHOWN_STEP`, with at least 45 before and
+/// after the current one (or every line up to it near the start).
+pub fn shown_lines(now: Option<usize>) -> std::ops::Range<usize> {
+    let first =
+        now.unwrap_or(0).saturating_sub(SHOWN / 2 - SHOWN_STEP / 2) / SHOWN_STEP * SHOWN_STEP;
+    first..first + SHOWN
+}
+
 /// A short account of one column for people who cannot see the timeline:
 /// what happened, what it cost, when it settled.
 pub fn describe(run: &VariantRun) -> String {
@@ -210,6 +226,26 @@ pub fn describe(run: &VariantRun) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_lines_drawn_move_in_steps_and_keep_the_current_one_well_inside() {
+        assert_eq!(shown_lines(None), 0..120);
+        assert_eq!(shown_lines(Some(44)), 0..120);
+        let mut changes = 0;
+        let mut last = shown_lines(Some(0));
+        for now in 0..3_000 {
+            let shown = shown_lines(Some(now));
+            assert_eq!(shown.len(), 120);
+            assert_eq!(shown.start % 30, 0);
+            assert!(shown.contains(&now));
+            assert!(now < 45 || now - shown.start >= 45, "{now}: {shown:?}");
+            assert!(shown.end - now > 45, "{now}: {shown:?}");
+            changes += usize::from(shown != last);
+            last = shown;
+        }
+        // One change every 30 lines, not one per line.
+        assert_eq!(changes, 3_000 / 30 - 2);
+    }
+
     use super::*;
 
     fn preset(id: &str) -> engine::run::RunResult {
