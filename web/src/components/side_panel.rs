@@ -11,7 +11,9 @@ use yew::prelude::*;
 
 use crate::browser::hooks::scroll_into_view_nearest;
 use crate::components::round_details::RoundDetails;
-use crate::components::story_list::StoryList;
+use crate::components::story_list::{
+    keep_current_in_view, story_list, use_followed_line, StoryView,
+};
 use crate::shared::Shared;
 use crate::state::playback::RoundRef;
 use crate::state::story::{current, story};
@@ -75,16 +77,18 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
             .map(|v| story(&v.trace))
             .unwrap_or_default()
     });
-    let now = current(&items, props.t_ms);
+    let now = use_followed_line(current(&items, props.t_ms), column_n, &items);
     let list_ref = use_node_ref();
     let folded = use_state_eq(|| false);
     let stepped_variant = props.selected.map(|s| s.variant);
-    // After a step (not a hover) the focus moves into the details, scrolled
-    // into view. (The story keeps its own current line in view.)
+    // One effect (each costs the WebAssembly): the story keeps its current
+    // line in view; after a step (not a hover) the focus moves into the
+    // details, scrolled into view.
     let focused_step = use_mut_ref(|| 0u64);
     {
-        let details_ref = details_ref.clone();
-        use_effect_with(props.steps_taken, move |steps| {
+        let (list_ref, details_ref) = (list_ref.clone(), details_ref.clone());
+        use_effect_with((now, column_n, props.steps_taken), move |(_, _, steps)| {
+            keep_current_in_view(&list_ref);
             if *steps > std::mem::replace(&mut *focused_step.borrow_mut(), *steps) {
                 if let Some(el) = details_ref.cast::<HtmlElement>() {
                     let options = web_sys::FocusOptions::new();
@@ -98,11 +102,10 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
             }
         });
     }
-    // Memoised, so that the story list's props stay equal between frames.
-    let on_column = use_callback(
-        (column.clone(), props.selected),
-        |c: usize, (column, selected)| column.set((c, *selected)),
-    );
+    let on_column = {
+        let (column, selected) = (column.clone(), props.selected);
+        Callback::from(move |c: usize| column.set((c, selected)))
+    };
     let on_fold = {
         let folded = folded.clone();
         Callback::from(move |_: ()| folded.set(!*folded))
@@ -116,8 +119,10 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                               on_close={props.on_close.clone()} node={details_ref}
                               folded={*folded} {on_fold} />
             }
-            <StoryList result={props.result.clone()} {items} column={column_n} {now} {list_ref}
-                       {on_column} on_seek={props.on_seek.clone()} on_round={props.on_round.clone()} />
+            { story_list(
+                StoryView { result: &props.result, items: &items, column: column_n, now, list_ref },
+                &on_column, &props.on_seek, &props.on_round,
+            ) }
         </aside>
     }
 }

@@ -12,12 +12,11 @@ use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use crate::components::engine_text::engine_text;
-use crate::shared::Shared;
 use crate::state::story::{shown_lines, StoryItem, StoryKind};
 
 /// Keeps the current line of the story list behind `list_ref` in view,
 /// scrolling the list only (never the page).
-fn keep_current_in_view(list_ref: &NodeRef) {
+pub fn keep_current_in_view(list_ref: &NodeRef) {
     let Some(list) = list_ref.cast::<HtmlElement>() else {
         return;
     };
@@ -43,7 +42,7 @@ const FOLLOW_EVERY_MS: f64 = 200.0;
 /// or the story changed, else at most every [`FOLLOW_EVERY_MS`] (the last
 /// move always lands).
 #[hook]
-fn use_followed_line(
+pub fn use_followed_line(
     now: Option<usize>,
     column: usize,
     items: &Rc<Vec<StoryItem>>,
@@ -77,41 +76,32 @@ fn use_followed_line(
     }
 }
 
-/// Props of [`StoryList`].
-#[derive(Properties, PartialEq)]
-pub struct StoryListProps {
+/// What a story list needs to draw.
+pub struct StoryView<'a> {
     /// The whole result.
-    pub result: Shared<RunResult>,
+    pub result: &'a RunResult,
     /// The story's lines.
-    pub items: Rc<Vec<StoryItem>>,
+    pub items: &'a [StoryItem],
     /// Whose story.
     pub column: usize,
-    /// The line of the playhead.
+    /// The line shown as current ([`use_followed_line`]).
     pub now: Option<usize>,
     /// The list's node.
     pub list_ref: NodeRef,
-    /// Tell another column's story.
-    pub on_column: Callback<usize>,
-    /// A click on a line that is not a round: seek there.
-    pub on_seek: Callback<u64>,
-    /// A click on a round's line: (column, round, tapped).
-    pub on_round: Callback<(usize, usize, bool)>,
 }
 
-/// The story list: column switcher and lines. A component of its own so
-/// that a frame of playback, which moves the playhead but not the current
-/// line, redraws nothing here; the lines shown move in steps
+/// The story list: column switcher and lines. `on_column` tells another
+/// column's story; a click on a line seeks (`on_seek`) or opens its round
+/// (`on_round`: column, round, tapped). The lines drawn move in steps
 /// ([`shown_lines`]), so a new current line mostly moves a class.
-#[component]
-pub fn StoryList(props: &StoryListProps) -> Html {
-    let (on_column, on_seek, on_round) = (&props.on_column, &props.on_seek, &props.on_round);
-    let (items, column) = (&props.items[..], props.column);
-    let now = use_followed_line(props.now, column, &props.items);
-    {
-        let list_ref = props.list_ref.clone();
-        use_effect_with((now, column), move |_| keep_current_in_view(&list_ref));
-    }
-    let Some(trace) = props.result.variants.get(column).map(|r| &r.trace) else {
+pub fn story_list(
+    v: StoryView<'_>,
+    on_column: &Callback<usize>,
+    on_seek: &Callback<u64>,
+    on_round: &Callback<(usize, usize, bool)>,
+) -> Html {
+    let (items, now, column) = (v.items, v.now, v.column);
+    let Some(trace) = v.result.variants.get(column).map(|r| &r.trace) else {
         return html! {};
     };
     let shown = shown_lines(now);
@@ -158,7 +148,7 @@ pub fn StoryList(props: &StoryListProps) -> Html {
                 </li>
             }
         });
-    let variants = &props.result.variants;
+    let variants = &v.result.variants;
     html! {
         <section class="story" aria-labelledby="story-title">
             <header>
@@ -175,7 +165,7 @@ pub fn StoryList(props: &StoryListProps) -> Html {
                     </div>
                 }
             </header>
-            <ol class="story-list" ref={props.list_ref.clone()} data-column={column.to_string()} start={(first + 1).to_string()}
+            <ol class="story-list" ref={v.list_ref} data-column={column.to_string()} start={(first + 1).to_string()}
                 style={format!("--at-chars: {at_chars}")}>
                 { for lines }
             </ol>
