@@ -602,15 +602,11 @@ fn attach(worker: Worker, weak: Weak<RefCell<Inner>>, serial: u32) -> Spawned {
 const EARLY_WORKER_KEY: &str = "rebalanceEarlyWorker";
 
 /// The worker `index.html` started, as it stands now.
-#[derive(serde::Deserialize)]
 struct EarlyWorker {
-    #[serde(with = "serde_wasm_bindgen::preserve")]
     worker: Worker,
     /// It has already said "ready".
-    #[serde(default)]
     ready: bool,
     /// It has already failed.
-    #[serde(default)]
     error: Option<String>,
 }
 
@@ -622,7 +618,13 @@ fn take_early_worker() -> Option<EarlyWorker> {
         .ok()
         .filter(JsValue::is_object)?;
     let _ = Reflect::delete_property(&window, &key);
-    serde_wasm_bindgen::from_value(early).ok()
+    // Read by hand, not through serde: a deserialiser costs the page's module code.
+    let field = |name: &str| Reflect::get(&early, &JsValue::from_str(name)).ok();
+    Some(EarlyWorker {
+        worker: field("worker")?.dyn_into().ok()?,
+        ready: field("ready").and_then(|r| r.as_bool()).unwrap_or(false),
+        error: field("error").and_then(|e| e.as_string()),
+    })
 }
 
 /// What a worker update says.
