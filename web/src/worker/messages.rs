@@ -17,9 +17,13 @@
 //!   interactive range (`engine::cost::CostClass::VeryLarge`) `{expensive:
 //!   {id, question}}` instead of a simulation: the page asks, and sends the
 //!   task again as `{confirmed: task}` ([`Task::Confirmed`]) to run it.
-//!   These are [`Update`]s, which the page reads by hand (two fields)
-//!   rather than through serde: every variant of a deserialised enum costs
-//!   the page's module code.
+//!   These are [`Update`]s.
+//!
+//! The worker reads requests and writes replies and updates through serde
+//! (`serde-wasm-bindgen`); the page writes requests and reads replies and
+//! updates by hand, field by field with `Reflect`, to the same shapes: every
+//! serde-derived (de)serialiser costs the page's module code (the derives
+//! stay, for the worker and for the tests that pin the shapes).
 //!
 //! A result does not go through serde: `result` is a `Uint8Array` of its
 //! binary form and `lists` one `Uint32Array` per variant, passed through as
@@ -32,7 +36,33 @@
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::js_sys::{Array, Reflect, Uint32Array, Uint8Array};
+use web_sys::js_sys::{Array, Object, Reflect, Uint32Array, Uint8Array};
+
+/// Field `name` of a JS object (`undefined` when absent or not an object).
+fn field(object: &JsValue, name: &str) -> JsValue {
+    Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// A message's `id` field (absent, `null` or not a number: none).
+fn id_field(object: &JsValue) -> Option<u64> {
+    field(object, "id").as_f64().map(|id| id as u64)
+}
+
+/// A message's text field `name`, or why it has none.
+fn text_field(object: &JsValue, name: &str) -> Result<String, String> {
+    field(object, name)
+        .as_string()
+        .ok_or_else(|| format!("its `{name}` is not text"))
+}
+
+/// A new JS object with these fields.
+fn object(fields: &[(&str, &JsValue)]) -> JsValue {
+    let object = Object::new();
+    for (name, value) in fields {
+        let _ = Reflect::set(&object, &JsValue::from_str(name), value);
+    }
+    object.into()
+}
 
 /// Page → worker: `task`, as request `id`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -142,35 +172,36 @@ impl Update {
 
     /// A posted update, or `None` when `value` is not one (then it is a [`Reply`]).
     pub(crate) fn from_js(value: &JsValue) -> Option<Self> {
-        let field =
-            |object: &JsValue, name: &str| Reflect::get(object, &JsValue::from_str(name)).ok();
-        let text = |object: &JsValue, name: &str| field(object, name)?.as_string();
-        let id = |object: &JsValue| {
-            field(object, "id")
-                .and_then(|id| id.as_f64())
-                .map(|id| id as u64)
-        };
         if !value.is_object() {
             return None;
         }
-        if let Some(p) = field(value, "progress").filter(JsValue::is_object) {
+        let p = field(value, "progress");
+        if p.is_object() {
             return Some(Update::Progress {
-                id: id(&p),
-                summary: text(&p, "summary")?,
+                id: id_field(&p),
+                summary: text_field(&p, "summary").ok()?,
             });
         }
-        let e = field(value, "expensive").filter(JsValue::is_object)?;
+        let e = Some(field(value, "expensive")).filter(JsValue::is_object)?;
         Some(Update::Expensive {
-            id: id(&e),
-            question: text(&e, "question")?,
+            id: id_field(&e),
+            question: text_field(&e, "question").ok()?,
         })
     }
 }
 
 impl Request {
-    /// As a JS value to post.
+    /// As a JS value to post (by hand, the shape serde gives it).
     pub(crate) fn to_js(&self) -> Result<JsValue, String> {
-        serde_wasm_bindgen::to_value(self).map_err(|e| e.to_string())
+        // Ids count up from 0 in one page session; past 2^53 a number
+        // would round, which serde-wasm-bindgen refuses too.
+        if self.id > (1 << 53) {
+            return Err(format!("request id {} is too large for JS", self.id));
+        }
+        Ok(object(&[
+            ("id", &JsValue::from_f64(self.id as f64)),
+            ("task", &self.task.to_js()),
+        ]))
     }
 
     /// A posted request, or why it is not one.
@@ -196,9 +227,66 @@ impl Reply {
         serde_wasm_bindgen::to_value(self).map_err(|e| e.to_string())
     }
 
-    /// A posted reply, or why it is not one.
+    /// A posted reply, or why it is not one (read by hand, the shape serde
+    /// gives it).
     pub(crate) fn from_js(value: JsValue) -> Result<Self, String> {
-        serde_wasm_bindgen::from_value(value).map_err(|e| e.to_string())
+        if value.as_string().as_deref() == Some("ready") {
+            return Ok(Reply::Ready);
+        }
+        let array = |object: &JsValue, name: &str| {
+            field(object, name)
+                .dyn_into::<Uint8Array>()
+                .map_err(|_| format!("its `{name}` is not a Uint8Array"))
+        };
+        let variant = |name: &str| Some(field(&value, name)).filter(JsValue::is_object);
+        if let Some(o) = variant("simulated") {
+            return Ok(Reply::Simulated {
+                id: id_field(&o),
+                result: array(&o, "result")?,
+                lists: field(&o, "lists")
+                    .dyn_into::<Array>()
+                    .map_err(|_| "its `lists` is not an array".to_string())?,
+                elapsed_ms: field(&o, "elapsed_ms")
+                    .as_f64()
+                    .ok_or("its `elapsed_ms` is not a number")?,
+            });
+        }
+        if let Some(o) = variant("opened") {
+            return Ok(Reply::Opened {
+                id: id_field(&o),
+                scenario: array(&o, "scenario")?,
+            });
+        }
+        if let Some(o) = variant("refused") {
+            return Ok(Reply::Refused {
+                id: id_field(&o),
+                message: text_field(&o, "message")?,
+            });
+        }
+        if let Some(o) = variant("failed") {
+            return Ok(Reply::Failed {
+                id: id_field(&o),
+                message: text_field(&o, "message")?,
+            });
+        }
+        Err("it is none of ready, opened, refused, simulated or failed".to_string())
+    }
+}
+
+impl Task {
+    /// As a JS value (externally tagged, as serde writes it).
+    fn to_js(&self) -> JsValue {
+        let text = |s: &str| JsValue::from_str(s);
+        let (tag, body) = match self {
+            Task::Simulate { scenario } => ("simulate", object(&[("scenario", &text(scenario))])),
+            Task::OpenLink { json } => ("open_link", object(&[("json", &text(json))])),
+            Task::OpenFile { name, text: t } => (
+                "open_file",
+                object(&[("name", &text(name)), ("text", &text(t))]),
+            ),
+            Task::Confirmed(task) => ("confirmed", task.to_js()),
+        };
+        object(&[(tag, &body)])
     }
 }
 
