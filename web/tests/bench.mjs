@@ -23,7 +23,9 @@ const native = ONLY === 'page' ? [] : JSON.parse(execFileSync('cargo', [
 // `rebalance presets` prints `<id>  <title>` per line.
 const presets = ONLY === 'engine' ? [] : execFileSync('cargo', [
   'run', '--quiet', '--profile', 'native', '-p', 'rebalance-cli', '--', 'presets',
-], { cwd: ROOT, encoding: 'utf8' }).split('\n').map((l) => l.split(/\s+/)[0]).filter(Boolean);
+], { cwd: ROOT, encoding: 'utf8' }).split('\n').map((l) => l.split(/\s+/)[0]).filter(Boolean)
+  // A sweep link opens the sweep view, not a timeline.
+  .filter((id) => !id.startsWith('sweeps/'));
 
 const server = await serveStatic();
 // Without the omnibox popup's WebUI preloading in every new window (page_bench.mjs).
