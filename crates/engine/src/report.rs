@@ -234,13 +234,16 @@ fn format_value(v: u64, unit: Unit) -> String {
 mod tests {
     use super::*;
 
+    /// A preset's run and its metric rows.
+    fn rows_of(preset: &str) -> (crate::run::RunResult, Vec<MetricRow>) {
+        let result = crate::run::run(&crate::presets::find(preset).unwrap().scenario());
+        let rows = metric_rows(&result);
+        (result, rows)
+    }
+
     #[test]
     fn rows_compare_with_the_first_column() {
-        let scenario = crate::presets::find("connect/add-connector")
-            .unwrap()
-            .scenario();
-        let result = crate::run::run(&scenario);
-        let rows = metric_rows(&result);
+        let (_, rows) = rows_of("connect/add-connector");
         let stopped = rows.iter().find(|r| r.key == "tasks_stopped").unwrap();
         assert_eq!(stopped.values.len(), 2);
         assert!(stopped.versus_first[0].is_empty());
@@ -252,11 +255,7 @@ mod tests {
 
     #[test]
     fn a_protocol_without_rounds_counts_target_assignments_instead() {
-        let scenario = crate::presets::find("streams/streams-protocol-instance-joins")
-            .unwrap()
-            .scenario();
-        let result = crate::run::run(&scenario);
-        let rows = metric_rows(&result);
+        let (result, rows) = rows_of("streams/streams-protocol-instance-joins");
         let streams = result
             .variants
             .iter()
