@@ -3,6 +3,7 @@
 //! overlays); effects turn state changes into simulations and address-bar
 //! writes, so data flows one way: scenario → simulator → trace → view.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -67,6 +68,26 @@ fn references(refs: &[engine::scenario::Reference]) -> Html {
     }
 }
 
+/// Posts the newest simulation request, once.
+#[derive(Clone)]
+struct Outbox {
+    client: SimClient,
+    /// Reads the reducer's newest state, also right after a dispatch.
+    state: UseReducerHandle<PlaygroundState>,
+    /// The newest request posted.
+    posted: Rc<Cell<u64>>,
+}
+
+impl Outbox {
+    fn post(&self) {
+        let s = &*self.state;
+        if s.request > self.posted.get() {
+            self.posted.set(s.request);
+            self.client.request(s.request, &s.job(), s.confirmed());
+        }
+    }
+}
+
 /// The playground.
 #[component]
 pub fn App() -> Html {
@@ -111,17 +132,20 @@ pub fn App() -> Html {
             client
         })
     };
-    let first_request = *use_memo((), move |_| first_request);
-    // Each newer request (a valid scenario) goes to the simulator.
+    // Each newer request (a valid scenario) goes to the simulator once:
+    // from the handler that made it where it can (an edit: the worker
+    // starts while the page re-renders), else from this effect.
+    let outbox = {
+        let posted = use_memo((), move |_| Rc::new(Cell::new(first_request)));
+        Outbox {
+            client: (*client).clone(),
+            state: state.clone(),
+            posted: (*posted).clone(),
+        }
+    };
     {
-        let client = client.clone();
-        let job = state.job();
-        let confirmed = state.confirmed();
-        use_effect_with(state.request, move |request| {
-            if *request > 0 && *request != first_request {
-                client.request(*request, &job, confirmed);
-            }
-        });
+        let outbox = outbox.clone();
+        use_effect_with(state.request, move |_| outbox.post());
     }
     // The address bar follows the scenario: a permalink at all times.
     use_effect_with(
@@ -278,8 +302,11 @@ pub fn App() -> Html {
         use_callback((), move |_: (), _| ui.dispatch(OverlayAction::Close))
     };
     let on_edit = {
-        let dispatch = state.dispatcher();
-        use_callback((), move |e, _| dispatch.dispatch(Action::Edit(e)))
+        let outbox = outbox.clone();
+        use_callback((), move |e, _| {
+            outbox.state.dispatch(Action::Edit(e));
+            outbox.post();
+        })
     };
     let on_blank = {
         let dispatch = state.dispatcher();
