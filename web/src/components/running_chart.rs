@@ -310,7 +310,9 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
                     <rect class="brush" x={f1(a)} y={format!("{TOP:.0}")}
                           width={f1(b - a)} height={f0(height - TOP - BOTTOM)} />
                 }
-                <line class="playhead-line" x1={f1(x_now)} x2={f1(x_now)}
+                // Moved by a transform on a layer of its own, so a frame does
+                // not rasterise the series under it again (as in the timeline).
+                <line class="playhead-line" x1="0" x2="0" style={format!("transform:translateX({}px)", f1(x_now))}
                       y1={format!("{TOP:.0}")} y2={f0(height - BOTTOM)} />
             </svg>
         </figure>

@@ -271,6 +271,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let trace = &props.result.variants[props.index].trace;
     let x_now = axis.x(props.t_ms);
     let x_end = axis.x(trace.end_ms);
+    // The veil's clip: from the left edge to the run's end, on the drawing.
+    let veil_w = x_end.clamp(0.0, o.width);
 
     let pointer = Rc::new(Pointer {
         svg_ref: svg_ref.clone(),
@@ -366,9 +368,19 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 <rect class="time-ruler" x="0" y="0" width={f0(o.width)} height={f0(o.top - 2.0)} />
                 { body }
                 <g class="overlay">
+                    // The veil and the playhead move by a CSS transform on
+                    // layers of their own (`will-change` in the stylesheet):
+                    // moving them repaints neither the drawing under them
+                    // nor their own shapes, where changed geometry would
+                    // have the lanes' paths rasterised again under both
+                    // shapes' old and new bounds on every frame.
+                    // The veil is as wide as the unplayed part can be and
+                    // slides right, clipped at the run's end.
                     if x_now < x_end - 0.5 {
-                        <rect class="veil" x={f1(x_now)} y={f0(o.top)}
-                              width={f1(x_end - x_now)} height={f0(bottom - o.top)} />
+                        <svg class="veil-clip" x="0" y={f0(o.top)} width={f1(veil_w)} height={f0(bottom - o.top)}>
+                            <rect class="veil" x="0" y="0" width={f1(veil_w + 1.0)} height={f0(bottom - o.top)}
+                                  style={format!("transform:translateX({}px)", f1(x_now.clamp(-1.0, veil_w)))} />
+                        </svg>
                     }
                     if let Some((i, r)) = selected {
                         <g class="selected-round" data-round={i.to_string()}>
@@ -383,9 +395,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                             { text }
                         </text>
                     }
-                    <g class={classes!("playhead", (!axis.shows(props.t_ms)).then_some("outside"))} data-t={props.t_ms.to_string()}>
-                        <line x1={f1(x_now)} x2={f1(x_now)} y1={f0(o.top - 2.0)} y2={f0(bottom)} />
-                        <circle cx={f1(x_now)} cy={f0(o.top - 2.0)} r="4" />
+                    <g class={classes!("playhead", (!axis.shows(props.t_ms)).then_some("outside"))} data-t={props.t_ms.to_string()}
+                       style={format!("transform:translateX({}px)", f1(x_now))}>
+                        <line x1="0" x2="0" y1={f0(o.top - 2.0)} y2={f0(bottom)} />
+                        <circle cx="0" cy={f0(o.top - 2.0)} r="4" />
                     </g>
                 </g>
             </svg>
