@@ -67,7 +67,11 @@ test('release .wasm sizes (gzip -9)', async () => {
   // serde-wasm-bindgen: page 390,021 B, sweep 249,957 B; tightened.
   // All of session 7 merged (B-trees, worker messages, the story's follow
   // throttle +1.7 KB): page 386,566 B, simulator 459,410 B, sweep 244,747 B.
-  const limits = { page_wasm: 387_000, worker_wasm: 459_500, sweep_wasm: 245_000 };
+  // Session 8: fewer copies of the standard sort in the simulator (BTreeMap
+  // collects through one function or a sorted list, a set filled by
+  // extend): 459,350 -> 450,643 B as wasm-bindgen and wasm-opt build it
+  // (docs/performance.md; Trunk's build measured 60 B more at the start).
+  const limits = { page_wasm: 387_000, worker_wasm: 451_000, sweep_wasm: 245_000 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }

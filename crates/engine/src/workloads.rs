@@ -130,7 +130,17 @@ pub fn measure(
         sink = sink.wrapping_add(work());
         times.push(clock() - t);
     }
-    times.sort_by(f64::total_cmp);
+    // `f64::total_cmp`'s order as a `u64` key (sign bit flipped for
+    // positives, every bit for negatives): the engine's shared sort instead
+    // of a copy of the standard sort for `f64`s. Equal keys are equal bits.
+    crate::sort_by_key::sort_by_u64_key(&mut times, |t| {
+        let bits = t.to_bits();
+        if bits >> 63 == 1 {
+            !bits
+        } else {
+            bits | (1 << 63)
+        }
+    });
     Measurement {
         name: name.to_string(),
         median_ms: times[times.len() / 2],

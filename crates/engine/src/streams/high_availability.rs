@@ -141,9 +141,11 @@ fn assign_standby_replica_tasks(placement: &mut Placement, stateful: &[u32], rep
         return;
     }
     let n = placement.capacity.len() as u32;
-    let mut by_load: BTreeSet<(Load, u32)> = (0..n)
-        .map(|c| (Load(placement.assigned_load(c)), c))
-        .collect();
+    // Filled by `extend`, not `collect`: a set's `collect` sorts first, a
+    // copy of the standard sort for `(Load, u32)` that the inserts below
+    // do not need (one entry per client).
+    let mut by_load: BTreeSet<(Load, u32)> = BTreeSet::new();
+    by_load.extend((0..n).map(|c| (Load(placement.assigned_load(c)), c)));
     for &task in stateful {
         for _ in 0..replicas {
             let Some(&(load, client)) = by_load
@@ -166,9 +168,11 @@ fn assign_standby_replica_tasks(placement: &mut Placement, stateful: &[u32], rep
 /// count here (`HighAvailabilityTaskAssignor.assignStatelessActiveTasks`).
 fn assign_stateless_active_tasks(placement: &mut Placement, stateless: &[u32]) {
     let n = placement.capacity.len() as u32;
-    let mut by_load: BTreeSet<(Load, u32)> = (0..n)
-        .map(|c| (Load(placement.active_load(c)), c))
-        .collect();
+    // Filled by `extend`, not `collect`: a set's `collect` sorts first, a
+    // copy of the standard sort for `(Load, u32)` that the inserts below
+    // do not need (one entry per client).
+    let mut by_load: BTreeSet<(Load, u32)> = BTreeSet::new();
+    by_load.extend((0..n).map(|c| (Load(placement.active_load(c)), c)));
     for &task in stateless {
         let Some((_, client)) = by_load.pop_first() else {
             return;

@@ -235,15 +235,13 @@ impl ConstrainedPrioritySet {
         if self.queued_count == self.queued.len() {
             self.refill.extend_from_slice(&self.all_by_bucket);
             for &(start, end) in &self.shared_buckets {
-                let key_now = &self.key_now;
-                self.refill[start..end].sort_unstable_by_key(|&c| key_now[c as usize]);
+                sort_by_key_now(&mut self.refill[start..end], &self.key_now);
             }
         } else {
             let queued = &self.queued;
             self.refill
                 .extend((0..queued.len() as u32).filter(|&c| queued[c as usize]));
-            let key_now = &self.key_now;
-            self.refill.sort_unstable_by_key(|&c| key_now[c as usize]);
+            sort_by_key_now(&mut self.refill, &self.key_now);
             hash_set_order(&mut self.refill, &self.spread_hashes);
         }
         self.log.clear();
@@ -295,6 +293,13 @@ impl ConstrainedPrioritySet {
     fn is_heap(&mut self) -> bool {
         self.literal(|heap| heap.is_heap())
     }
+}
+
+/// Sorts clients by their key now, as both refill orders always did (the
+/// standard unstable sort). One function for both, so the module holds one
+/// copy of that sort, not one per closure.
+fn sort_by_key_now(clients: &mut [u32], key_now: &[u128]) {
+    clients.sort_unstable_by_key(|&c| key_now[c as usize]);
 }
 
 /// `java.util.PriorityQueue` over clients with live keys, reproduced step

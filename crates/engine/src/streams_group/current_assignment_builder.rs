@@ -109,8 +109,7 @@ impl TaskOwnership {
             &mut ownership.standby,
             &mut ownership.warmup,
         ] {
-            // Stable: a task's processes stay in listing order.
-            crate::sort_by_key::sort_stable_by(pairs, |a, b| a.0.cmp(&b.0));
+            sort_by_task(pairs);
         }
         ownership.active = last_per_task(std::mem::take(&mut ownership.active));
         ownership
@@ -134,6 +133,26 @@ impl TaskOwnership {
             .iter()
             .any(|(_, p)| p == process)
     }
+}
+
+/// Sorts `(task, name)` pairs by task, stably: a task's names stay in
+/// listing order. One comparator for every such list (one copy of the sort's
+/// wrapper).
+fn sort_by_task(pairs: &mut [(TaskId, String)]) {
+    crate::sort_by_key::sort_stable_by(pairs, |a, b| a.0.cmp(&b.0));
+}
+
+/// `(task, name)` pairs as a list sorted by task with the last name listed
+/// for each task: what collecting them into a map keyed by task leaves,
+/// for a map built once and then only read ([`named_for`]).
+pub(crate) fn last_name_per_task(mut pairs: Vec<(TaskId, String)>) -> Vec<(TaskId, String)> {
+    sort_by_task(&mut pairs);
+    last_per_task(pairs)
+}
+
+/// The name listed for `task` in a list from [`last_name_per_task`].
+pub(crate) fn named_for<'a>(pairs: &'a [(TaskId, String)], task: &TaskId) -> Option<&'a str> {
+    holders(pairs, task).first().map(|(_, name)| name.as_str())
 }
 
 /// The pairs of `task` in a list sorted by task.

@@ -13,8 +13,8 @@ use super::member::{Assigned, MemberKey, PendingRound, Subscription};
 use super::StreamsSimulation;
 use crate::sim::group::CompletedJoin;
 use crate::streams::partition_assignor::{
-    self, assign_group, AssignorKind, ClientSubscription, GroupDecision, GroupInput, LeaderContext,
-    MemberSubscription,
+    self, assign_group, task_offsets, AssignorKind, ClientSubscription, GroupDecision, GroupInput,
+    LeaderContext, MemberSubscription,
 };
 use crate::streams::{AssignmentConfigs, StreamsTaskId};
 use crate::trace::{RebalanceRound, RoundMember, StepKind};
@@ -203,27 +203,30 @@ impl StreamsSimulation {
                     .iter()
                     .map(|&t| self.topology.task_ids[t as usize])
                     .collect(),
-                offset_sums: sub
-                    .offset_sums
-                    .iter()
-                    .map(|&(t, sum)| (self.topology.task_ids[t as usize], sum))
-                    .collect(),
+                offset_sums: task_offsets(
+                    sub.offset_sums
+                        .iter()
+                        .map(|&(t, sum)| (self.topology.task_ids[t as usize], sum))
+                        .collect(),
+                ),
             })
             .collect()
     }
 
     /// Changelog end offsets of the stateful tasks at `at` (Admin listOffsets).
     pub(super) fn end_offsets(&self, at: u64) -> BTreeMap<StreamsTaskId, i64> {
-        self.topology
-            .stateful_tasks
-            .iter()
-            .map(|&t| {
-                (
-                    t,
-                    self.topology.logs[self.task_index(t) as usize].end(at) as i64,
-                )
-            })
-            .collect()
+        task_offsets(
+            self.topology
+                .stateful_tasks
+                .iter()
+                .map(|&t| {
+                    (
+                        t,
+                        self.topology.logs[self.task_index(t) as usize].end(at) as i64,
+                    )
+                })
+                .collect(),
+        )
     }
 
     /// Each member's assignment as the simulator applies it, and the round's

@@ -14,10 +14,9 @@
 //! session is rescheduled. A leave or a fence only bumps the group epoch:
 //! the next heartbeat of any member computes.
 
-use std::collections::BTreeMap;
-
 use crate::streams_group::current_assignment_builder::{
-    reconcile, MemberReconciliation, MemberState, TaskOwnership, TasksTuple,
+    last_name_per_task, named_for, reconcile, MemberReconciliation, MemberState, TaskOwnership,
+    TasksTuple,
 };
 use crate::streams_group::sticky_task_assignor::legacy_4_1::StickyTaskAssignor41;
 use crate::streams_group::{
@@ -420,17 +419,19 @@ impl StreamsGroupCoordinator {
             num_standby_replicas: self.config.num_standby_replicas,
         };
         let result = self.assign(&spec);
-        let previous_owner: BTreeMap<_, _> = self
-            .members
-            .iter()
-            .flat_map(|m| {
-                m.target
-                    .active
-                    .iter()
-                    .map(move |t| (t.clone(), &m.member_id))
-            })
-            .map(|(t, id)| (t, id.clone()))
-            .collect();
+        // Each task's member in the previous target (a list built once and
+        // searched: no B-tree keyed by `TaskId` with `String` values).
+        let previous_owner = last_name_per_task(
+            self.members
+                .iter()
+                .flat_map(|m| {
+                    m.target
+                        .active
+                        .iter()
+                        .map(move |t| (t.clone(), m.member_id.clone()))
+                })
+                .collect(),
+        );
         let mut moved = 0;
         // Member ids are unique and the group is never empty here (a
         // heartbeat or the timer of a non-empty group computes); should the
@@ -441,7 +442,7 @@ impl StreamsGroupCoordinator {
                     moved += a
                         .active
                         .iter()
-                        .filter(|t| previous_owner.get(*t).is_some_and(|o| *o != m.member_id))
+                        .filter(|t| named_for(&previous_owner, t).is_some_and(|o| o != m.member_id))
                         .count();
                     m.target = TasksTuple {
                         active: a.active.clone(),
