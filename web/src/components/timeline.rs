@@ -16,6 +16,7 @@
 //! shared with the CLI's SVG export), groups of workers summarised as tasks
 //! by state over time, or one group drilled into.
 
+use engine::fixed::Fixed;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -356,7 +357,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             <svg ref={svg_ref} class={classes!("timeline", props.followed.is_some().then_some("following"))}
                  xmlns="http://www.w3.org/2000/svg"
                  width={f0(o.width)} height={f0(height)}
-                 viewBox={format!("0 0 {:.0} {height:.0}", o.width)}
+                 viewBox={format!("0 0 {:.0} {height:.0}", Fixed(o.width), height = Fixed(height))}
                  data-from={axis.from_ms.to_string()} data-to={axis.to_ms.to_string()}
                  data-left={f1(axis.left)} data-right={f1(axis.right)}
                  role="img" aria-label={label}
