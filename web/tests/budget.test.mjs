@@ -67,7 +67,11 @@ test('release .wasm sizes (gzip -9)', async () => {
   // serde-wasm-bindgen: page 390,021 B, sweep 249,957 B; tightened.
   // All of session 7 merged (B-trees, worker messages, the story's follow
   // throttle +1.7 KB): page 386,566 B, simulator 459,410 B, sweep 244,747 B.
-  const limits = { page_wasm: 387_000, worker_wasm: 459_500, sweep_wasm: 245_000 };
+  // Session 8 (#13): no f64 formatted by core::fmt in the page (engine::fixed):
+  // page 379,136 B; the simulator (460,676 B, +1.3 KB) and the sweep view
+  // (245,579 B, +0.8 KB) still hold core's float code, so engine::fixed's
+  // writer only adds to them (docs/performance.md); their limits follow.
+  const limits = { page_wasm: 379_500, worker_wasm: 461_000, sweep_wasm: 246_000 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }
