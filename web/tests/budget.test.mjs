@@ -71,7 +71,14 @@ test('release .wasm sizes (gzip -9)', async () => {
   // collects through one function or a sorted list, a set filled by
   // extend): 459,350 -> 450,643 B as wasm-bindgen and wasm-opt build it
   // (docs/performance.md; Trunk's build measured 60 B more at the start).
-  const limits = { page_wasm: 387_000, worker_wasm: 451_000, sweep_wasm: 245_000 };
+  // Session 8 (#13): no f64 formatted by core::fmt in the page (engine::fixed):
+  // page 379,136 B; the simulator (460,676 B, +1.3 KB) and the sweep view
+  // (245,579 B, +0.8 KB) still hold core's float code, so engine::fixed's
+  // writer only adds to them (docs/performance.md); their limits follow.
+  // All of session 8 merged (the sorts, engine::fixed, the playback layers
+  // +0.3 KB, the edit's early request +0.1 KB), trunk build: page 379,589 B,
+  // simulator 452,152 B, sweep 245,584 B.
+  const limits = { page_wasm: 380_000, worker_wasm: 452_500, sweep_wasm: 246_000 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }

@@ -5,6 +5,7 @@
 //! unassigned work), a row per connector or task that was ever on that lane,
 //! and one bar per state span: long runs of one state are one shape.
 
+use crate::fixed::clamp;
 use std::collections::HashMap;
 
 use crate::time_ticks::labelled_ticks;
@@ -425,7 +426,11 @@ impl TimeAxis {
 
     /// The time at an x, held to the axis.
     pub fn time_at(&self, x: f64) -> u64 {
-        let f = ((x - self.left) / (self.right - self.left).max(1.0)).clamp(0.0, 1.0);
+        let f = clamp(
+            (x - self.left) / (self.right - self.left).max(1.0),
+            0.0,
+            1.0,
+        );
         self.from_ms + (f * self.span() as f64).round() as u64
     }
 

@@ -13,6 +13,7 @@ pub mod budget;
 pub mod conformance;
 pub mod connect;
 pub mod cost;
+pub mod fixed;
 pub(crate) mod kafka_version;
 pub mod layout;
 pub mod link;

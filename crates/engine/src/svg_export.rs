@@ -2,6 +2,7 @@
 //! pages and postmortems: the same layout, colours and legend as the page,
 //! with inline styles so it renders anywhere an `<img>` does.
 
+use crate::fixed::Fixed;
 use std::fmt::Write as _;
 
 use crate::layout::{self, LayoutOptions, TimelineLayout, LEGEND, ROUND_COLOUR};
@@ -37,7 +38,9 @@ pub fn render(scenario: &Scenario, result: &RunResult) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0} {height:.0}" width="{width:.0}" height="{height:.0}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="11">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0} {height:.0}" width="{width:.0}" height="{height:.0}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="11">"#,
+        height = Fixed(height),
+        width = Fixed(width),
     );
     let _ = write!(
         s,
@@ -56,20 +59,27 @@ pub fn render(scenario: &Scenario, result: &RunResult) -> String {
             s,
             r##"<rect x="{x:.0}" y="32" width="14" height="10" rx="2" fill="{}"/><text x="{:.0}" y="41" fill="#5b6470">{}</text>"##,
             layout::state_colour(state),
-            x + 18.0,
-            esc(label)
+            Fixed(x + 18.0),
+            esc(label),
+            x = Fixed(x)
         );
         x += 28.0 + 6.5 * label.len() as f64;
     }
     let _ = write!(
         s,
         r##"<line x1="{x:.0}" x2="{x:.0}" y1="30" y2="44" stroke="{ROUND_COLOUR}" stroke-dasharray="3 2"/><text x="{:.0}" y="41" fill="#5b6470">rebalance round</text>"##,
-        x + 6.0
+        Fixed(x + 6.0),
+        x = Fixed(x)
     );
 
     for (i, (run, lay)) in result.variants.iter().zip(&layouts).enumerate() {
         let ox = i as f64 * (column_w + COLUMN_GAP);
-        let _ = write!(s, r#"<g transform="translate({ox:.0},{HEADER:.0})">"#);
+        let _ = write!(
+            s,
+            r#"<g transform="translate({ox:.0},{HEADER:.0})">"#,
+            HEADER = Fixed(HEADER),
+            ox = Fixed(ox),
+        );
         let _ = write!(
             s,
             r##"<text x="0" y="0" font-size="14" font-weight="600" fill="#1b1f24">{}</text>"##,
@@ -80,13 +90,17 @@ pub fn render(scenario: &Scenario, result: &RunResult) -> String {
                 let _ = write!(
                     s,
                     r##"<text x="0" y="{:.0}" fill="#5b6470">{}: <tspan fill="#1b1f24" font-weight="600">{}</tspan></text>"##,
-                    18.0 + 16.0 * r as f64,
+                    Fixed(18.0 + 16.0 * r as f64),
                     esc(&row.label),
                     esc(&row.values[i])
                 );
             }
         }
-        let _ = write!(s, r#"<g transform="translate(0,{metrics_h:.0})">"#);
+        let _ = write!(
+            s,
+            r#"<g transform="translate(0,{metrics_h:.0})">"#,
+            metrics_h = Fixed(metrics_h),
+        );
         render_timeline(&mut s, &run.trace, lay);
         s.push_str("</g></g>");
     }
@@ -101,18 +115,18 @@ fn render_timeline(s: &mut String, trace: &crate::trace::Trace, lay: &TimelineLa
         let _ = write!(
             s,
             r##"<rect x="0" y="{:.1}" width="{:.0}" height="{:.1}" fill="{fill}"/><text x="4" y="{:.1}" font-weight="600" fill="#1b1f24">{}</text>"##,
-            lane.y,
-            o.width,
-            lane.height,
-            lane.y + 14.0,
+            Fixed(lane.y),
+            Fixed(o.width),
+            Fixed(lane.height),
+            Fixed(lane.y + 14.0),
             esc(&lane.label)
         );
         if lane.hidden > 0 {
             let _ = write!(
                 s,
                 r##"<text x="{:.0}" y="{:.1}" font-size="10" fill="#5b6470">+{} more connectors and tasks</text>"##,
-                o.label_width,
-                lane.y + lane.height - 3.0,
+                Fixed(o.label_width),
+                Fixed(lane.y + lane.height - 3.0),
                 lane.hidden
             );
         }
@@ -130,19 +144,22 @@ fn render_timeline(s: &mut String, trace: &crate::trace::Trace, lay: &TimelineLa
         let _ = write!(
             s,
             r##"<line x1="{x:.1}" x2="{x:.1}" y1="{:.0}" y2="{bottom:.0}" stroke="#d0d6de" stroke-width="0.5"/><text x="{x:.1}" y="{:.0}" font-size="10" fill="#5b6470" text-anchor="{anchor}">{}</text>"##,
-            o.top - 4.0,
-            bottom + 14.0,
-            label
+            Fixed(o.top - 4.0),
+            Fixed(bottom + 14.0),
+            label,
+            bottom = Fixed(bottom),
+            x = Fixed(x)
         );
     }
     for bar in lay.bars(trace) {
         let _ = write!(
             s,
             r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{}" fill="{}"/>"#,
-            bar.x,
-            bar.y,
-            bar.width,
-            o.row_height,
+            Fixed(bar.x),
+            Fixed(bar.y),
+            Fixed(bar.width),
+            // Whole pixels (6): written as `{}` of the f64 writes them.
+            Fixed(o.row_height),
             layout::state_colour(bar.state)
         );
     }
@@ -151,9 +168,11 @@ fn render_timeline(s: &mut String, trace: &crate::trace::Trace, lay: &TimelineLa
         let _ = write!(
             s,
             r#"<line x1="{x:.1}" x2="{x:.1}" y1="{:.0}" y2="{bottom:.0}" stroke="{ROUND_COLOUR}" stroke-dasharray="3 2"><title>generation {}: {}</title></line>"#,
-            o.top - 6.0,
+            Fixed(o.top - 6.0),
             round.generation,
-            esc(&round.explanation)
+            esc(&round.explanation),
+            bottom = Fixed(bottom),
+            x = Fixed(x)
         );
     }
     for ev in &trace.events {
@@ -161,10 +180,11 @@ fn render_timeline(s: &mut String, trace: &crate::trace::Trace, lay: &TimelineLa
         let _ = write!(
             s,
             r##"<path d="M{x:.1} {:.0} l-4 -7 h8 z" fill="#1b1f24"/><text x="{:.1}" y="{:.0}" font-size="10" fill="#1b1f24">{}</text>"##,
-            o.top - 8.0,
-            x + 5.0,
-            o.top - 12.0,
-            esc(&ev.label)
+            Fixed(o.top - 8.0),
+            Fixed(x + 5.0),
+            Fixed(o.top - 12.0),
+            esc(&ev.label),
+            x = Fixed(x)
         );
     }
 }

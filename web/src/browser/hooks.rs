@@ -1,5 +1,6 @@
 //! Small hooks shared by components.
 
+use engine::fixed::clamp;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -121,7 +122,7 @@ pub fn use_visible_window(node: NodeRef, enabled: bool) -> Option<(f64, f64)> {
                         .and_then(|h| h.as_f64())
                         .unwrap_or(800.0);
                     let top = (-rect.top()).max(0.0);
-                    let bottom = (vh - rect.top()).clamp(0.0, rect.height());
+                    let bottom = clamp(vh - rect.top(), 0.0, rect.height());
                     let lo = ((top - WINDOW_BLOCK / 2.0) / WINDOW_BLOCK).floor() * WINDOW_BLOCK;
                     let hi = ((bottom + WINDOW_BLOCK / 2.0) / WINDOW_BLOCK).ceil() * WINDOW_BLOCK;
                     window.set(Some((lo.max(0.0), hi)));

@@ -3,6 +3,7 @@
 //! numbers, larger ones (`acceptable.recovery.lag` at `Long.MAX_VALUE`)
 //! become `BigInt`s, and `BigInt`s given back become integers again.
 
+use engine::fixed::Fixed;
 use serde_json::{Map, Number, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::js_sys::{Array, BigInt, Object, Reflect};
@@ -107,9 +108,11 @@ fn from_js_depth(value: &JsValue, depth: usize) -> Result<Value, String> {
         if f.fract() == 0.0 && f.abs() <= MAX_SAFE as f64 {
             return Ok(Value::Number(Number::from(f as i64)));
         }
+        // Only NaN and the infinities have no JSON number; `Fixed` writes
+        // them as `{}` of an f64 does ("NaN", "inf", "-inf").
         return Number::from_f64(f)
             .map(Value::Number)
-            .ok_or_else(|| format!("{f} is not a JSON number"));
+            .ok_or_else(|| format!("{} is not a JSON number", Fixed(f)));
     }
     if value.is_bigint() {
         let text = value

@@ -3,6 +3,7 @@
 //! default, and then it costs one flag check. Also the clock every timing
 //! in this crate reads (page, worker and the simulator's JS API).
 
+use engine::fixed::Fixed;
 use std::cell::OnceCell;
 
 thread_local! {
@@ -30,6 +31,6 @@ pub fn timed<T>(label: &str, f: impl FnOnce() -> T) -> T {
     }
     let start = now();
     let out = f();
-    gloo::console::log!(format!("{label}: {:.1} ms", now() - start));
+    gloo::console::log!(format!("{label}: {:.1} ms", Fixed(now() - start)));
     out
 }

@@ -2,6 +2,7 @@
 //! iframe snippet. The parts that decide something are pure functions,
 //! tested natively; the rest are thin browser calls.
 
+use engine::fixed::Fixed;
 use engine::scenario::Scenario;
 
 use crate::worker::sim_client::Opening;
@@ -31,7 +32,7 @@ pub fn file_too_large(name: &str, bytes: f64) -> String {
     let shown: String = name.chars().take(80).collect();
     format!(
         "“{shown}” is {:.1} MiB; scenario files are at most {} KiB, so it was not opened.",
-        bytes / 1_048_576.0,
+        Fixed(bytes / 1_048_576.0),
         engine::link::MAX_DECODED_BYTES / 1024
     )
 }

@@ -3,6 +3,7 @@
 //! overlays); effects turn state changes into simulations and address-bar
 //! writes, so data flows one way: scenario → simulator → trace → view.
 
+use engine::fixed::Fixed;
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -365,7 +366,7 @@ pub fn App() -> Html {
         (_, true) => "simulating…".to_string(),
         (Some(shown), false) => format!(
             "simulated in {:.0} ms {}",
-            shown.elapsed_ms,
+            Fixed(shown.elapsed_ms),
             if shown.in_worker {
                 "in a Web Worker"
             } else {
@@ -395,7 +396,7 @@ pub fn App() -> Html {
               data-view={if gallery_shown { "gallery" } else if sweep_shown { "sweep" } else { "compare" }}
               data-request={s.request.to_string()}
               data-shown={s.shown.as_ref().map(|x| x.id.to_string()).unwrap_or_default()}
-              data-sim-ms={s.shown.as_ref().map(|x| format!("{:.1}", x.elapsed_ms)).unwrap_or_default()}
+              data-sim-ms={s.shown.as_ref().map(|x| format!("{:.1}", Fixed(x.elapsed_ms))).unwrap_or_default()}
               data-in-worker={s.shown.as_ref().map(|x| x.in_worker.to_string()).unwrap_or_default()}
               data-superseded={client.superseded().to_string()}
 

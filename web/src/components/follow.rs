@@ -3,6 +3,7 @@
 //! bar under the pointer. Everything is read from the trace
 //! (`Trace::item_intervals`), never from drawn shapes.
 
+use engine::fixed::Fixed;
 use engine::layout::{item_moves, state_name, Bar, TimeAxis, TimelineLayout};
 use engine::trace::{StateInterval, Trace};
 use engine::wording::duration as format_duration;
@@ -81,7 +82,11 @@ pub fn tooltip(trace: &Trace, bar: &Bar, x: f64, y: f64, flip: bool) -> Html {
         .and_then(|w| trace.workers.get(w as usize))
         .map_or("unassigned", String::as_str);
     // Keep it inside the column: left of the pointer past the middle (`flip`).
-    let style = format!("left: {x:.0}px; top: {:.0}px", y + 14.0);
+    let style = format!(
+        "left: {x:.0}px; top: {:.0}px",
+        Fixed(y + 14.0),
+        x = Fixed(x)
+    );
     html! {
         <div class={classes!("bar-tooltip", flip.then_some("flip"))} role="tooltip" {style}
              data-item={label.to_string()}>

@@ -3,6 +3,7 @@
 //! streams-protocol column's target assignment epochs (hover or tap for
 //! details).
 
+use engine::fixed::Fixed;
 use engine::layout::{LayoutOptions, TimeAxis};
 use engine::trace::Trace;
 use engine::wording::duration as format_duration;
@@ -15,12 +16,12 @@ use crate::state::numbers::{thousands, with_separators};
 /// A coordinate with one decimal, for SVG attributes (one shared function
 /// instead of a `format!` at every attribute keeps the WebAssembly small).
 pub fn f1(v: f64) -> String {
-    format!("{v:.1}")
+    format!("{v:.1}", v = Fixed(v),)
 }
 
 /// A whole coordinate, for SVG attributes.
 pub fn f0(v: f64) -> String {
-    format!("{v:.0}")
+    format!("{v:.0}", v = Fixed(v),)
 }
 
 /// Event labels on two rows above the lanes, each placed where it does not
@@ -88,7 +89,7 @@ pub fn markers(
                data-at={round.started_ms.to_string()} data-count={(m.count > 1).then(|| m.count.to_string())}>
                 <line class="round-marker" x1={f1(x)} x2={f1(x)}
                       y1={f0(o.top)} y2={f0(bottom)} />
-                <path class="round-tick" d={format!("M{x:.1} {bottom:.0}l-4 6h8z")} />
+                <path class="round-tick" d={format!("M{x:.1} {bottom:.0}l-4 6h8z", bottom = Fixed(bottom), x = Fixed(x),)} />
                 // A wide, invisible target: the marker itself is one pixel.
                 <rect class="round-hit" x={f1(x - 5.0)} y={f0(o.top)}
                       width="10" height={f0(bottom - o.top + 6.0)}>
@@ -131,7 +132,7 @@ pub fn markers(
             <g class={classes!("event-marker", (!ev.applied).then_some("skipped"))} data-at={ev.at_ms.to_string()}>
                 <line class="event-line" x1={f1(x)} x2={f1(x)}
                       y1={f0(o.top)} y2={f0(bottom)} />
-                <path d={format!("M{x:.1} {:.0}l-4.5 -8h9z", o.top - 1.0)}>
+                <path d={format!("M{x:.1} {:.0}l-4.5 -8h9z", Fixed(o.top - 1.0), x = Fixed(x))}>
                     <title>{ format!("{} at {}{}", ev.label, format_duration(ev.at_ms), if ev.applied { "" } else { " (could not apply)" }) }</title>
                 </path>
                 if let Some((lx, row, end)) = place {

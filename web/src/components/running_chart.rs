@@ -3,6 +3,7 @@
 //! of the zoom. The window the columns show is framed; dragging across the
 //! chart (a brush) shows that stretch, a click moves the playhead.
 
+use engine::fixed::Fixed;
 use std::cell::Cell;
 use std::fmt::Write as _;
 use std::rc::Rc;
@@ -75,12 +76,22 @@ fn step_path(steps: &Steps, axis: TimeAxis, y_max: u32, height: f64) -> String {
     let mut d = String::new();
     for (i, &(t, v)) in steps.points.iter().enumerate() {
         if i == 0 {
-            let _ = write!(d, "M{:.1} {:.1}", axis.x(t), y_of(v, y_max, height));
+            let _ = write!(
+                d,
+                "M{:.1} {:.1}",
+                Fixed(axis.x(t)),
+                Fixed(y_of(v, y_max, height))
+            );
         } else {
-            let _ = write!(d, "H{:.1}V{:.1}", axis.x(t), y_of(v, y_max, height));
+            let _ = write!(
+                d,
+                "H{:.1}V{:.1}",
+                Fixed(axis.x(t)),
+                Fixed(y_of(v, y_max, height))
+            );
         }
     }
-    let _ = write!(d, "H{:.1}", axis.x(axis.to_ms));
+    let _ = write!(d, "H{:.1}", Fixed(axis.x(axis.to_ms)));
     d
 }
 
@@ -94,14 +105,14 @@ fn band_path(ranges: &[Range], axis: TimeAxis, y_max: u32, height: f64) -> Strin
     let mut d = String::new();
     for (c, r) in ranges.iter().enumerate() {
         if c == 0 {
-            let _ = write!(d, "M{:.1} {:.1}", x(0), y(r.max));
+            let _ = write!(d, "M{:.1} {:.1}", Fixed(x(0)), Fixed(y(r.max)));
         } else {
-            let _ = write!(d, "V{:.1}", y(r.max));
+            let _ = write!(d, "V{:.1}", Fixed(y(r.max)));
         }
-        let _ = write!(d, "H{:.1}", x(c + 1));
+        let _ = write!(d, "H{:.1}", Fixed(x(c + 1)));
     }
     for (c, r) in ranges.iter().enumerate().rev() {
-        let _ = write!(d, "V{:.1}H{:.1}", y(r.min), x(c));
+        let _ = write!(d, "V{:.1}H{:.1}", Fixed(y(r.min)), Fixed(x(c)));
     }
     d.push('Z');
     d
@@ -127,11 +138,11 @@ fn running_series(
         let x = axis.left + c as f64 * px;
         let y = TOP + (1.0 - r.mean / f64::from(y_max.max(1))) * (height - TOP - BOTTOM);
         if c == 0 {
-            let _ = write!(line, "M{x:.1} {y:.1}");
+            let _ = write!(line, "M{x:.1} {y:.1}", x = Fixed(x), y = Fixed(y),);
         } else {
-            let _ = write!(line, "V{y:.1}");
+            let _ = write!(line, "V{y:.1}", y = Fixed(y),);
         }
-        let _ = write!(line, "H{:.1}", x + px);
+        let _ = write!(line, "H{:.1}", Fixed(x + px));
     }
     (line, Some(band_path(&ranges, axis, y_max, height)))
 }
@@ -279,7 +290,7 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
                 </span>
             </figcaption>
             <svg ref={svg_ref} class="chart" width={f0(width)} height={f0(height)}
-                 viewBox={format!("0 0 {width:.0} {height:.0}")}
+                 viewBox={format!("0 0 {width:.0} {height:.0}", height = Fixed(height), width = Fixed(width),)}
                  onpointerdown={on_down} onpointermove={on_move} onpointerup={on_up} onpointercancel={on_cancel}
                  data-left={f0(left)} data-right={f0(width - RIGHT)}
                  role="img" aria-label="Running tasks over the whole run, one line per compared protocol; drag across it to zoom the timelines to that stretch">
@@ -303,17 +314,17 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
                 }) }
                 if !whole {
                     // The window the columns show.
-                    <rect class="window-frame" x={f1(wx0)} y={format!("{TOP:.0}")}
+                    <rect class="window-frame" x={f1(wx0)} y={format!("{TOP:.0}", TOP = Fixed(TOP),)}
                           width={f1((wx1 - wx0).max(1.0))} height={f0(height - TOP - BOTTOM)} />
                 }
                 if let Some((a, b)) = *brush {
-                    <rect class="brush" x={f1(a)} y={format!("{TOP:.0}")}
+                    <rect class="brush" x={f1(a)} y={format!("{TOP:.0}", TOP = Fixed(TOP),)}
                           width={f1(b - a)} height={f0(height - TOP - BOTTOM)} />
                 }
                 // Moved by a transform on a layer of its own, so a frame does
                 // not rasterise the series under it again (as in the timeline).
                 <line class="playhead-line" x1="0" x2="0" style={format!("transform:translateX({}px)", f1(x_now))}
-                      y1={format!("{TOP:.0}")} y2={f0(height - BOTTOM)} />
+                      y1={format!("{TOP:.0}", TOP = Fixed(TOP),)} y2={f0(height - BOTTOM)} />
             </svg>
         </figure>
     }

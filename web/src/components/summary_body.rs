@@ -2,6 +2,7 @@
 //! (and one for unassigned work) showing how many tasks were in each state
 //! over time, stacked. Clicking a group drills down into its workers.
 
+use engine::fixed::Fixed;
 use std::fmt::Write as _;
 
 use engine::layout::{state_name, TimeAxis, TimelineLayout, LEGEND};
@@ -97,13 +98,13 @@ fn stacked_paths(g: &Group, axis: &TimeAxis, y0: f64) -> Vec<(usize, String)> {
         let y = |v: u32| bottom - f64::from(v) * scale;
         let mut d = String::new();
         // Upper edge left to right, then the lower edge back.
-        let _ = write!(d, "M{:.1} {:.1}", xs[0], y(cum[0][s]));
+        let _ = write!(d, "M{:.1} {:.1}", Fixed(xs[0]), Fixed(y(cum[0][s])));
         for i in 0..n {
-            let _ = write!(d, "V{:.1}H{:.1}", y(cum[i][s]), xs[i + 1]);
+            let _ = write!(d, "V{:.1}H{:.1}", Fixed(y(cum[i][s])), Fixed(xs[i + 1]));
         }
         for i in (0..n).rev() {
             let lower = if s == 0 { 0 } else { cum[i][s - 1] };
-            let _ = write!(d, "V{:.1}H{:.1}", y(lower), xs[i]);
+            let _ = write!(d, "V{:.1}H{:.1}", Fixed(y(lower)), Fixed(xs[i]));
         }
         d.push('z');
         out.push((s, d));
@@ -131,7 +132,7 @@ pub fn SummaryBody(props: &SummaryBodyProps) -> Html {
             <g class="group" key={g.label.clone()} data-group={i.to_string()} data-lane={g.label.clone()} {onclick}>
                 <title>{ format!("{}: up to {} tasks. Click to see these workers one by one.", g.label, thousands(u64::from(g.peak))) }</title>
                 <rect class={classes!("lane-bg", (i % 2 == 1).then_some("odd"))} x="0" y={f1(y0)}
-                      width={f1(o.width)} height={format!("{GROUP_LANE:.0}")} />
+                      width={f1(o.width)} height={format!("{GROUP_LANE:.0}", GROUP_LANE = Fixed(GROUP_LANE),)} />
                 <text class="lane-label" x="4" y={f1(y0 + 12.0)}>{ first.to_string() }</text>
                 if let Some(last) = last {
                     <text class="lane-more" x="4" y={f1(y0 + 24.0)}>{ format!("… {last}") }</text>

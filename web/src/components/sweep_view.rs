@@ -8,6 +8,7 @@
 mod controls;
 mod plot;
 
+use engine::fixed::Fixed;
 use std::rc::Rc;
 
 use engine::scenario::Scenario;
@@ -190,7 +191,7 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
                  data-state={state}
                  data-done={run.map(|r| r.done().to_string()).unwrap_or_default()}
                  data-total={run.map(|r| r.total().to_string()).unwrap_or_default()}
-                 data-sweep-ms={run.and_then(|r| r.finished_ms.map(|f| format!("{:.1}", f - r.started_ms))).unwrap_or_default()}
+                 data-sweep-ms={run.and_then(|r| r.finished_ms.map(|f| format!("{:.1}", Fixed(f - r.started_ms)))).unwrap_or_default()}
                  data-workers={crate::worker::sweep_pool::pool_size().to_string()}>
             if let Some(q) = question {
                 <h2 class="sweep-question" id="sweep-question">{ &q.title }</h2>
@@ -240,7 +241,7 @@ fn raw(html: String) -> Html {
 fn status_text(done: usize, total: usize, state: &str, ms: Option<f64>) -> String {
     match (state, ms) {
         ("cancelled", _) => format!("Cancelled: {done} of {total} points ran."),
-        (_, Some(ms)) => format!("{total} points in {ms:.0} ms."),
+        (_, Some(ms)) => format!("{total} points in {ms:.0} ms.", ms = Fixed(ms),),
         _ => format!("{done} of {total} points…"),
     }
 }

@@ -5,6 +5,7 @@
 //! revoking, waiting for a release, assigned). Composed by the timeline
 //! bodies; read from the trace (`state::target_view`).
 
+use engine::fixed::{clamp, Fixed};
 use engine::layout::{LayoutOptions, TimeAxis, TimelineLayout};
 use engine::trace::Trace;
 use engine::wording::duration as format_duration;
@@ -45,7 +46,7 @@ pub fn epoch_markers(
                 <g class="target-epoch" data-target={i.to_string()} data-epoch={a.epoch.to_string()}
                    data-at={a.computed_ms.to_string()}>
                     <line class="target-marker" x1={f1(x)} x2={f1(x)} y1={f0(o.top)} y2={f0(bottom)} />
-                    <path class="target-tick" d={format!("M{x:.1} {bottom:.0}l-4 3 4 3 4-3z")} />
+                    <path class="target-tick" d={format!("M{x:.1} {bottom:.0}l-4 3 4 3 4-3z", bottom = Fixed(bottom), x = Fixed(x),)} />
                     <rect class="round-hit" x={f1(x - 5.0)} y={f0(o.top)}
                           width="10" height={f0(bottom - o.top + 6.0)}
                           onmouseenter={hover} onclick={tap}>
@@ -73,7 +74,7 @@ pub fn reconciliation_bands(whole: &Trace, lay: &TimelineLayout, axis: &TimeAxis
             .filter(|s| s.worker == w && s.end_ms >= axis.from_ms && s.start_ms <= axis.to_ms)
             .collect();
         let threads = spans.iter().map(|s| s.thread + 1).max()?;
-        let h = (pad / f64::from(threads)).clamp(1.0, 3.0);
+        let h = clamp(pad / f64::from(threads), 1.0, 3.0);
         let bottom = lane.y + lane.height - 1.0;
         let bands = spans.into_iter().map(|s| {
             let x0 = axis.x(s.start_ms.max(axis.from_ms));

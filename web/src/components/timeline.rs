@@ -16,6 +16,7 @@
 //! shared with the CLI's SVG export), groups of workers summarised as tasks
 //! by state over time, or one group drilled into.
 
+use engine::fixed::{clamp, Fixed};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -272,7 +273,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let x_now = axis.x(props.t_ms);
     let x_end = axis.x(trace.end_ms);
     // The veil's clip: from the left edge to the run's end, on the drawing.
-    let veil_w = x_end.clamp(0.0, o.width);
+    let veil_w = clamp(x_end, 0.0, o.width);
 
     let pointer = Rc::new(Pointer {
         svg_ref: svg_ref.clone(),
@@ -358,7 +359,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             <svg ref={svg_ref} class={classes!("timeline", props.followed.is_some().then_some("following"))}
                  xmlns="http://www.w3.org/2000/svg"
                  width={f0(o.width)} height={f0(height)}
-                 viewBox={format!("0 0 {:.0} {height:.0}", o.width)}
+                 viewBox={format!("0 0 {:.0} {height:.0}", Fixed(o.width), height = Fixed(height))}
                  data-from={axis.from_ms.to_string()} data-to={axis.to_ms.to_string()}
                  data-left={f1(axis.left)} data-right={f1(axis.right)}
                  role="img" aria-label={label}
@@ -379,7 +380,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                     if x_now < x_end - 0.5 {
                         <svg class="veil-clip" x="0" y={f0(o.top)} width={f1(veil_w)} height={f0(bottom - o.top)}>
                             <rect class="veil" x="0" y="0" width={f1(veil_w + 1.0)} height={f0(bottom - o.top)}
-                                  style={format!("transform:translateX({}px)", f1(x_now.clamp(-1.0, veil_w)))} />
+                                  style={format!("transform:translateX({}px)", f1(clamp(x_now, -1.0, veil_w)))} />
                         </svg>
                     }
                     if let Some((i, r)) = selected {

@@ -7,6 +7,7 @@
 //! Bars of one state on one lane are one `<path>`: the browser keeps a few
 //! nodes per lane however many connectors and tasks a worker runs.
 
+use engine::fixed::Fixed;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -106,7 +107,11 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
             let _ = write!(
                 d,
                 "M{:.1} {:.1}h{:.1}v{}h-{:.1}z",
-                bar.x, bar.y, bar.width, o.row_height, bar.width
+                Fixed(bar.x),
+                Fixed(bar.y),
+                Fixed(bar.width),
+                Fixed(o.row_height),
+                Fixed(bar.width)
             );
         }
         paths

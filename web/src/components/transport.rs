@@ -7,6 +7,11 @@ use yew::prelude::*;
 
 use crate::state::playback::{PlayAction, SPEEDS};
 
+/// [`SPEEDS`] as `{}` of an `f64` writes them: written out, so the page
+/// formats no `f64` in its shortest form (that alone would keep
+/// `core::fmt`'s float code in the module; see `engine::fixed`).
+const SPEED_TEXTS: [&str; 5] = ["0.25", "0.5", "1", "2", "4"];
+
 /// Props of [`Transport`].
 #[derive(Properties, PartialEq)]
 pub struct TransportProps {
@@ -67,12 +72,24 @@ pub fn Transport(props: &TransportProps) -> Html {
             </output>
             <label class="speed">{"speed "}
                 <select onchange={on_speed} aria-label="Playback speed">
-                    { for SPEEDS.iter().map(|s| html! {
-                        <option value={s.to_string()} selected={(*s - props.speed).abs() < 1e-9}>{ format!("{s}×") }</option>
+                    { for SPEEDS.iter().zip(SPEED_TEXTS).map(|(s, text)| html! {
+                        <option value={text} selected={(*s - props.speed).abs() < 1e-9}>{ format!("{text}×") }</option>
                     }) }
                 </select>
             </label>
             <button class="help-button" onclick={help} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">{"?"}</button>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speed_texts_are_the_speeds_as_rust_writes_them() {
+        for (s, text) in SPEEDS.iter().zip(SPEED_TEXTS) {
+            assert_eq!(s.to_string(), text);
+        }
     }
 }

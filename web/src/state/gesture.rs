@@ -6,6 +6,7 @@
 //! (`touch-action: pan-y` on the timeline).
 
 use crate::state::viewport::Window;
+use engine::fixed::clamp;
 
 /// Fingers closer than this (SVG units) count as this far apart, so that
 /// two fingers landing on one spot do not zoom by a huge factor.
@@ -32,7 +33,8 @@ impl Pinch {
         let (from, span) = (self.start.from_ms as f64, self.start.span() as f64);
         let anchor = from + (centre(self.fingers) - left) / width * span;
         let factor = spread(self.fingers) / spread(now);
-        let span = (span * factor).clamp(
+        let span = clamp(
+            span * factor,
             crate::state::viewport::MIN_SPAN_MS as f64,
             end_ms.max(1) as f64,
         );

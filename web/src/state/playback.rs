@@ -3,6 +3,7 @@
 //! shown and which task is followed. A reducer of its own, so that sixty
 //! playhead moves a second do not touch the scenario state.
 
+use engine::fixed::clamp;
 use std::rc::Rc;
 
 use engine::run::RunResult;
@@ -239,7 +240,7 @@ impl Reducible for Playback {
                 }
                 if let Some(last) = next.last_frame {
                     // A background tab sends no frames; cap the catch-up.
-                    let dt = (now - last).clamp(0.0, 100.0);
+                    let dt = clamp(now - last, 0.0, 100.0);
                     let advance = dt * next.end_ms as f64 / PLAY_MS * next.speed + next.carry;
                     let whole = advance.floor();
                     next.carry = advance - whole;

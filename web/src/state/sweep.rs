@@ -4,6 +4,7 @@
 //! point as an action; the plot is drawn from the result by
 //! `engine::sweep::plot_layout`.
 
+use engine::fixed::clamp;
 use std::rc::Rc;
 
 use engine::scenario::Scenario;
@@ -172,11 +173,11 @@ pub fn plot_options(width: f64, height: Option<f64>, metrics: usize) -> PlotOpti
     // The columns share the width less the room the last one's points
     // reach past its drawing area.
     let cell = (width - defaults.right + gap) / columns as f64;
-    let panel_width = (cell - axis_left - gap).clamp(MIN_PANEL_WIDTH, 420.0);
+    let panel_width = clamp(cell - axis_left - gap, MIN_PANEL_WIDTH, 420.0);
     let rows = metrics.div_ceil(columns).max(1) as f64;
     let around = defaults.title_height + defaults.axis_bottom + gap;
     let panel_height = match height {
-        Some(h) => ((h + gap) / rows - around).clamp(50.0, 150.0),
+        Some(h) => clamp((h + gap) / rows - around, 50.0, 150.0),
         None if columns == 1 => 130.0,
         None => defaults.panel_height,
     };

@@ -2,6 +2,7 @@
 //! shows, how zooming and panning move it, the default focus on where things
 //! happen, and its spelling in the link's query string (`view=from-to`).
 
+use engine::fixed::clamp;
 use engine::run::RunResult;
 
 /// The narrowest window a zoom goes to, in ms.
@@ -51,7 +52,7 @@ impl Window {
             1.0
         };
         let (from, to) = (self.from_ms as f64, self.to_ms as f64);
-        let anchor = anchor_ms.clamp(from, to);
+        let anchor = clamp(anchor_ms, from, to);
         let span = ((to - from) * factor).max(MIN_SPAN_MS as f64);
         let share = if to > from {
             (anchor - from) / (to - from)

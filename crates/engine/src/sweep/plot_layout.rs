@@ -4,6 +4,7 @@
 //! compared variant, Kafka's default marked, cut runs drawn hollow.
 //! Positions are in CSS pixels; no drawing here.
 
+use crate::fixed::clamp;
 use serde::Serialize;
 
 use super::parameter::ValueUnit;
@@ -151,7 +152,7 @@ impl XScale {
         if b <= a {
             return 0.0;
         }
-        ((v - a) / (b - a)).clamp(0.0, 1.0) * self.width
+        clamp((v - a) / (b - a), 0.0, 1.0) * self.width
     }
 }
 

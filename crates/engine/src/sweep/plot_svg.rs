@@ -3,6 +3,7 @@
 //! grid lines, inline styles so it renders anywhere an `<img>` does. Each
 //! point has a `<title>` with its exact numbers, shown on hover.
 
+use crate::fixed::Fixed;
 use std::fmt::Write as _;
 
 use super::plot_layout::{PlotLayout, PlotOptions, VARIANT_COLOURS};
@@ -23,7 +24,9 @@ pub fn render(title: &str, result: &SweepResult) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0} {height:.0}" width="{width:.0}" height="{height:.0}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="11">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0} {height:.0}" width="{width:.0}" height="{height:.0}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="11">"#,
+        height = Fixed(height),
+        width = Fixed(width),
     );
     let _ = write!(
         s,
@@ -45,7 +48,8 @@ pub fn render(title: &str, result: &SweepResult) -> String {
         let _ = write!(
             s,
             r#"<g transform="translate({:.1},{:.1})">"#,
-            panel.left, panel.top
+            Fixed(panel.left),
+            Fixed(panel.top)
         );
         let _ = write!(
             s,
@@ -56,10 +60,10 @@ pub fn render(title: &str, result: &SweepResult) -> String {
             let _ = write!(
                 s,
                 r##"<line x1="0" x2="{:.1}" y1="{:.1}" y2="{:.1}" stroke="{GRID}" stroke-width="0.5"/><text x="-4" y="{:.1}" font-size="10" fill="{MUTED}" text-anchor="end">{}</text>"##,
-                o.panel_width,
-                t.at,
-                t.at,
-                t.at + 3.0,
+                Fixed(o.panel_width),
+                Fixed(t.at),
+                Fixed(t.at),
+                Fixed(t.at + 3.0),
                 esc(&t.label)
             );
         }
@@ -67,7 +71,8 @@ pub fn render(title: &str, result: &SweepResult) -> String {
         let _ = write!(
             s,
             r##"<line x1="0" x2="{:.1}" y1="{bottom:.1}" y2="{bottom:.1}" stroke="{MUTED}" stroke-width="0.75"/><line x1="0" x2="0" y1="0" y2="{bottom:.1}" stroke="{MUTED}" stroke-width="0.75"/>"##,
-            o.panel_width
+            Fixed(o.panel_width),
+            bottom = Fixed(bottom)
         );
         for (i, t) in panel.x_ticks.iter().enumerate() {
             let anchor = if i == 0 && t.at < 20.0 {
@@ -80,23 +85,29 @@ pub fn render(title: &str, result: &SweepResult) -> String {
             let _ = write!(
                 s,
                 r##"<line x1="{x:.1}" x2="{x:.1}" y1="{bottom:.1}" y2="{:.1}" stroke="{MUTED}" stroke-width="0.75"/><text x="{x:.1}" y="{:.1}" font-size="10" fill="{MUTED}" text-anchor="{anchor}">{}</text>"##,
-                bottom + 4.0,
-                bottom + 15.0,
+                Fixed(bottom + 4.0),
+                Fixed(bottom + 15.0),
                 esc(&t.label),
-                x = t.at
+                x = Fixed(t.at),
+                bottom = Fixed(bottom),
             );
         }
         if let Some(x) = lay.default_x {
             let _ = write!(
                 s,
                 r##"<line x1="{x:.1}" x2="{x:.1}" y1="0" y2="{bottom:.1}" stroke="{DEFAULT_LINE}" stroke-dasharray="4 3" stroke-width="1"><title>Kafka's default: {}</title></line>"##,
-                esc(&default_text(result))
+                esc(&default_text(result)),
+                bottom = Fixed(bottom),
+                x = Fixed(x)
             );
         }
         for line in &panel.lines {
             let colour = VARIANT_COLOURS[line.variant % VARIANT_COLOURS.len()];
             for seg in &line.segments {
-                let pts: Vec<String> = seg.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+                let pts: Vec<String> = seg
+                    .iter()
+                    .map(|(x, y)| format!("{x:.1},{y:.1}", x = Fixed(*x), y = Fixed(*y),))
+                    .collect();
                 let _ = write!(
                     s,
                     r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="1.75" stroke-linejoin="round"/>"#,
@@ -115,8 +126,8 @@ pub fn render(title: &str, result: &SweepResult) -> String {
                 let _ = write!(
                     s,
                     r#"<circle cx="{:.1}" cy="{:.1}" r="{r}" fill="{fill}" stroke="{colour}" stroke-width="1.25"><title>{}: {} = {} → {}{}</title></circle>"#,
-                    m.x,
-                    m.y,
+                    Fixed(m.x),
+                    Fixed(m.y),
                     esc(label),
                     esc(&result.spec.parameter.name()),
                     esc(&result.unit.format(m.value)),
@@ -160,11 +171,13 @@ fn legend(s: &mut String, result: &SweepResult, has_default: bool) {
         let _ = write!(
             s,
             r##"<line x1="{x:.0}" x2="{:.0}" y1="{:.0}" y2="{:.0}" stroke="{colour}" stroke-width="2.5"/><text x="{:.0}" y="{y:.0}" fill="{TEXT}">{}</text>"##,
-            x + 16.0,
-            y - 4.0,
-            y - 4.0,
-            x + 20.0,
-            esc(label)
+            Fixed(x + 16.0),
+            Fixed(y - 4.0),
+            Fixed(y - 4.0),
+            Fixed(x + 20.0),
+            esc(label),
+            x = Fixed(x),
+            y = Fixed(y)
         );
         x += 34.0 + 6.5 * label.chars().count() as f64;
     }
@@ -172,10 +185,12 @@ fn legend(s: &mut String, result: &SweepResult, has_default: bool) {
         let _ = write!(
             s,
             r##"<line x1="{x:.0}" x2="{x:.0}" y1="{:.0}" y2="{:.0}" stroke="{DEFAULT_LINE}" stroke-dasharray="4 3"/><text x="{:.0}" y="{y:.0}" fill="{MUTED}">Kafka's default ({})</text>"##,
-            y - 11.0,
-            y + 2.0,
-            x + 6.0,
-            esc(&default_text(result))
+            Fixed(y - 11.0),
+            Fixed(y + 2.0),
+            Fixed(x + 6.0),
+            esc(&default_text(result)),
+            x = Fixed(x),
+            y = Fixed(y)
         );
         x += 150.0;
     }
@@ -187,9 +202,10 @@ fn legend(s: &mut String, result: &SweepResult, has_default: bool) {
         let _ = write!(
             s,
             r##"<circle cx="{:.0}" cy="{:.0}" r="3.5" fill="#ffffff" stroke="{MUTED}" stroke-width="1.25"/><text x="{:.0}" y="{y:.0}" fill="{MUTED}">cut at the run budget (the group did not settle)</text>"##,
-            x + 4.0,
-            y - 4.0,
-            x + 12.0
+            Fixed(x + 4.0),
+            Fixed(y - 4.0),
+            Fixed(x + 12.0),
+            y = Fixed(y)
         );
     }
 }

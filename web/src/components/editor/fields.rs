@@ -2,13 +2,14 @@
 //! blur, a spinner click), so one edit means one simulation, not one per
 //! keystroke.
 
+use engine::fixed::Fixed;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 /// Milliseconds as seconds for a field: `30`, `2.5`, `0.02`.
 pub fn ms_to_s(ms: u64) -> String {
     let s = ms as f64 / 1000.0;
-    let text = format!("{s:.3}");
+    let text = format!("{s:.3}", s = Fixed(s),);
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 

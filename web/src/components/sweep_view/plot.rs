@@ -7,6 +7,7 @@
 //! `data-value`, so the view's listeners on the box around the plot
 //! (hover, click, keys) find the point an event came from.
 
+use engine::fixed::Fixed;
 use std::fmt::Write as _;
 
 use engine::svg_export::esc;
@@ -24,8 +25,8 @@ pub fn plot_svg(result: &SweepResult, lay: &PlotLayout, hovered: Option<usize>) 
         s,
         r#"<svg class="sweep-plot" id="sweep-plot" role="img" aria-label="Headline metrics against {}" viewBox="0 0 {w:.0} {h:.0}" width="{w:.0}" height="{h:.0}">"#,
         esc(&result.label),
-        w = lay.width,
-        h = lay.height
+        w = Fixed(lay.width),
+        h = Fixed(lay.height),
     );
     let parameter = esc(&result.spec.parameter.name());
     for panel in &lay.panels {
@@ -33,24 +34,25 @@ pub fn plot_svg(result: &SweepResult, lay: &PlotLayout, hovered: Option<usize>) 
             s,
             r#"<g class="sweep-panel" data-metric="{}" transform="translate({:.1},{:.1})"><text class="panel-title" x="0" y="-8">{}</text>"#,
             panel.metric.report_key(),
-            panel.left,
-            panel.top,
+            Fixed(panel.left),
+            Fixed(panel.top),
             esc(&panel.title)
         );
         for t in &panel.y_ticks {
             let _ = write!(
                 s,
                 r#"<line class="grid" x1="0" x2="{:.1}" y1="{y:.1}" y2="{y:.1}"/><text class="tick" x="-4" y="{:.1}" text-anchor="end">{}</text>"#,
-                o.panel_width,
-                t.at + 3.0,
+                Fixed(o.panel_width),
+                Fixed(t.at + 3.0),
                 esc(&t.label),
-                y = t.at
+                y = Fixed(t.at),
             );
         }
         let _ = write!(
             s,
             r#"<line class="axis" x1="0" x2="{:.1}" y1="{b:.1}" y2="{b:.1}"/><line class="axis" x1="0" x2="0" y1="0" y2="{b:.1}"/>"#,
-            o.panel_width
+            Fixed(o.panel_width),
+            b = Fixed(b)
         );
         for (i, t) in panel.x_ticks.iter().enumerate() {
             let anchor = if i == 0 && t.at < 20.0 {
@@ -63,16 +65,17 @@ pub fn plot_svg(result: &SweepResult, lay: &PlotLayout, hovered: Option<usize>) 
             let _ = write!(
                 s,
                 r#"<line class="axis" x1="{x:.1}" x2="{x:.1}" y1="{b:.1}" y2="{:.1}"/><text class="tick" x="{x:.1}" y="{:.1}" text-anchor="{anchor}">{}</text>"#,
-                b + 4.0,
-                b + 15.0,
+                Fixed(b + 4.0),
+                Fixed(b + 15.0),
                 esc(&t.label),
-                x = t.at
+                x = Fixed(t.at),
+                b = Fixed(b),
             );
         }
         let mut vertical = |class: &str, x: f64, title: &str| {
             let _ = write!(
                 s,
-                r#"<line class="{class}" x1="{x:.1}" x2="{x:.1}" y1="0" y2="{b:.1}">{title}</line>"#
+                r#"<line class="{class}" x1="{x:.1}" x2="{x:.1}" y1="0" y2="{b:.1}">{title}</line>"#,
             );
         };
         if let Some(x) = lay.default_x {
@@ -109,7 +112,13 @@ pub fn plot_svg(result: &SweepResult, lay: &PlotLayout, hovered: Option<usize>) 
                 s.push_str(colour);
                 s.push_str(r#"" stroke-width="1.75" stroke-linejoin="round" points=""#);
                 for (i, (x, y)) in seg.iter().enumerate() {
-                    let _ = write!(s, "{}{x:.1},{y:.1}", if i == 0 { "" } else { " " });
+                    let _ = write!(
+                        s,
+                        "{}{x:.1},{y:.1}",
+                        if i == 0 { "" } else { " " },
+                        x = Fixed(*x),
+                        y = Fixed(*y),
+                    );
                 }
                 s.push_str(r#""/>"#);
             }
@@ -132,8 +141,8 @@ pub fn plot_svg(result: &SweepResult, lay: &PlotLayout, hovered: Option<usize>) 
                     } else {
                         ""
                     },
-                    x = m.x,
-                    y = m.y
+                    x = Fixed(m.x),
+                    y = Fixed(m.y),
                 );
             }
             s.push_str("</g>");
