@@ -21,6 +21,7 @@ use crate::components::embed_dialog::EmbedDialog;
 use crate::components::engine_text::engine_text;
 use crate::components::gallery::Gallery;
 use crate::components::help_overlay::HelpOverlay;
+use crate::components::outbox::{HeldEdits, Outbox};
 use crate::components::run_status::run_status_bar;
 use crate::components::share_bar::ShareBar;
 use crate::state::overlays::{OverlayAction, Overlays};
@@ -69,26 +70,6 @@ fn references(refs: &[engine::scenario::Reference]) -> Html {
     }
 }
 
-/// Posts the newest simulation request, once.
-#[derive(Clone)]
-struct Outbox {
-    client: SimClient,
-    /// Reads the reducer's newest state, also right after a dispatch.
-    state: UseReducerHandle<PlaygroundState>,
-    /// The newest request posted.
-    posted: Rc<Cell<u64>>,
-}
-
-impl Outbox {
-    fn post(&self) {
-        let s = &*self.state;
-        if s.request > self.posted.get() {
-            self.posted.set(s.request);
-            self.client.request(s.request, &s.job(), s.confirmed());
-        }
-    }
-}
-
 /// The playground.
 #[component]
 pub fn App() -> Html {
@@ -118,13 +99,15 @@ pub fn App() -> Html {
     // frame's layout (issue #13, navigation → first timeline).
     let worker_status = use_state_eq(|| WorkerStatus::Starting);
     let first_request = state.request;
+    let held = use_memo((), |_| Rc::new(HeldEdits::default()));
     let client = {
         let dispatch = state.dispatcher();
+        let held = (*held).clone();
         let worker_status = worker_status.setter();
         let (job, confirmed) = (state.job(), state.confirmed());
         use_memo((), move |_| {
             let client = SimClient::new(
-                Callback::from(move |o: SimOutcome| dispatch.dispatch(Action::Simulated(o))),
+                Callback::from(move |o: SimOutcome| held.answer(&dispatch, o)),
                 Callback::from(move |w: WorkerStatus| worker_status.set(w)),
             );
             if first_request > 0 {
@@ -134,14 +117,15 @@ pub fn App() -> Html {
         })
     };
     // Each newer request (a valid scenario) goes to the simulator once:
-    // from the handler that made it where it can (an edit: the worker
-    // starts while the page re-renders), else from this effect.
+    // an edit's from its handler (held until its result; see
+    // components::outbox), any other's from this effect.
     let outbox = {
         let posted = use_memo((), move |_| Rc::new(Cell::new(first_request)));
         Outbox {
             client: (*client).clone(),
             state: state.clone(),
             posted: (*posted).clone(),
+            held: (*held).clone(),
         }
     };
     {
@@ -259,7 +243,7 @@ pub fn App() -> Html {
         });
     }
     use_navigation({
-        let (dispatch, sweep) = (state.dispatcher(), sweep.setter());
+        let (dispatch, sweep) = (outbox.clone(), sweep.setter());
         Callback::from(move |f: String| {
             let (scenario, in_link) = location::split_sweep_link(&f);
             sweep.set(in_link);
@@ -284,7 +268,7 @@ pub fn App() -> Html {
     // Callbacks keep their identity across renders (the page re-renders on
     // every playback frame; a fresh callback would re-render each child).
     let on_file = {
-        let dispatch = state.dispatcher();
+        let dispatch = outbox.clone();
         use_callback((), move |r, _| dispatch.dispatch(Action::OpenFile(r)))
     };
     use_file_drop(!embed, on_file.clone());
@@ -304,23 +288,20 @@ pub fn App() -> Html {
     };
     let on_edit = {
         let outbox = outbox.clone();
-        use_callback((), move |e, _| {
-            outbox.state.dispatch(Action::Edit(e));
-            outbox.post();
-        })
+        use_callback((), move |e, _| outbox.edit(e))
     };
     let on_blank = {
-        let dispatch = state.dispatcher();
+        let dispatch = outbox.clone();
         use_callback((), move |kind, _| {
             dispatch.dispatch(Action::OpenBlank(kind))
         })
     };
     let on_open_preset = {
-        let dispatch = state.dispatcher();
+        let dispatch = outbox.clone();
         use_callback((), move |id, _| dispatch.dispatch(Action::OpenPreset(id)))
     };
     let show_gallery = {
-        let (dispatch, sweep) = (state.dispatcher(), sweep.setter());
+        let (dispatch, sweep) = (outbox.clone(), sweep.setter());
         use_callback((), move |_: MouseEvent, _| {
             sweep.set(None);
             dispatch.dispatch(Action::ShowGallery)
@@ -331,11 +312,11 @@ pub fn App() -> Html {
         Callback::from(move |_: MouseEvent| set.set((!open).then(String::new)))
     };
     let back_to_compare = {
-        let dispatch = state.dispatcher();
+        let dispatch = outbox.clone();
         use_callback((), move |_: (), _| dispatch.dispatch(Action::ShowCompare))
     };
     let dismiss = {
-        let dispatch = state.dispatcher();
+        let dispatch = outbox.clone();
         use_callback((), move |_: MouseEvent, _| {
             dispatch.dispatch(Action::DismissNotice)
         })
@@ -343,7 +324,7 @@ pub fn App() -> Html {
     // Cancel (true) stops the worker at once (the reducer only records
     // it); Run it / Run anyway (false) asks again, confirmed.
     let on_run_choice = {
-        let dispatch = state.dispatcher();
+        let dispatch = outbox.clone();
         let client = client.clone();
         use_callback((), move |cancel: bool, _| {
             if cancel {

@@ -15,6 +15,7 @@ pub(crate) mod help_overlay;
 mod legend;
 mod markers;
 mod metric_cards;
+mod outbox;
 mod round_details;
 mod run_status;
 mod running_chart;
