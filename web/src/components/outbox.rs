@@ -26,7 +26,7 @@ use crate::worker::sim_client::{SimClient, SimOutcome};
 /// How long an edit waits for its result before the page shows it anyway,
 /// ms: about what people read as instant, and far longer than the small
 /// presets' simulations (1–20 ms in the worker).
-pub(crate) const HOLD_MS: u32 = 100;
+const HOLD_MS: u32 = 100;
 
 /// Edits shown only with their result (see the module's doc).
 #[derive(Default)]
@@ -74,12 +74,6 @@ pub(crate) struct Outbox {
     pub(crate) held: Rc<HeldEdits>,
 }
 
-impl PartialEq for Outbox {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.held, &other.held)
-    }
-}
-
 impl Outbox {
     /// Posts the reducer's newest request, unless it went out already.
     pub(crate) fn post(&self) {
@@ -100,9 +94,15 @@ impl Outbox {
         self.state.dispatch(action);
     }
 
-    /// An edit: held if it asks for a simulation, else (an invalid or an
-    /// empty change) shown now, after any held before it.
+    /// An edit: held if it stands alone ([`Edit::stands_alone`]) and asks
+    /// for a simulation, else (a list rebuilt from the editor's props, an
+    /// invalid or an empty change) shown now, after any held before it.
     pub(crate) fn edit(&self, edit: Edit) {
+        if !edit.stands_alone() {
+            self.dispatch(Action::Edit(edit));
+            self.post();
+            return;
+        }
         let base = self
             .held
             .next
@@ -112,6 +112,7 @@ impl Outbox {
         let next = Reducible::reduce(base.clone(), Action::Edit(edit.clone()));
         if next.request == base.request {
             self.dispatch(Action::Edit(edit));
+            self.post();
             return;
         }
         self.held.edits.borrow_mut().push(edit);

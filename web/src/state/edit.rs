@@ -64,6 +64,22 @@ impl Edit {
     pub fn is_text(&self) -> bool {
         matches!(self, Edit::Title(_) | Edit::Description(_))
     }
+
+    /// True when the edit carries one field's whole new value, not a list
+    /// or a group the editor rebuilt from the scenario it was drawn with.
+    /// Only such an edit may wait to be shown (components::outbox): a second
+    /// edit, made before the editor is redrawn, could otherwise rebuild the
+    /// same list from the old scenario and undo the first.
+    pub fn stands_alone(&self) -> bool {
+        matches!(
+            self,
+            Edit::Title(_)
+                | Edit::Description(_)
+                | Edit::Workers(_)
+                | Edit::Seed(_)
+                | Edit::EndMs(_)
+        )
+    }
 }
 
 /// A blank scenario of a family ([`engine::presets::blank`]), as the page
