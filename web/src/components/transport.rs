@@ -43,15 +43,15 @@ pub fn Transport(props: &TransportProps) -> Html {
     let on_scrub = props.on_action.reform(|e: InputEvent| {
         let input: HtmlInputElement = e.target_unchecked_into();
         PlayAction::Seek(
-            input
-                .value()
-                .parse::<f64>()
-                .map_or(0, |v| v.max(0.0) as u64),
+            // A range input of step 1 gives whole numbers.
+            input.value().parse::<u64>().unwrap_or(0),
         )
     });
     let on_speed = props.on_action.reform(|e: Event| {
         let select: HtmlSelectElement = e.target_unchecked_into();
-        PlayAction::Speed(select.value().parse::<f64>().unwrap_or(1.0))
+        let value = select.value();
+        let chosen = SPEED_TEXTS.iter().position(|t| *t == value);
+        PlayAction::Speed(chosen.map_or(1.0, |i| SPEEDS[i]))
     });
     let help = props.on_help.reform(|_: MouseEvent| ());
     html! {

@@ -13,10 +13,38 @@ pub fn ms_to_s(ms: u64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// Seconds typed into a field, as milliseconds (`None` when not a time).
+/// Seconds typed into a field (`30`, `2.5`, `2,5`, `.02`), as milliseconds
+/// rounded to the nearest one (`None` when not a time of 0 to 10⁹ s). Read
+/// as a decimal, not through `f64`: exact, and the page holds no float
+/// parser (3.9 KB of WebAssembly).
 pub fn s_to_ms(text: &str) -> Option<u64> {
-    let s: f64 = text.trim().replace(',', ".").parse().ok()?;
-    (s.is_finite() && (0.0..=1e9).contains(&s)).then(|| (s * 1000.0).round() as u64)
+    let (whole, fraction) = match text.trim().split_once(['.', ',']) {
+        Some((w, f)) => (w, f),
+        None => (text.trim(), ""),
+    };
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !digits(fraction) || (whole.is_empty() && fraction.is_empty()) {
+        return None;
+    }
+    let whole: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    if whole > 1_000_000_000 {
+        return None;
+    }
+    // Milliseconds are the first three digits; the fourth rounds.
+    let mut ms = whole * 1000;
+    for (i, place) in [100, 10, 1, 0].into_iter().enumerate() {
+        let d = u64::from(fraction.as_bytes().get(i).map_or(0, |b| b - b'0'));
+        ms += if place == 0 {
+            u64::from(d >= 5)
+        } else {
+            d * place
+        };
+    }
+    Some(ms)
 }
 
 /// Props of [`NumberField`].
@@ -177,6 +205,15 @@ mod tests {
         assert_eq!(s_to_ms("2,5"), Some(2_500));
         assert_eq!(s_to_ms("-1"), None);
         assert_eq!(s_to_ms("soon"), None);
+        assert_eq!(s_to_ms(" 30 "), Some(30_000));
+        assert_eq!(s_to_ms(".02"), Some(20));
+        assert_eq!(s_to_ms("0.0125"), Some(13), "the fourth digit rounds");
+        assert_eq!(s_to_ms("1.2344"), Some(1_234));
+        assert_eq!(s_to_ms("7."), Some(7_000));
+        assert_eq!(s_to_ms("1000000000"), Some(1_000_000_000_000));
+        for bad in ["", ".", "1.2.3", "1e3", "+1", "1 000", "1000000001"] {
+            assert_eq!(s_to_ms(bad), None, "{bad:?}");
+        }
         assert_eq!(s_to_ms("1e400"), None);
     }
 }
