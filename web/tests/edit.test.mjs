@@ -33,7 +33,7 @@ test('each edit is a history entry: Back undoes it, Forward redoes it', async ()
   assert.equal(await page.title(), 'A worker joins — Rebalance Playground');
   await openEditor(page);
   await commit(page, '#workers', '5');
-  const fiveWorkers = new URL(page.url()).hash;
+  const fiveWorkers = await page.evaluate(() => location.hash);
   assert.match(fiveWorkers, /^#s=1\./);
   await commit(page, '#workers', '6');
   assert.equal((await decoded(page)).connect.workers, 6);
@@ -63,6 +63,45 @@ test('each edit is a history entry: Back undoes it, Forward redoes it', async ()
   // A title edit renames the tab.
   await commit(page, '#title', 'Six workers');
   assert.equal(await page.title(), 'Six workers — Rebalance Playground');
+  assert.deepEqual(page.errors, []);
+});
+
+test('an edit\'s link is written after the frame that shows its result, as one history entry', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=connect/worker-joins');
+  await simulationShown(page);
+  await openEditor(page);
+  // When the result reaches the DOM, the address bar still holds the old
+  // link and says a write is pending; the write lands after the frame.
+  const seen = await page.evaluate(() => new Promise((done) => {
+    const main = document.querySelector('main');
+    const before = { hash: location.hash, length: history.length, request: main.dataset.request };
+    const watch = new MutationObserver(() => {
+      if (main.dataset.request !== before.request && main.dataset.shown === main.dataset.request) {
+        watch.disconnect();
+        const atShown = { hash: location.hash, pending: document.documentElement.hasAttribute('data-link-pending') };
+        const poll = () => document.documentElement.hasAttribute('data-link-pending')
+          ? setTimeout(poll, 5)
+          : done({ before, atShown, after: { hash: location.hash, length: history.length } });
+        poll();
+      }
+    });
+    watch.observe(main, { attributes: true, attributeFilter: ['data-request', 'data-shown'] });
+    const input = document.querySelector('#workers');
+    input.value = '4';
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  }));
+  assert.equal(seen.atShown.hash, seen.before.hash, 'the link is not yet written when the result renders');
+  assert.ok(seen.atShown.pending);
+  assert.match(seen.after.hash, /^#s=1\./);
+  assert.equal(seen.after.length, seen.before.length + 1, 'the edit is one new history entry');
+  assert.equal((await decoded(page)).connect.workers, 4);
+  // The permalink the page shows is the link written.
+  assert.equal(+(await page.locator('#link-length').getAttribute('data-length')), (await page.evaluate(() => location.href)).length);
+  await page.goBack();
+  await page.waitForFunction(() => location.hash === '#p=connect/worker-joins');
+  await simulationShown(page);
+  assert.equal(await page.locator('#workers').inputValue(), '3');
   assert.deepEqual(page.errors, []);
 });
 
@@ -99,7 +138,7 @@ test('title and description are edited in the editor and marked stale when the s
   assert.match(await page.locator('.editor .stale-note').textContent(), /edited — description may not match/);
   // The mark travels with the link (the words are still the preset's).
   const other = await newPage(browser);
-  await other.goto(server.url + new URL(page.url()).hash);
+  await other.goto(server.url + await page.evaluate(() => location.hash));
   await timelineReady(other);
   await other.waitForSelector('#description-stale');
   // Rewriting the description clears it; the link carries the words.
@@ -196,7 +235,7 @@ test('the Streams editor sets a column\'s Kafka release and a slow handler\'s st
   assert.equal(scenario.compare[1].kafka_version, '3.8', 'the earlier edit stays');
   // The link opens with both.
   const other = await newPage(browser);
-  await other.goto(server.url + new URL(page.url()).hash);
+  await other.goto(server.url + await page.evaluate(() => location.hash));
   await timelineReady(other);
   await openEditor(other);
   assert.equal(await other.locator('#cfg-1-kafka_version').inputValue(), '3.8');

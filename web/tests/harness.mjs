@@ -74,10 +74,15 @@ export async function openEditor(page) {
   await page.evaluate(() => { document.getElementById('editor').open = true; });
 }
 
-/** Waits until the newest simulation request is the one shown. */
+/**
+ * Waits until the newest simulation request is the one shown and the address
+ * bar has it (the page writes the link after the frame that shows the result:
+ * `<html data-link-pending>` until then).
+ */
 export async function simulationShown(page, timeout = 60000) {
   await page.waitForFunction(() => {
     const m = document.querySelector('main');
-    return m && m.dataset.request !== '0' && m.dataset.shown === m.dataset.request;
+    return m && m.dataset.request !== '0' && m.dataset.shown === m.dataset.request
+      && !document.documentElement.hasAttribute('data-link-pending');
   }, null, { timeout });
 }

@@ -99,7 +99,7 @@ test('a scenario file dropped on the page opens', async () => {
   await page.dispatchEvent('main', 'drop', { dataTransfer: data });
   await page.waitForFunction(() => document.querySelector('#scenario-title')?.textContent === 'Dropped');
   await simulationShown(page);
-  assert.match(new URL(page.url()).hash, /^#s=1\./);
+  assert.match(await page.evaluate(() => location.hash), /^#s=1\./);
   assert.deepEqual(page.errors, []);
 });
 

@@ -21,7 +21,10 @@ pub fn use_navigation(on_navigate: Callback<String>) {
         let window = gloo::utils::window();
         let fire = {
             let on_navigate = on_navigate.clone();
-            move |_: &web_sys::Event| on_navigate.emit(location::fragment())
+            move |_: &web_sys::Event| {
+                location::drop_pending_fragment();
+                on_navigate.emit(location::fragment())
+            }
         };
         let hash = EventListener::new(&window, "hashchange", fire.clone());
         let pop = EventListener::new(&window, "popstate", fire);

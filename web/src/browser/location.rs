@@ -5,10 +5,17 @@
 //! fragment (`#s=…&sweep=1.j.…`, or `#p=sweeps/<name>` for a built-in one;
 //! `engine::sweep::link`): [`split_sweep_link`] reads it.
 
-use wasm_bindgen::JsValue;
+use std::cell::RefCell;
 
-/// The current fragment, without `#`.
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// The current fragment, without `#`: a write still waiting for its frame
+/// ([`write_fragment_after_frame`]) counts as written.
 pub fn fragment() -> String {
+    if let Some(pending) = PENDING.with(|p| p.borrow().as_ref().map(|w| w.fragment.clone())) {
+        return pending;
+    }
     let hash = gloo::utils::window().location().hash().unwrap_or_default();
     let hash = hash.strip_prefix('#').unwrap_or(&hash);
     // Browsers percent-encode some characters in `location.hash`; links
@@ -45,6 +52,7 @@ pub fn query_value(name: &str) -> Option<String> {
 /// other keys and the fragment; replaces the history entry (moving the
 /// playhead is not a step Back should undo).
 pub fn write_view_query(t_ms: Option<u64>, view: Option<String>) {
+    flush_fragment();
     let window = gloo::utils::window();
     let (Ok(history), Ok(search), Ok(hash)) = (
         window.history(),
@@ -145,8 +153,92 @@ pub fn embed_options() -> EmbedOptions {
     parse_embed_options(&search())
 }
 
-/// Writes `#fragment`, replacing the current history entry or adding one.
+/// A fragment written once the frame under way has been drawn.
+struct PendingWrite {
+    fragment: String,
+    push: bool,
+}
+
+thread_local! {
+    static PENDING: RefCell<Option<PendingWrite>> = const { RefCell::new(None) };
+}
+
+/// What the tests wait for: `<html data-link-pending>` while a write waits.
+const PENDING_ATTRIBUTE: &str = "data-link-pending";
+
+/// Writes `#fragment` as [`write_fragment`] does, but after the next frame
+/// has been drawn: `history.pushState` costs 1–13 ms in Chromium, which an
+/// edit's result would otherwise wait for before it shows
+/// (docs/performance.md, "Session 10"). Only for a module that is the
+/// address bar's only writer: the sweep module writes its own part after the
+/// page's and reads the address bar itself, so with it open the page writes
+/// at once. A write made while another waits writes that one first.
+pub fn write_fragment_after_frame(fragment: &str, push: bool) {
+    flush_fragment();
+    PENDING.with(|p| {
+        *p.borrow_mut() = Some(PendingWrite {
+            fragment: fragment.to_string(),
+            push,
+        })
+    });
+    let root = gloo::utils::document().document_element();
+    if let Some(root) = &root {
+        let _ = root.set_attribute(PENDING_ATTRIBUTE, "");
+    }
+    // A task posted from the frame's animation-frame callback runs after
+    // that frame's style, layout and paint.
+    let after_frame = Closure::once_into_js(|| flush_later(0));
+    if gloo::utils::window()
+        .request_animation_frame(after_frame.unchecked_ref())
+        .is_err()
+    {
+        flush_fragment();
+    }
+    // A hidden tab draws no frames; the link is written anyway.
+    flush_later(WRITE_AT_THE_LATEST_MS);
+}
+
+/// [`flush_fragment`] in a task of its own, `ms` from now.
+fn flush_later(ms: i32) {
+    let flush = Closure::once_into_js(flush_fragment);
+    let _ = gloo::utils::window()
+        .set_timeout_with_callback_and_timeout_and_arguments_0(flush.unchecked_ref(), ms);
+}
+
+/// A waiting link is written after at most this long, frame or not.
+const WRITE_AT_THE_LATEST_MS: i32 = 200;
+
+/// Writes a waiting fragment now, if there is one.
+pub fn flush_fragment() {
+    if let Some(w) = take_pending() {
+        write_fragment_now(&w.fragment, w.push);
+    }
+}
+
+/// Forgets a waiting fragment: history moved (Back, an edited address bar),
+/// and the entry it was meant for is no longer the current one.
+pub fn drop_pending_fragment() {
+    take_pending();
+}
+
+fn take_pending() -> Option<PendingWrite> {
+    let pending = PENDING.with(|p| p.borrow_mut().take());
+    if pending.is_some() {
+        if let Some(root) = gloo::utils::document().document_element() {
+            let _ = root.remove_attribute(PENDING_ATTRIBUTE);
+        }
+    }
+    pending
+}
+
+/// Writes `#fragment`, replacing the current history entry or adding one
+/// (after any write still waiting for its frame).
 pub fn write_fragment(fragment: &str, push: bool) {
+    flush_fragment();
+    write_fragment_now(fragment, push);
+}
+
+fn write_fragment_now(fragment: &str, push: bool) {
     let window = gloo::utils::window();
     let Ok(history) = window.history() else {
         return;

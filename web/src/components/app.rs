@@ -132,15 +132,22 @@ pub fn App() -> Html {
         let outbox = outbox.clone();
         use_effect_with(state.request, move |_| outbox.post());
     }
-    // The address bar follows the scenario: a permalink at all times.
+    // The address bar follows the scenario: a permalink at all times,
+    // written after the frame that shows it unless the sweep module (which
+    // writes after the page) is open.
     use_effect_with(
-        (state.fragment.clone(), state.history),
-        |(fragment, history)| {
+        (state.fragment.clone(), state.history, sweep.is_some()),
+        |(fragment, history, sweep_open)| {
             if *history != History::Keep
                 && !fragment.is_empty()
                 && location::fragment() != *fragment
             {
-                location::write_fragment(fragment, *history == History::Push);
+                let push = *history == History::Push;
+                if *sweep_open {
+                    location::write_fragment(fragment, push);
+                } else {
+                    location::write_fragment_after_frame(fragment, push);
+                }
             }
         },
     );
@@ -162,14 +169,18 @@ pub fn App() -> Html {
                 link,
                 sweep_ref.cast::<web_sys::Element>(),
             ) {
-                (Some(link), Some(root)) => sweep_module::show(SweepMount {
-                    root,
-                    scenario: scenario.to_json(),
-                    link: link.clone(),
-                    page_fragment: fragment.clone(),
-                    embed,
-                    invalid: *invalid,
-                }),
+                (Some(link), Some(root)) => {
+                    // The sweep module reads the address bar itself.
+                    location::flush_fragment();
+                    sweep_module::show(SweepMount {
+                        root,
+                        scenario: scenario.to_json(),
+                        link: link.clone(),
+                        page_fragment: fragment.clone(),
+                        embed,
+                        invalid: *invalid,
+                    })
+                }
                 _ => sweep_module::hide(),
             }
         },
