@@ -58,10 +58,17 @@ export async function newPage(browser, viewport = { width: 1280, height: 800 }) 
   return page;
 }
 
-/** Saves a screenshot for people to look at (git-ignored folder). */
+/**
+ * Saves a screenshot for people to look at (git-ignored folder). The story's
+ * lines are laid out only near the viewport (`content-visibility: auto`);
+ * a full-page capture does not scroll, so they are drawn for it as they
+ * would be on reaching them.
+ */
 export async function screenshot(page, name) {
   await mkdir(SCREENSHOTS, { recursive: true });
+  const shown = await page.addStyleTag({ content: '.story-list > li { content-visibility: visible !important; }' });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await shown.evaluate((el) => el.remove());
 }
 
 /** Waits until the page shows a simulated timeline. */
