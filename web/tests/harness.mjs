@@ -36,7 +36,11 @@ export async function serveStatic(root = DIST, mounts = {}) {
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+  // close() also ends the browser's open sockets: a kept-alive or
+  // preconnected socket that has not sent a request is not "idle" to Node,
+  // and server.close() would wait for it (the sub-path test hung on one).
+  const close = () => new Promise((ok) => { server.close(ok); server.closeAllConnections(); });
+  return { url: `http://127.0.0.1:${port}/`, close };
 }
 
 /** Debian's Chromium, headless, with the flags this closed network needs (and `extraArgs`). */
