@@ -80,7 +80,7 @@ test('release .wasm sizes (gzip -9)', async () => {
   // simulator 452,152 B, sweep 245,584 B. Session 9's held edits
   // (components::outbox): page 380,539 B. Session 10: the page parses no
   // f64 (seconds in the editor read as decimals, the playback speed looked
-  // up in its list; core's dec2flt and its tables were 15.9 KB), with the
+  // up in its list; core's dec2flt and its tables were 15.3 KB), with the
   // address bar written after the frame (+0.7 KB): 365,931 B; tightened.
   const limits = { page_wasm: 366_500, worker_wasm: 452_500, sweep_wasm: 246_000 };
   for (const [key, limit] of Object.entries(limits)) {
