@@ -72,18 +72,29 @@ test('an edit\'s link is written after the frame that shows its result, as one h
   await simulationShown(page);
   await openEditor(page);
   // When the result reaches the DOM, the address bar still holds the old
-  // link and says a write is pending; the write lands after the frame.
+  // link; the page then marks a write as pending (<html data-link-pending>,
+  // seen here while the old link is still there) and writes the link after
+  // the frame. The mark is watched rather than sampled at one moment: Yew
+  // may run the App's effects after the DOM change, even after a frame.
   const seen = await page.evaluate(() => new Promise((done) => {
     const main = document.querySelector('main');
+    const root = document.documentElement;
     const before = { hash: location.hash, length: history.length, request: main.dataset.request };
+    let atShown = null;
+    let markedWhileOld = false;
+    let cleared = false;
+    const finish = () => {
+      if (atShown && cleared) done({ before, atShown: { ...atShown, pending: markedWhileOld }, after: { hash: location.hash, length: history.length } });
+    };
+    new MutationObserver(() => {
+      if (root.hasAttribute('data-link-pending')) markedWhileOld ||= location.hash === before.hash;
+      else if (markedWhileOld) { cleared = true; finish(); }
+    }).observe(root, { attributes: true, attributeFilter: ['data-link-pending'] });
     const watch = new MutationObserver(() => {
       if (main.dataset.request !== before.request && main.dataset.shown === main.dataset.request) {
         watch.disconnect();
-        const atShown = { hash: location.hash, pending: document.documentElement.hasAttribute('data-link-pending') };
-        const poll = () => document.documentElement.hasAttribute('data-link-pending')
-          ? setTimeout(poll, 5)
-          : done({ before, atShown, after: { hash: location.hash, length: history.length } });
-        poll();
+        atShown = { hash: location.hash };
+        finish();
       }
     });
     watch.observe(main, { attributes: true, attributeFilter: ['data-request', 'data-shown'] });
