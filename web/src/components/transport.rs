@@ -5,12 +5,7 @@ use engine::wording::duration as format_duration;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::state::playback::{PlayAction, SPEEDS};
-
-/// [`SPEEDS`] as `{}` of an `f64` writes them: written out, so the page
-/// formats no `f64` in its shortest form (that alone would keep
-/// `core::fmt`'s float code in the module; see `engine::fixed`).
-const SPEED_TEXTS: [&str; 5] = ["0.25", "0.5", "1", "2", "4"];
+use crate::state::playback::{speed_of, PlayAction, SPEEDS};
 
 /// Props of [`Transport`].
 #[derive(Properties, PartialEq)]
@@ -49,9 +44,7 @@ pub fn Transport(props: &TransportProps) -> Html {
     });
     let on_speed = props.on_action.reform(|e: Event| {
         let select: HtmlSelectElement = e.target_unchecked_into();
-        let value = select.value();
-        let chosen = SPEED_TEXTS.iter().position(|t| *t == value);
-        PlayAction::Speed(chosen.map_or(1.0, |i| SPEEDS[i]))
+        PlayAction::Speed(speed_of(&select.value()))
     });
     let help = props.on_help.reform(|_: MouseEvent| ());
     html! {
@@ -72,24 +65,12 @@ pub fn Transport(props: &TransportProps) -> Html {
             </output>
             <label class="speed">{"speed "}
                 <select onchange={on_speed} aria-label="Playback speed">
-                    { for SPEEDS.iter().zip(SPEED_TEXTS).map(|(s, text)| html! {
-                        <option value={text} selected={(*s - props.speed).abs() < 1e-9}>{ format!("{text}×") }</option>
+                    { for SPEEDS.iter().map(|&(s, text)| html! {
+                        <option value={text} selected={(s - props.speed).abs() < 1e-9}>{ format!("{text}×") }</option>
                     }) }
                 </select>
             </label>
             <button class="help-button" onclick={help} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts">{"?"}</button>
         </div>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn speed_texts_are_the_speeds_as_rust_writes_them() {
-        for (s, text) in SPEEDS.iter().zip(SPEED_TEXTS) {
-            assert_eq!(s.to_string(), text);
-        }
     }
 }

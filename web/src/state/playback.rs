@@ -16,8 +16,24 @@ use crate::state::viewport::Window;
 /// its simulated length (a minute or an hour).
 pub const PLAY_MS: f64 = 20_000.0;
 
-/// Playback speeds offered.
-pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+/// Playback speeds offered, each with its text as `{}` of the `f64`
+/// writes it: written out, so the page formats and parses no `f64` (either
+/// would keep `core`'s float code in the module; see `engine::fixed`).
+pub const SPEEDS: [(f64, &str); 5] = [
+    (0.25, "0.25"),
+    (0.5, "0.5"),
+    (1.0, "1"),
+    (2.0, "2"),
+    (4.0, "4"),
+];
+
+/// The speed whose text is `text` (a `<select>`'s value), or 1.
+pub fn speed_of(text: &str) -> f64 {
+    SPEEDS
+        .iter()
+        .find(|(_, t)| *t == text)
+        .map_or(1.0, |(s, _)| *s)
+}
 
 /// A rebalance round in one column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -301,6 +317,15 @@ impl Reducible for Playback {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn speed_texts_are_the_speeds_as_rust_writes_them() {
+        for (s, text) in SPEEDS {
+            assert_eq!(s.to_string(), text);
+            assert_eq!(speed_of(text), s);
+        }
+        assert_eq!(speed_of("3"), 1.0);
+    }
 
     fn loaded() -> Rc<Playback> {
         let result = engine::run::run(&engine::presets::default_preset().scenario());
