@@ -83,6 +83,8 @@ export async function timelineReady(page, timeout = 30000) {
 /** Unfolds the scenario editor. */
 export async function openEditor(page) {
   await page.evaluate(() => { document.getElementById('editor').open = true; });
+  // Its body is built when it is first unfolded (the `toggle` event).
+  await page.waitForSelector('#editor .editor-body');
 }
 
 /**
