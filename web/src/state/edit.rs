@@ -36,6 +36,9 @@ pub enum Edit {
     EndMs(Option<u64>),
     /// The Streams application, its variants and events (a Streams scenario).
     Streams(Box<StreamsScenario>),
+    /// Streams instances at time 0 (one field of [`Edit::Streams`], on its
+    /// own so that it may wait to be shown: [`Edit::stands_alone`]).
+    Instances(u32),
 }
 
 impl Edit {
@@ -55,6 +58,11 @@ impl Edit {
             Edit::Seed(seed) => s.seed = seed,
             Edit::EndMs(end) => s.end_ms = end,
             Edit::Streams(st) => s.family = Family::Streams(*st),
+            Edit::Instances(n) => {
+                if let Family::Streams(st) = &mut s.family {
+                    st.app.instances = n;
+                }
+            }
         }
         s
     }
@@ -76,6 +84,7 @@ impl Edit {
             Edit::Title(_)
                 | Edit::Description(_)
                 | Edit::Workers(_)
+                | Edit::Instances(_)
                 | Edit::Seed(_)
                 | Edit::EndMs(_)
         )
@@ -197,6 +206,24 @@ mod tests {
         assert_eq!(after.cluster.workers, 7);
         assert_eq!(after.events, before.events);
         assert!(Edit::Workers(100_000).apply(&s).validate().is_err());
+        assert_eq!(
+            Edit::Instances(9).apply(&s),
+            s,
+            "a Streams edit leaves Connect alone"
+        );
+    }
+
+    #[test]
+    fn the_instance_count_is_an_edit_of_its_own() {
+        let s = blank(FamilyKind::Streams);
+        let t = Edit::Instances(5).apply(&s);
+        let (Family::Streams(before), Family::Streams(after)) = (&s.family, &t.family) else {
+            panic!("a Streams blank")
+        };
+        assert_eq!(after.app.instances, 5);
+        assert_eq!(after.events, before.events);
+        assert!(Edit::Instances(5).stands_alone());
+        assert!(!Edit::Streams(Box::new(after.clone())).stands_alone());
     }
 
     #[test]

@@ -174,6 +174,14 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
             on_edit.emit(Edit::Streams(Box::new(next)));
         })
     };
+    // Its own edit, which may wait to be shown with its result (Edit::stands_alone).
+    let on_instances = {
+        let (on_edit, on_error) = (props.on_edit.clone(), props.on_error.clone());
+        Callback::from(move |text: String| match u32_of("instances", &text) {
+            Ok(n) => on_edit.emit(Edit::Instances(n)),
+            Err(e) => on_error.emit(e),
+        })
+    };
     let app = &st.app;
     let kinds: Vec<(AttrValue, AttrValue)> = KINDS
         .iter()
@@ -317,7 +325,7 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
                 <legend>{"Streams application"}</legend>
                 <div class="row">
                     <NumberField label="Instances at start" id="instances" value={app.instances.to_string()}
-                                 on_change={change(Rc::new(|s: &mut StreamsScenario, t: &str| { s.app.instances = u32_of("instances", t)?; Ok(()) }))} />
+                                 on_change={on_instances} />
                     <NumberField label="Restore rate" id="restore-rate" unit="records/s per task" value={app.timings.restore_records_per_sec.to_string()}
                                  on_change={change(Rc::new(|s: &mut StreamsScenario, t: &str| { s.app.timings.restore_records_per_sec = u32_of("Restore rate", t)?; Ok(()) }))} />
                     <SelectField label="State at start" value={if app.cold_start { "cold" } else { "warm" }}
