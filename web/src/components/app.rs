@@ -24,6 +24,7 @@ use crate::components::help_overlay::HelpOverlay;
 use crate::components::outbox::{HeldEdits, Outbox};
 use crate::components::run_status::run_status_bar;
 use crate::components::share_bar::ShareBar;
+use crate::components::timeline_width::{use_width_probe, width_probe};
 use crate::state::overlays::{OverlayAction, Overlays};
 use crate::state::playback::{round_stops, PlayAction, Playback};
 use crate::state::playground::{Action, History, PlaygroundState, View};
@@ -353,6 +354,9 @@ pub fn App() -> Html {
 
     let s = &*state;
     let simulating = s.simulating();
+    // The first result's timelines know their width before it arrives.
+    let columns = s.scenario.variant_labels().len();
+    let probe = use_width_probe(columns, simulating && s.shown.is_none());
     let run_status = s.run_status();
     let status = match (&s.shown, simulating) {
         (_, true) => "simulating…".to_string(),
@@ -460,6 +464,7 @@ pub fn App() -> Html {
                                  followed={playback.followed.clone()} steps_taken={playback.steps_taken} />
                 } else if s.failure.is_none() && simulating {
                     <p class="loading" aria-busy="true">{"Simulating…"}</p>
+                    { width_probe(columns, probe.clone()) }
                 }
             }
             if overlays.help {

@@ -30,5 +30,6 @@ mod target_epochs;
 mod timeline;
 mod timeline_body;
 mod timeline_pointer;
+mod timeline_width;
 mod transport;
 mod view_bar;

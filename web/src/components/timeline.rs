@@ -33,6 +33,7 @@ use crate::components::follow::{follow_overlay, tooltip};
 use crate::components::summary_body::{lanes_bottom, SummaryBody};
 use crate::components::timeline_body::TimelineBody;
 use crate::components::timeline_pointer::{Hover, Pointer, Press};
+use crate::components::timeline_width;
 use crate::shared::Shared;
 use crate::state::gesture::Touches;
 use crate::state::story::describe;
@@ -191,8 +192,11 @@ fn draw(trace: &Trace, mode: &LaneMode, width: f64, lane_heights: &[f64]) -> Dra
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let node = use_node_ref();
-    // 0 until measured: nothing is laid out at a guessed width.
-    let width = use_element_width(node.clone(), 0.0).round();
+    // 0 until measured, or the width a timeline of as many columns last had
+    // (components::timeline_width): nothing is laid out at a guessed width.
+    let columns = props.result.variants.len();
+    let width = use_element_width(node.clone(), timeline_width::hint(columns)).round();
+    timeline_width::note(columns, width);
     let drawing = {
         let (result, index, mode, heights) = (
             props.result.clone(),
