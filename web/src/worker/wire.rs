@@ -53,13 +53,14 @@ pub fn encode(mut result: RunResult) -> Wire {
     Wire { bytes, lists }
 }
 
-/// Every round's and step's explanation, in [`put_explanations`]'s order.
-fn explanations(result: &mut RunResult) -> impl Iterator<Item = &mut String> {
-    result.variants.iter_mut().flat_map(|v| {
-        let trace = &mut v.trace;
-        let rounds = trace.rounds.iter_mut().map(|r| &mut r.explanation);
-        rounds.chain(trace.steps.iter_mut().map(|s| &mut s.explanation))
-    })
+/// Every round's and step's explanation, in one order for both ends.
+fn explanations(result: &mut RunResult) -> Vec<&mut String> {
+    let mut all = Vec::new();
+    for v in &mut result.variants {
+        all.extend(v.trace.rounds.iter_mut().map(|r| &mut r.explanation));
+        all.extend(v.trace.steps.iter_mut().map(|s| &mut s.explanation));
+    }
+    all
 }
 
 /// Takes the explanations out of `result`: the distinct texts, and for
@@ -67,7 +68,10 @@ fn explanations(result: &mut RunResult) -> impl Iterator<Item = &mut String> {
 /// sorting (the engine's shared sort: a map here would add its own code to
 /// the simulator's module).
 fn take_explanations(result: &mut RunResult) -> (Vec<String>, Vec<u32>) {
-    let mut texts: Vec<String> = explanations(result).map(std::mem::take).collect();
+    let mut texts: Vec<String> = explanations(result)
+        .into_iter()
+        .map(std::mem::take)
+        .collect();
     let order = engine::sort_by_key::stable_order(texts.len(), &|a, b| texts[a].cmp(&texts[b]));
     let mut index = vec![0u32; texts.len()];
     let mut table: Vec<String> = Vec::new();
@@ -90,14 +94,17 @@ fn take_explanations(result: &mut RunResult) -> (Vec<String>, Vec<u32>) {
 /// Puts the explanations [`take_explanations`] took back; false when the
 /// index does not fit the result or the table.
 fn put_explanations(result: &mut RunResult, table: &[String], index: &[u32]) -> bool {
-    let mut index = index.iter();
-    for text in explanations(result) {
-        match index.next().and_then(|&i| table.get(i as usize)) {
+    let texts = explanations(result);
+    if texts.len() != index.len() {
+        return false;
+    }
+    for (text, &i) in texts.into_iter().zip(index) {
+        match table.get(i as usize) {
             Some(t) => t.clone_into(text),
             None => return false,
         }
     }
-    index.next().is_none()
+    true
 }
 
 /// Puts a result back together; `lists` must be the ones [`encode`] split off.
