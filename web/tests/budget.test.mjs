@@ -82,7 +82,13 @@ test('release .wasm sizes (gzip -9)', async () => {
   // f64 (seconds in the editor read as decimals, the playback speed looked
   // up in its list; core's dec2flt and its tables were 15.3 KB), with the
   // address bar written after the frame (+0.7 KB): 365,931 B; tightened.
-  const limits = { page_wasm: 366_500, worker_wasm: 452_500, sweep_wasm: 246_000 };
+  // Session 11, loosened: the result's explanations in a table (page
+  // +0.35 KB, simulator +0.5 KB, sweep +0.3 KB: the storm's 15.5 MB result
+  // is 6.6 MB, its 83-127 ms main-thread tasks gone), the editor built when
+  // unfolded, the Streams instance count held like #workers, the first
+  // timelines' width probed while simulating: page 367,376 B, simulator
+  // 452,683 B, sweep 246,179 B.
+  const limits = { page_wasm: 367_500, worker_wasm: 453_000, sweep_wasm: 246_500 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }
