@@ -7,16 +7,14 @@ use std::rc::Rc;
 
 use engine::report::MetricRow;
 use engine::run::RunResult;
-use engine::trace::ItemState;
 use yew::prelude::*;
 
-use crate::browser::profile;
 use crate::components::engine_text::engine_text;
 use crate::components::metric_cards::{MetricCards, HEADLINE};
 use crate::components::timeline::{LaneMode, Timeline};
 use crate::shared::Shared;
 use crate::state::numbers::thousands;
-use crate::state::series::{generation_at, running_tasks, tasks_in, Steps};
+use crate::state::series::{self, generation_at, Steps};
 use crate::state::target_view::{has_targets, target_epoch_at};
 use crate::state::viewport::Window;
 
@@ -57,21 +55,19 @@ pub struct ColumnProps {
     pub on_follow: Callback<Option<Rc<str>>>,
 }
 
-struct Readout {
-    running: Steps,
-    unassigned: Steps,
+struct Readout<'a> {
+    running: &'a Steps,
+    unassigned: &'a Steps,
 }
 
 /// A column.
 #[component]
 pub fn Column(props: &ColumnProps) -> Html {
-    let readout = use_memo((props.result.clone(), props.index), |(result, i)| {
-        let trace = &result.variants[*i].trace;
-        profile::timed("column readout", || Readout {
-            running: running_tasks(trace),
-            unassigned: tasks_in(trace, ItemState::Unassigned),
-        })
-    });
+    let series = use_memo(props.result.clone(), |result| series::of(&result.0));
+    let readout = Readout {
+        running: &series.running[props.index],
+        unassigned: &series.unassigned[props.index],
+    };
     // Stable across renders, so the static timeline does not redraw.
     let on_round = use_callback(
         (props.on_round.clone(), props.index),

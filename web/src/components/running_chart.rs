@@ -17,7 +17,7 @@ use crate::components::markers::{f0, f1};
 use crate::browser::hooks::use_element_width;
 use crate::shared::Shared;
 use crate::state::numbers::thousands;
-use crate::state::series::{configured_tasks, running_tasks, Range, Steps};
+use crate::state::series::{self, Range, ResultSeries, Steps};
 use crate::state::viewport::Window;
 
 /// Props of [`RunningChart`].
@@ -56,8 +56,7 @@ const BOTTOM: f64 = 22.0;
 const RIGHT: f64 = 8.0;
 
 struct ChartData {
-    running: Vec<Steps>,
-    configured: Steps,
+    series: Rc<ResultSeries>,
     /// Step paths, drawn once per result and width (not per playhead move).
     running_paths: Vec<String>,
     /// Per variant, the band between the least and the greatest running
@@ -167,16 +166,8 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
         to_ms: end_ms,
     };
     let data = use_memo((props.result.clone(), width as u64), move |(result, _)| {
-        let running: Vec<Steps> = result
-            .variants
-            .iter()
-            .map(|v| running_tasks(&v.trace))
-            .collect();
-        let configured = result
-            .variants
-            .first()
-            .map(|v| configured_tasks(&v.trace))
-            .unwrap_or_default();
+        let series = series::of(&result.0);
+        let (running, configured) = (&series.running, &series.configured);
         let y_max = running
             .iter()
             .map(Steps::max)
@@ -191,10 +182,9 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
         ChartData {
             running_paths,
             running_bands,
-            configured_path: step_path(&configured, axis, y_max, height),
-            running,
-            configured,
+            configured_path: step_path(configured, axis, y_max, height),
             y_max,
+            series: series.clone(),
         }
     });
     let y_max = data.y_max;
@@ -281,12 +271,12 @@ pub fn RunningChart(props: &RunningChartProps) -> Html {
                     <span class={classes!("series-key", format!("v{}", i % 4))}>
                         <svg width="22" height="8" aria-hidden="true"><line x1="0" y1="4" x2="22" y2="4" /></svg>
                         { &v.label }{": "}
-                        <b class="now-value" data-variant={i.to_string()}>{ thousands(u64::from(data.running.get(i).map_or(0, |s| s.at(props.t_ms)))) }</b>
+                        <b class="now-value" data-variant={i.to_string()}>{ thousands(u64::from(data.series.running.get(i).map_or(0, |s| s.at(props.t_ms)))) }</b>
                     </span>
                 }) }
                 <span class="series-key configured">
                     <svg width="22" height="8" aria-hidden="true"><line x1="0" y1="4" x2="22" y2="4" /></svg>
-                    {"configured: "}<b>{ thousands(u64::from(data.configured.at(props.t_ms))) }</b>
+                    {"configured: "}<b>{ thousands(u64::from(data.series.configured.at(props.t_ms))) }</b>
                 </span>
             </figcaption>
             <svg ref={svg_ref} class="chart" width={f0(width)} height={f0(height)}

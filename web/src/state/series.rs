@@ -3,6 +3,10 @@
 //! Presentation, not protocol logic: the engine decided every state; this
 //! only adds up how many tasks were in one, as a step function.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use engine::run::RunResult;
 use engine::trace::{ItemKind, ItemState, Trace};
 
 /// A step function: `(t, value)` points, each value holding from its `t`
@@ -143,6 +147,58 @@ pub fn configured_tasks(trace: &Trace) -> Steps {
     Steps::from_deltas(deltas)
 }
 
+/// The counts the columns' readouts and the running chart draw of one
+/// result, per variant.
+#[derive(Debug, PartialEq)]
+pub struct ResultSeries {
+    /// [`running_tasks`] of each variant.
+    pub running: Vec<Steps>,
+    /// Unassigned tasks of each variant.
+    pub unassigned: Vec<Steps>,
+    /// [`configured_tasks`] of the first variant (the same in every one).
+    pub configured: Steps,
+}
+
+thread_local! {
+    /// The newest result's series (holding the result, so that its address
+    /// cannot be reused by another while it is cached).
+    static NEWEST: RefCell<Option<(Rc<RunResult>, Rc<ResultSeries>)>> = const { RefCell::new(None) };
+}
+
+/// `result`'s series, computed once per result: the columns and the chart
+/// both read them, and the page computes them in a task of their own
+/// before it draws a result (`worker::sim_client`), so that a big result's
+/// drawing is not one long main-thread task (a storm's spans took 20–25 ms
+/// of its 60 ms first render; issue #13).
+pub fn of(result: &Rc<RunResult>) -> Rc<ResultSeries> {
+    NEWEST.with(|newest| {
+        if let Some((r, series)) = &*newest.borrow() {
+            if Rc::ptr_eq(r, result) {
+                return series.clone();
+            }
+        }
+        let series = Rc::new(ResultSeries {
+            running: result
+                .variants
+                .iter()
+                .map(|v| running_tasks(&v.trace))
+                .collect(),
+            unassigned: result
+                .variants
+                .iter()
+                .map(|v| tasks_in(&v.trace, ItemState::Unassigned))
+                .collect(),
+            configured: result
+                .variants
+                .first()
+                .map(|v| configured_tasks(&v.trace))
+                .unwrap_or_default(),
+        });
+        *newest.borrow_mut() = Some((result.clone(), series.clone()));
+        series
+    })
+}
+
 /// The generation in force at `t`: the newest delivered round completed by
 /// then, else the one the group formed in before t = 0 (the trace says which).
 pub fn generation_at(trace: &Trace, t: u64) -> Option<i32> {
@@ -158,6 +214,26 @@ pub fn generation_at(trace: &Trace, t: u64) -> Option<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_result_series_is_computed_once_and_per_result() {
+        let scenario = engine::presets::default_preset().scenario();
+        let result = Rc::new(engine::run::run(&scenario));
+        let series = of(&result);
+        assert!(Rc::ptr_eq(&series, &of(&result)), "cached");
+        assert_eq!(series.running.len(), result.variants.len());
+        assert_eq!(series.running[1], running_tasks(&result.variants[1].trace));
+        assert_eq!(
+            series.configured,
+            configured_tasks(&result.variants[0].trace)
+        );
+        let other = Rc::new(engine::run::run(&scenario));
+        assert!(
+            !Rc::ptr_eq(&series, &of(&other)),
+            "an equal result is another result"
+        );
+        assert_eq!(*series, *of(&other));
+    }
 
     #[test]
     fn running_tasks_match_the_trace_at_every_change() {
