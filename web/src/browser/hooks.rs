@@ -54,6 +54,21 @@ pub fn use_element_width(node: NodeRef, fallback: f64) -> f64 {
     *width
 }
 
+/// False in a component's first render, true from the next, which follows
+/// at once. A part drawn only once it is true is drawn in the task after
+/// the first render when that render was long (Yew yields to the browser
+/// between a render that took 16 ms and its effects): a big first view is
+/// then two shorter main-thread tasks instead of one long one.
+#[hook]
+pub fn use_mounted() -> bool {
+    let mounted = use_state_eq(|| false);
+    {
+        let mounted = mounted.clone();
+        use_effect_with((), move |_| mounted.set(true));
+    }
+    *mounted
+}
+
 /// Calls `on_frame` with the frame time on every animation frame while
 /// `active`. (One closure re-requests itself; the effect's cleanup stops it.)
 #[hook]

@@ -9,6 +9,7 @@ use engine::report::metric_rows;
 use engine::run::RunResult;
 use yew::prelude::*;
 
+use crate::browser::hooks::use_mounted;
 use crate::browser::profile;
 use crate::components::column::Column;
 use crate::components::legend::Legend;
@@ -119,6 +120,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     // detail (then groups of workers, summarised, with drill-down, shared
     // by every column so they keep showing the same workers): one pass over
     // each trace for both.
+    let mounted = use_mounted();
     let lanes = use_memo(props.result.clone(), |r| {
         let (heights, tallest) = profile::timed("lane heights", || lane_heights(r));
         (Shared::new(heights), needs_summary(tallest))
@@ -194,9 +196,16 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                                 on_view={on_view.clone()} followed={props.followed.clone()} on_follow={on_follow.clone()} />
                     }) }
                 </div>
-                <SidePanel result={props.result.clone()} t_ms={props.t_ms} selected={props.selected}
-                           steps_taken={props.steps_taken} on_seek={on_seek.clone()} on_round={on_round.clone()}
-                           on_close={on_close_round} />
+                // The story and the round details come in the task after the
+                // columns' first render (a cold load's first result was one
+                // 50-70 ms main-thread task; issue #13).
+                if mounted {
+                    <SidePanel result={props.result.clone()} t_ms={props.t_ms} selected={props.selected}
+                               steps_taken={props.steps_taken} on_seek={on_seek.clone()} on_round={on_round.clone()}
+                               on_close={on_close_round} />
+                } else {
+                    <aside class="side-panel"></aside>
+                }
             </div>
         </section>
     }
