@@ -35,7 +35,6 @@ async function instrument(page) {
     // into the DOM comes a layout and a paint earlier.
     new MutationObserver((_, obs) => {
       if (document.querySelector('svg.timeline path.bars')) {
-        window.__timelineInDom = performance.now();
         obs.disconnect();
         requestAnimationFrame(() => {
           const after = new MessageChannel();

@@ -14,7 +14,7 @@ use crate::components::metric_cards::{MetricCards, HEADLINE};
 use crate::components::timeline::{LaneMode, Timeline};
 use crate::shared::Shared;
 use crate::state::numbers::thousands;
-use crate::state::series::{self, generation_at, Steps};
+use crate::state::series::{self, generation_at};
 use crate::state::target_view::{has_targets, target_epoch_at};
 use crate::state::viewport::Window;
 
@@ -55,19 +55,16 @@ pub struct ColumnProps {
     pub on_follow: Callback<Option<Rc<str>>>,
 }
 
-struct Readout<'a> {
-    running: &'a Steps,
-    unassigned: &'a Steps,
-}
-
 /// A column.
 #[component]
 pub fn Column(props: &ColumnProps) -> Html {
+    // Kept per result here: state::series caches only the newest result,
+    // which is not the one shown while a newer one is about to be drawn.
     let series = use_memo(props.result.clone(), |result| series::of(&result.0));
-    let readout = Readout {
-        running: &series.running[props.index],
-        unassigned: &series.unassigned[props.index],
-    };
+    let (running, unassigned) = (
+        &series.running[props.index],
+        &series.unassigned[props.index],
+    );
     // Stable across renders, so the static timeline does not redraw.
     let on_round = use_callback(
         (props.on_round.clone(), props.index),
@@ -94,8 +91,8 @@ pub fn Column(props: &ColumnProps) -> Html {
             <header class="column-head">
                 <h2><span class={classes!("key", format!("v{}", props.index % 4))}></span>{ &run.label }</h2>
                 <p class="now" aria-label="Under the playhead">
-                    <span>{"running "}<b class="now-running">{ thousands(u64::from(readout.running.at(t))) }</b></span>
-                    <span>{"unassigned "}<b>{ thousands(u64::from(readout.unassigned.at(t))) }</b></span>
+                    <span>{"running "}<b class="now-running">{ thousands(u64::from(running.at(t))) }</b></span>
+                    <span>{"unassigned "}<b>{ thousands(u64::from(unassigned.at(t))) }</b></span>
                     if has_targets(&run.trace) {
                         <span class="now-target">{"target epoch "}<b class="now-target-epoch">{ target_epoch }</b></span>
                         <span title="target assignments the broker computed">{"targets "}<b class="target-count">{ thousands(run.trace.target_assignments.len() as u64) }</b></span>

@@ -40,9 +40,8 @@ pub fn note(columns: usize, width: f64) {
 
 /// Measures the probe behind the returned node ([`width_probe`]) once it
 /// is laid out (when `shown` turns true), for comparisons of `columns`
-/// columns. (A hook of the page,
-/// not a component of its own: a component type costs the page's
-/// WebAssembly more.)
+/// columns. (A hook of the page, not a component of its own: a component
+/// type costs the page's WebAssembly more.)
 #[hook]
 pub fn use_width_probe(columns: usize, shown: bool) -> NodeRef {
     let probe = use_node_ref();

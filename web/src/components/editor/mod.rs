@@ -80,16 +80,16 @@ pub fn Editor(props: &EditorProps) -> Html {
                 </p>
             }
             if *unfolded {
-            <form class="editor-body" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-                <ClusterEditor scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()}
-                               text_stale={props.text_stale} />
-                if matches!(s.family, Family::Streams(_)) {
-                    <StreamsEditor scenario={props.scenario.clone()} {on_edit} {on_error} />
-                } else {
-                    <ConfigMatrix scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()} />
-                    <EventsEditor scenario={props.scenario.clone()} {on_edit} {on_error} />
-                }
-            </form>
+                <form class="editor-body" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                    <ClusterEditor scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()}
+                                   text_stale={props.text_stale} />
+                    if matches!(s.family, Family::Streams(_)) {
+                        <StreamsEditor scenario={props.scenario.clone()} {on_edit} {on_error} />
+                    } else {
+                        <ConfigMatrix scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()} />
+                        <EventsEditor scenario={props.scenario.clone()} {on_edit} {on_error} />
+                    }
+                </form>
             }
         </details>
     }
