@@ -87,6 +87,14 @@ export async function openEditor(page) {
   await page.waitForSelector('#editor .editor-body');
 }
 
+/** Unfolds every column's "All metrics" (built when first unfolded, like the editor). */
+export async function openAllMetrics(page) {
+  const columns = await page.locator('article.column').count();
+  await page.evaluate(() => document.querySelectorAll('article.column details.all-metrics').forEach((d) => { d.open = true; }));
+  await page.waitForFunction((n) => document.querySelectorAll('article.column .all-metrics .metric').length > 0
+    && [...document.querySelectorAll('article.column .all-metrics')].filter((d) => d.querySelector('.metric')).length === n, columns);
+}
+
 /**
  * Waits until the newest simulation request is the one shown and the address
  * bar has it (the page writes the link after the frame that shows the result:

@@ -2,7 +2,7 @@
 // one timeline column per compared protocol; the gallery as the landing view.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveStatic, launchBrowser, newPage, screenshot, timelineReady, simulationShown, openEditor } from './harness.mjs';
+import { serveStatic, launchBrowser, newPage, screenshot, timelineReady, simulationShown, openEditor, openAllMetrics } from './harness.mjs';
 
 let server;
 let browser;
@@ -73,6 +73,7 @@ test('an edit rewrites the link, and the link reproduces the same view', async (
   const lanes = await page.locator('svg.timeline').first().locator('g.lane').evaluateAll((ls) => ls.map((l) => l.dataset.lane));
   assert.ok(lanes.includes('worker-5'), lanes.join(','));
   const body = await page.locator('svg.timeline .timeline-body').first().innerHTML();
+  await openAllMetrics(page);
   const metrics = await page.locator('.metric').evaluateAll((ms) => ms.map((m) => m.dataset.raw));
   const fingerprints = await page.locator('article.column').evaluateAll((cs) => cs.map((c) => c.dataset.fingerprint));
 
@@ -82,6 +83,7 @@ test('an edit rewrites the link, and the link reproduces the same view', async (
   await openEditor(fresh);
   assert.equal(await fresh.locator('#workers').inputValue(), '5');
   assert.equal(await fresh.locator('svg.timeline .timeline-body').first().innerHTML(), body);
+  await openAllMetrics(fresh);
   assert.deepEqual(await fresh.locator('.metric').evaluateAll((ms) => ms.map((m) => m.dataset.raw)), metrics);
   assert.deepEqual(await fresh.locator('article.column').evaluateAll((cs) => cs.map((c) => c.dataset.fingerprint)), fingerprints);
   assert.equal(fresh.url(), link);

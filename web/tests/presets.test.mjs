@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, REPO } from './harness.mjs';
+import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openAllMetrics, REPO } from './harness.mjs';
 
 const run = promisify(execFile);
 let server;
@@ -66,6 +66,7 @@ test('every preset loads, shows its columns, and matches the native CLI', async 
     await page.goto(`${server.url}#p=${id}`);
     await timelineReady(page);
     await simulationShown(page);
+    await openAllMetrics(page);
     const native = await nativeRun(id);
     const columns = await page.locator('article.column').evaluateAll((cs) => cs.map((c) => ({
       label: c.dataset.label, fingerprint: c.dataset.fingerprint, rounds: +c.dataset.rounds, end: +c.dataset.end,

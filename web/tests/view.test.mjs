@@ -3,7 +3,7 @@
 // round details beside the timelines; a task followed across columns.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveStatic, launchBrowser, newPage, screenshot, timelineReady } from './harness.mjs';
+import { serveStatic, launchBrowser, newPage, screenshot, timelineReady, openAllMetrics } from './harness.mjs';
 
 let server;
 let browser;
@@ -125,6 +125,8 @@ test('the first worker lane sits at the same height in every column', async () =
     const settled = first.locator('.all-metrics .metric[data-key="settled_at"]');
     assert.equal(await settled.isVisible(), false);
     await first.locator('.all-metrics summary').click();
+    // Built when first unfolded.
+    await settled.waitFor();
     assert.ok(await settled.isVisible());
     assert.ok(await first.locator('.all-metrics .metric').count() > 5);
     assert.deepEqual(page.errors, [], id);
@@ -159,7 +161,7 @@ test('metric cards hold their text at every size, embedded too', async () => {
       const page = await newPage(browser, viewport);
       await page.goto(server.url + query + '#p=' + id);
       await timelineReady(page);
-      await page.locator('article.column .all-metrics summary').evaluateAll((ss) => ss.forEach((s) => s.click()));
+      await openAllMetrics(page);
       assert.deepEqual(await overflowingCards(page), [], `${id} at ${viewport.width}×${viewport.height}${query}`);
       assert.deepEqual(page.errors, []);
       await page.close();
@@ -257,6 +259,7 @@ test('each timeline has a text alternative saying what happened; axis labels do 
   // Eager settles at 42,540 ms on the formed start (settled_ms of the preset
   // in crates/engine/tests/recorded/behaviour.jsonl), read from the page's
   // own result below rather than trusted from here.
+  await openAllMetrics(page);
   const settled = +(await page.locator('article.column[data-variant="0"] .all-metrics .metric[data-key="settled_at"]').getAttribute('data-raw'));
   assert.equal(settled, 42540);
   assert.match(desc[0], /^eager: .*worker-3 crashes at 30 s\. 1 rebalance round; .*settled at 42\.540 s\.$/);

@@ -69,6 +69,25 @@ pub fn use_mounted() -> bool {
     *mounted
 }
 
+/// Whether a `<details>` has been unfolded yet, and its `ontoggle`: a
+/// folded part's body is built the first time it is unfolded and kept
+/// from then on, so that what nobody opened costs neither the first render
+/// nor every result's (issue #13).
+#[hook]
+pub fn use_unfolded() -> (bool, Callback<Event>) {
+    let unfolded = use_state_eq(|| false);
+    let on_toggle = {
+        let unfolded = unfolded.clone();
+        use_callback((), move |e: Event, _| {
+            let details: web_sys::Element = e.target_unchecked_into();
+            if details.has_attribute("open") {
+                unfolded.set(true);
+            }
+        })
+    };
+    (*unfolded, on_toggle)
+}
+
 /// Calls `on_frame` with the frame time on every animation frame while
 /// `active`. (One closure re-requests itself; the effect's cleanup stops it.)
 #[hook]

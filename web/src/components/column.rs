@@ -9,6 +9,7 @@ use engine::report::MetricRow;
 use engine::run::RunResult;
 use yew::prelude::*;
 
+use crate::browser::hooks::use_unfolded;
 use crate::components::engine_text::engine_text;
 use crate::components::metric_cards::{MetricCards, HEADLINE};
 use crate::components::timeline::{LaneMode, Timeline};
@@ -70,6 +71,7 @@ pub fn Column(props: &ColumnProps) -> Html {
         (props.on_round.clone(), props.index),
         |(round, tapped): (usize, bool), (cb, i)| cb.emit((*i, round, tapped)),
     );
+    let (unfolded, on_toggle) = use_unfolded();
     let run = &props.result.variants[props.index];
     let first_label = props
         .result
@@ -115,9 +117,13 @@ pub fn Column(props: &ColumnProps) -> Html {
                       mode={props.mode.clone()} on_drill={props.on_drill.clone()}
                       window={props.window} end_ms={props.end_ms} lane_heights={props.lane_heights.clone()}
                       on_view={props.on_view.clone()} followed={props.followed.clone()} on_follow={props.on_follow.clone()} />
-            <details class="all-metrics">
+            // Built once unfolded: it was a sixth of a comparison's elements,
+            // redrawn by every result while nobody looked (issue #13).
+            <details class="all-metrics" ontoggle={on_toggle}>
                 <summary>{ format!("All metrics of {}", run.label) }</summary>
-                <MetricCards rows={props.rows.clone()} index={props.index} {first_label} keys={None::<&'static [(&'static str, &'static str)]>} />
+                if unfolded {
+                    <MetricCards rows={props.rows.clone()} index={props.index} {first_label} keys={None::<&'static [(&'static str, &'static str)]>} />
+                }
             </details>
         </article>
     }

@@ -14,6 +14,7 @@ use std::rc::Rc;
 use engine::scenario::{Family, Scenario};
 use yew::prelude::*;
 
+use crate::browser::hooks::use_unfolded;
 use crate::components::engine_text::engine_text;
 use crate::state::edit::Edit;
 use cluster::ClusterEditor;
@@ -40,16 +41,7 @@ pub struct EditorProps {
 /// task of 55–70 ms before the first timeline (issue #13).
 #[component]
 pub fn Editor(props: &EditorProps) -> Html {
-    let unfolded = use_state_eq(|| false);
-    let on_toggle = {
-        let unfolded = unfolded.clone();
-        Callback::from(move |e: Event| {
-            let details: web_sys::Element = e.target_unchecked_into();
-            if details.has_attribute("open") {
-                unfolded.set(true);
-            }
-        })
-    };
+    let (unfolded, on_toggle) = use_unfolded();
     // A typed value that is not a value at all (e.g. letters in a number)
     // never reaches the scenario; say so next to the editor.
     let field_error = use_state_eq(|| None::<String>);
@@ -79,7 +71,7 @@ pub fn Editor(props: &EditorProps) -> Html {
                     {"This change cannot be simulated: "}{ engine_text(&problem) }{" The comparison below still shows the last valid scenario."}
                 </p>
             }
-            if *unfolded {
+            if unfolded {
                 <form class="editor-body" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                     <ClusterEditor scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()}
                                    text_stale={props.text_stale} />
