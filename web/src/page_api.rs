@@ -55,8 +55,9 @@ pub fn simulate(scenario: JsValue) -> Promise {
 
 /// The simulator module itself, loaded on the main thread: a `Promise` of
 /// its bindings, whose functions are synchronous — `simulate`,
-/// `simulateFingerprints`, `workloadNames`, `workloadScenario`,
-/// `runWorkload`, `wasmMemoryBytes` (see `web/src/simulator_api.rs`).
+/// `simulateFingerprints`, `wasmMemoryBytes` (see `web/src/simulator_api.rs`;
+/// `cargo xtask bench`'s build adds `workloadNames` and `runWorkload`,
+/// `web/src/bench_api.rs`).
 #[wasm_bindgen(js_name = loadSimulator)]
 pub fn load_simulator() -> Promise {
     wasm_bindgen_futures::future_to_promise(async move {

@@ -46,32 +46,6 @@ pub fn simulate_fingerprints(scenario: JsValue) -> Result<JsValue, JsValue> {
     js_value::serialize(&out)
 }
 
-/// The names of the benchmark workloads (the same as `rebalance bench`).
-#[wasm_bindgen(js_name = workloadNames)]
-pub fn workload_names() -> Vec<String> {
-    engine::workloads::WORKLOADS
-        .iter()
-        .map(|(name, _)| name.to_string())
-        .collect()
-}
-
-/// Runs a named workload `runs` times after a warm-up, timed with
-/// `performance.now()`, exactly as `rebalance bench` does natively
-/// ([`engine::workloads::measure`]); returns `{name, median_ms, min_ms,
-/// max_ms, runs, warmup_runs, checksum}`. Throws for an unknown name.
-#[wasm_bindgen(js_name = runWorkload)]
-pub fn run_workload(name: &str, runs: u32) -> Result<JsValue, JsValue> {
-    let mut work = engine::workloads::prepare(name)
-        .ok_or_else(|| JsValue::from_str(&format!("unknown workload `{name}`")))?;
-    let measured = engine::workloads::measure(
-        name,
-        &mut work,
-        runs as usize,
-        &mut rebalance_web::browser::profile::now,
-    );
-    js_value::serialize(&measured)
-}
-
 /// Bytes of WebAssembly linear memory in use by this module (it only grows).
 #[wasm_bindgen(js_name = wasmMemoryBytes)]
 pub fn wasm_memory_bytes() -> f64 {
@@ -83,11 +57,4 @@ pub fn wasm_memory_bytes() -> f64 {
                 .map_or(0.0, |b| b.byte_length() as f64)
         })
         .unwrap_or(0.0)
-}
-
-/// The scenario JSON of a scenario-sized workload (for comparing its
-/// fingerprints with `rebalance run`), or `undefined` for a round workload.
-#[wasm_bindgen(js_name = workloadScenario)]
-pub fn workload_scenario(name: &str) -> Option<String> {
-    engine::workloads::scenario(name).map(|s| s.to_json())
 }

@@ -2,6 +2,8 @@
 //! `data-type="worker"`), and loaded on the main thread by the page's JS
 //! API and its no-worker fallback.
 
+#[cfg(feature = "workloads")]
+mod bench_api;
 mod simulator_api;
 
 fn main() {

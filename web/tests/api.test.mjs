@@ -49,20 +49,18 @@ test('loadSimulator gives the simulator module, whose functions are synchronous'
     const full = a.simulate(scenario);
     return {
       same: a === b,
-      names: a.workloadNames(),
+      // The bench workloads are in `cargo xtask bench`'s build only (web/src/bench_api.rs).
+      workloads: [typeof a.workloadNames, typeof a.runWorkload, typeof a.workloadScenario],
       fingerprints: a.simulateFingerprints(JSON.stringify(scenario)),
       expected: full.variants.map((v) => ({ label: v.label, fingerprint: v.fingerprint })),
-      round: a.runWorkload('connect-first-round-1000w-100000t', 1),
       memory: a.wasmMemoryBytes(),
       scripts: document.querySelectorAll('script[src$="rebalance-worker.js"]').length,
     };
   });
   assert.ok(out.same, 'one module, loaded once');
   assert.equal(out.scripts, 1);
-  assert.ok(out.names.includes('connect-scenario-1000w-100000t'));
+  assert.deepEqual(out.workloads, ['undefined', 'undefined', 'undefined']);
   assert.deepEqual(out.fingerprints, out.expected);
-  assert.equal(out.round.runs, 1);
-  assert.ok(out.round.median_ms >= 0);
   assert.ok(out.memory > 0);
   assert.deepEqual(page.errors, []);
 });

@@ -5,11 +5,14 @@
 // page's own measures (page_bench.mjs: first timeline, edit → redraw). Not a
 // test: `cargo xtask bench` runs it. Speed targets live here, never in tests.
 // BENCH_ONLY=engine or BENCH_ONLY=page runs one half; BENCH_RUNS sets the
-// runs per measure (default 5).
+// runs per measure (default 5). The workloads run in a site built with
+// `--features workloads` (BENCH_DIST_DIR; `cargo xtask bench` builds it in
+// target/bench-site): the site itself holds no workloads (web/src/bench_api.rs).
+// The page's measures run on the site as published (DIST_DIR).
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { serveStatic, launchBrowser, newPage } from './harness.mjs';
+import { serveStatic, launchBrowser, newPage, DIST } from './harness.mjs';
 import { measurePage, machine, printPage, QUIET_BROWSER_ARGS } from './page_bench.mjs';
 
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
@@ -28,6 +31,7 @@ const presets = ONLY === 'engine' ? [] : execFileSync('cargo', [
   .filter((id) => !id.startsWith('sweeps/'));
 
 const server = await serveStatic();
+const benchServer = native.length ? await serveStatic(resolve(process.env.BENCH_DIST_DIR ?? DIST)) : null;
 // Without the omnibox popup's WebUI preloading in every new window (page_bench.mjs).
 const browser = await launchBrowser(QUIET_BROWSER_ARGS);
 const rows = [];
@@ -38,9 +42,16 @@ try {
   for (const n of native) {
     // A fresh page per workload, so one workload's memory does not count for the next.
     const page = await newPage(browser);
-    await page.goto(`${server.url}?embed=1#p=connect/worker-joins`);
+    await page.goto(`${benchServer.url}?embed=1#p=connect/worker-joins`);
     await page.waitForFunction(() => window.wasmBindings?.loadSimulator, null, { timeout: 60000 });
-    await page.evaluate(async () => { window.simulator = await window.wasmBindings.loadSimulator(); });
+    const workloads = await page.evaluate(async () => {
+      window.simulator = await window.wasmBindings.loadSimulator();
+      return typeof window.simulator.runWorkload === 'function';
+    });
+    if (!workloads) {
+      throw new Error('This simulator module has no workloads: set BENCH_DIST_DIR to a site built with '
+        + '`trunk build --release --features workloads` (cargo xtask bench builds one in target/bench-site).');
+    }
     const before = await page.evaluate(() => window.simulator.wasmMemoryBytes());
     const wasm = await page.evaluate(([name, runs]) => window.simulator.runWorkload(name, runs), [n.name, RUNS]);
     const after = await page.evaluate(() => window.simulator.wasmMemoryBytes());
@@ -58,6 +69,7 @@ try {
 } finally {
   await browser.close();
   await server.close();
+  await benchServer?.close();
 }
 
 const w = Math.max(0, ...rows.map((r) => r.name.length));

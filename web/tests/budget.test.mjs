@@ -89,7 +89,10 @@ test('release .wasm sizes (gzip -9)', async () => {
   // timelines' width probed while simulating, the story drawn in the task
   // after the first result's columns, a result's series counted once:
   // page 367,995 B (+2.1 KB), simulator 452,683 B, sweep 246,179 B.
-  const limits = { page_wasm: 368_500, worker_wasm: 453_000, sweep_wasm: 246_500 };
+  // Session 12: the bench workloads left the simulator for `cargo xtask
+  // bench`'s own build (web/src/bench_api.rs): 440,057 B, tightened; the
+  // columns' "All metrics" built when unfolded: page 368,332 B.
+  const limits = { page_wasm: 368_500, worker_wasm: 440_500, sweep_wasm: 246_500 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }

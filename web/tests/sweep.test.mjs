@@ -167,14 +167,12 @@ test('a 1,000-worker × 100,000-task sweep shows progress and can be cancelled',
   const page = await newPage(browser, { width: 1366, height: 800 });
   await page.goto(`${server.url}#p=connect/worker-joins`);
   await simulationShown(page);
-  await page.waitForFunction(() => window.wasmBindings?.loadSimulator, null, { timeout: 60000 });
-  const fragment = await page.evaluate(async () => {
-    const simulator = await window.wasmBindings.loadSimulator();
-    const json = simulator.workloadScenario('connect-scenario-1000w-100000t');
+  const json = cli('bench', '--scenario', 'connect-scenario-1000w-100000t');
+  const fragment = await page.evaluate((json) => {
     const spec = btoa(JSON.stringify({ key: 'scheduled.rebalance.max.delay.ms', from: 0, to: 600000, steps: 100 }))
       .replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
     return window.wasmBindings.encodeLink(JSON.parse(json)) + '&sweep=1.j.' + spec;
-  });
+  }, json);
   await page.evaluate((f) => { location.hash = f; }, fragment);
   await page.waitForFunction(() => document.getElementById('sweep-view')?.dataset.state === 'running', null, { timeout: 60000 });
   assert.equal(await page.getAttribute('#sweep-view', 'data-total'), '100');

@@ -70,10 +70,12 @@ pub fn test() -> Result<(), String> {
         ]))
     })?;
     step("clippy (wasm32 page)", || {
+        // Every feature: the simulator's, and the bench's workloads.
         run(&mut cargo(&[
             "clippy",
             "-p",
             "rebalance-web",
+            "--all-features",
             "--target",
             "wasm32-unknown-unknown",
             "--",
@@ -193,11 +195,25 @@ pub fn bench() -> Result<(), String> {
     step("release build of the site", || {
         run(&mut trunk(&["build", "--release"]))
     })?;
+    // The workloads' WebAssembly side: the same site with the workloads in
+    // its simulator module (the published one holds none; web/src/bench_api.rs).
+    let bench_site = root().join("target/bench-site");
+    step("release build with the workloads", || {
+        run(&mut trunk(&[
+            "build",
+            "--release",
+            "--features",
+            "workloads",
+            "--dist",
+            &bench_site.to_string_lossy(),
+        ]))
+    })?;
     step("workloads, native and WebAssembly", || {
         let mut cmd = Command::new("node");
         cmd.arg("bench.mjs")
             .current_dir(npm_dir())
-            .env("DIST_DIR", root().join("dist"));
+            .env("DIST_DIR", root().join("dist"))
+            .env("BENCH_DIST_DIR", &bench_site);
         run(&mut cmd)
     })
 }

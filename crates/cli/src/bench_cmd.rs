@@ -4,6 +4,29 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// Prints the scenario JSON of a scenario-sized workload (the browser tests
+/// simulate it in WebAssembly and compare fingerprints with `rebalance run`).
+pub fn print_scenario(name: &str) -> ExitCode {
+    match engine::workloads::scenario(name) {
+        Some(scenario) => {
+            println!("{}", scenario.to_json());
+            ExitCode::SUCCESS
+        }
+        None => {
+            let names: Vec<&str> = engine::workloads::WORKLOADS
+                .iter()
+                .map(|(name, _)| *name)
+                .filter(|name| engine::workloads::scenario(name).is_some())
+                .collect();
+            eprintln!(
+                "`{name}` is not a scenario-sized workload; these are: {}",
+                names.join(", ")
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// Times the simulator's workloads, then (without `--json`) the built-in
 /// sweeps. `--json` lists the simulator's workloads only: `cargo xtask
 /// bench` runs each of those in WebAssembly too, and the simulator's

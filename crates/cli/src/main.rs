@@ -55,6 +55,9 @@ enum Command {
         /// Timed runs per workload (after a warm-up of at least 2 runs and 300 ms).
         #[arg(long, default_value_t = 7)]
         runs: usize,
+        /// Print this scenario-sized workload's scenario as JSON instead of timing anything.
+        #[arg(long, value_name = "WORKLOAD", conflicts_with_all = ["json", "only"])]
+        scenario: Option<String>,
     },
     /// Run a scenario over a range of one parameter (a Kafka config key, a
     /// cluster-shape number or an event's time or duration): a table per
@@ -81,7 +84,13 @@ fn main() -> ExitCode {
             fingerprints,
         } => run_cmd::run(&scenario, json, fingerprints),
         Command::Presets => run_cmd::list_presets(),
-        Command::Bench { json, only, runs } => bench_cmd::run(json, only.as_deref(), runs),
+        Command::Bench {
+            scenario: Some(name),
+            ..
+        } => bench_cmd::print_scenario(&name),
+        Command::Bench {
+            json, only, runs, ..
+        } => bench_cmd::run(json, only.as_deref(), runs),
         Command::Svg { scenario, output } => run_cmd::svg(&scenario, &output),
         Command::Sweep(args) => sweep_cmd::run(&args),
     }
