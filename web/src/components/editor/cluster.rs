@@ -6,7 +6,7 @@ use std::rc::Rc;
 use engine::scenario::{ConnectCluster, ConnectorSpec, Family, Scenario, Timings};
 use yew::prelude::*;
 
-use super::fields::{ms_to_s, s_to_ms, textarea_field, NumberField, TextField};
+use super::fields::{ms_to_s, s_to_ms, textarea_field, whole_number, NumberField, TextField};
 use crate::state::edit::Edit;
 
 /// Props of [`ClusterEditor`].
@@ -24,12 +24,6 @@ pub struct ClusterEditorProps {
 
 /// Applies committed text to one connector, or says why it cannot.
 type ConnectorEdit = Rc<dyn Fn(&mut ConnectorSpec, &str) -> Result<(), String>>;
-
-fn parse_u32(field: &str, text: &str) -> Result<u32, String> {
-    text.trim()
-        .parse::<u32>()
-        .map_err(|_| format!("{field} must be a whole number of at least 0"))
-}
 
 /// The cluster section.
 #[component]
@@ -80,14 +74,17 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
             props.on_error.clone(),
             cluster.timings.clone(),
         );
-        let on_change = Callback::from(move |text: String| match parse_u32(label, &text) {
-            Ok(v) => {
-                let mut t = timings.clone();
-                set(&mut t, v);
-                on_edit.emit(Edit::Timings(t));
-            }
-            Err(e) => on_error.emit(e),
-        });
+        let on_change =
+            Callback::from(
+                move |text: String| match whole_number::<u32>(label, &text) {
+                    Ok(v) => {
+                        let mut t = timings.clone();
+                        set(&mut t, v);
+                        on_edit.emit(Edit::Timings(t));
+                    }
+                    Err(e) => on_error.emit(e),
+                },
+            );
         html! { <NumberField label={label} value={value.to_string()} unit="ms" {on_change} /> }
     };
     let t = &cluster.timings;
@@ -100,10 +97,12 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
         .then_some("edited — description may not match");
     let on_workers = {
         let (on_edit, on_error) = (props.on_edit.clone(), props.on_error.clone());
-        Callback::from(move |text: String| match parse_u32("Workers", &text) {
-            Ok(n) => on_edit.emit(Edit::Workers(n)),
-            Err(e) => on_error.emit(e),
-        })
+        Callback::from(
+            move |text: String| match whole_number::<u32>("Workers", &text) {
+                Ok(n) => on_edit.emit(Edit::Workers(n)),
+                Err(e) => on_error.emit(e),
+            },
+        )
     };
     let on_seed = {
         let (on_edit, on_error) = (props.on_edit.clone(), props.on_error.clone());
@@ -156,11 +155,11 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
                             Ok(())
                         }));
                         let on_tasks = edit_connector(i, Rc::new(|c: &mut ConnectorSpec, t: &str| {
-                            c.tasks = parse_u32("tasks", t)?;
+                            c.tasks = whole_number::<u32>("tasks", t)?;
                             Ok(())
                         }));
                         let on_count = edit_connector(i, Rc::new(|c: &mut ConnectorSpec, t: &str| {
-                            c.count = if t.trim().is_empty() { None } else { Some(parse_u32("count", t)?) };
+                            c.count = if t.trim().is_empty() { None } else { Some(whole_number::<u32>("count", t)?) };
                             Ok(())
                         }));
                         let remove = {

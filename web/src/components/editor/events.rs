@@ -7,7 +7,9 @@ use engine::scenario::{
 };
 use yew::prelude::*;
 
-use super::fields::{ms_to_s, s_to_ms, NumberField, SelectField, TextField};
+use super::fields::{
+    ms_to_s, s_to_ms, seconds_of, whole_number, NumberField, SelectField, TextField,
+};
 use crate::state::edit::Edit;
 
 /// Props of [`EventsEditor`].
@@ -135,16 +137,6 @@ fn parse_config(text: &str) -> Result<ConnectConfig, String> {
 
 type Apply = Rc<dyn Fn(&mut Event, &str) -> Result<(), String>>;
 
-fn u32_of(field: &str, t: &str) -> Result<u32, String> {
-    t.trim()
-        .parse::<u32>()
-        .map_err(|_| format!("{field} must be a whole number of at least 0"))
-}
-
-fn ms_of(field: &str, t: &str) -> Result<u64, String> {
-    s_to_ms(t).ok_or_else(|| format!("{field} must be a number of seconds"))
-}
-
 /// The events section.
 #[component]
 pub fn EventsEditor(props: &EventsEditorProps) -> Html {
@@ -259,7 +251,7 @@ pub fn EventsEditor(props: &EventsEditorProps) -> Html {
         match e {
             Event::WorkerJoin { count, config } => html! { <>
                 <NumberField label="how many" value={count.to_string()} on_change={edit_event(i, Rc::new(|e: &mut Event, t: &str| {
-                    if let Event::WorkerJoin { count, .. } = e { *count = u32_of("how many", t)?; }
+                    if let Event::WorkerJoin { count, .. } = e { *count = whole_number::<u32>("how many", t)?; }
                     Ok(())
                 }))} />
                 { config_field(i, config) }
@@ -273,7 +265,7 @@ pub fn EventsEditor(props: &EventsEditorProps) -> Html {
             } => html! { <>
                 { worker_field(i, worker) }
                 <NumberField label="down for (from its exit)" unit="s" step="any" value={ms_to_s(*downtime_ms)} on_change={edit_event(i, Rc::new(|e: &mut Event, t: &str| {
-                    if let Event::WorkerRestart { downtime_ms, .. } = e { *downtime_ms = ms_of("down for (from its exit)", t)?; }
+                    if let Event::WorkerRestart { downtime_ms, .. } = e { *downtime_ms = seconds_of("down for (from its exit)", t)?; }
                     Ok(())
                 }))} />
                 <SelectField label="stops" value={if *crash { "crash" } else { "graceful" }}
@@ -291,16 +283,16 @@ pub fn EventsEditor(props: &EventsEditorProps) -> Html {
                 config,
             } => html! { <>
                 <NumberField label="each down for (from its exit)" unit="s" step="any" value={ms_to_s(*downtime_ms)} on_change={edit_event(i, Rc::new(|e: &mut Event, t: &str| {
-                    if let Event::RollingRestart { downtime_ms, .. } = e { *downtime_ms = ms_of("each down for (from its exit)", t)?; }
+                    if let Event::RollingRestart { downtime_ms, .. } = e { *downtime_ms = seconds_of("each down for (from its exit)", t)?; }
                     Ok(())
                 }))} />
                 <NumberField label="one every" unit="s" step="any" value={ms_to_s(*interval_ms)} on_change={edit_event(i, Rc::new(|e: &mut Event, t: &str| {
-                    if let Event::RollingRestart { interval_ms, .. } = e { *interval_ms = ms_of("one every", t)?; }
+                    if let Event::RollingRestart { interval_ms, .. } = e { *interval_ms = seconds_of("one every", t)?; }
                     Ok(())
                 }))} />
                 <NumberField label="first N workers" placeholder="all" value={limit.map(|l| l.to_string()).unwrap_or_default()} on_change={edit_event(i, Rc::new(|e: &mut Event, t: &str| {
                     if let Event::RollingRestart { limit, .. } = e {
-                        *limit = if t.trim().is_empty() { None } else { Some(u32_of("first N workers", t)?) };
+                        *limit = if t.trim().is_empty() { None } else { Some(whole_number::<u32>("first N workers", t)?) };
                     }
                     Ok(())
                 }))} />
@@ -312,7 +304,7 @@ pub fn EventsEditor(props: &EventsEditorProps) -> Html {
             } => html! { <>
                 { worker_field(i, worker) }
                 <NumberField label="frozen for" unit="s" step="any" value={ms_to_s(*duration_ms)} on_change={edit_event(i, Rc::new(|e: &mut Event, t: &str| {
-                    if let Event::GcPause { duration_ms, .. } = e { *duration_ms = ms_of("frozen for", t)?; }
+                    if let Event::GcPause { duration_ms, .. } = e { *duration_ms = seconds_of("frozen for", t)?; }
                     Ok(())
                 }))} />
             </> },
@@ -322,7 +314,7 @@ pub fn EventsEditor(props: &EventsEditorProps) -> Html {
                     Ok(())
                 }))} />
                 <NumberField label="tasks" value={tasks.to_string()} on_change={edit_event(i, Rc::new(|e: &mut Event, t: &str| {
-                    if let Event::ConnectorAdd { tasks, .. } = e { *tasks = u32_of("tasks", t)?; }
+                    if let Event::ConnectorAdd { tasks, .. } = e { *tasks = whole_number::<u32>("tasks", t)?; }
                     Ok(())
                 }))} />
             </> },
@@ -338,7 +330,7 @@ pub fn EventsEditor(props: &EventsEditorProps) -> Html {
                     Ok(())
                 }))} />
                 <NumberField label="new task count" value={tasks.to_string()} on_change={edit_event(i, Rc::new(|e: &mut Event, t: &str| {
-                    if let Event::TaskCountChange { tasks, .. } = e { *tasks = u32_of("new task count", t)?; }
+                    if let Event::TaskCountChange { tasks, .. } = e { *tasks = whole_number::<u32>("new task count", t)?; }
                     Ok(())
                 }))} />
             </> },

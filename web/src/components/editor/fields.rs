@@ -41,6 +41,19 @@ pub fn s_to_ms(text: &str) -> Option<u64> {
     Some(whole * 1000 + (tenths + 5) / 10)
 }
 
+/// Committed text as a whole number (`u32`, `u64`), or the message naming
+/// the field.
+pub(super) fn whole_number<T: std::str::FromStr>(field: &str, text: &str) -> Result<T, String> {
+    text.trim()
+        .parse::<T>()
+        .map_err(|_| format!("{field} must be a whole number of at least 0"))
+}
+
+/// Committed text as seconds, in ms, or the message naming the field.
+pub(super) fn seconds_of(field: &str, text: &str) -> Result<u64, String> {
+    s_to_ms(text).ok_or_else(|| format!("{field} must be a number of seconds"))
+}
+
 /// Props of [`NumberField`].
 #[derive(Properties, PartialEq)]
 pub struct NumberFieldProps {

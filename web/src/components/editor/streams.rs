@@ -13,7 +13,7 @@ use engine::scenario::{
 use yew::prelude::*;
 
 use super::config_matrix::{streams_config_matrix, ConfigMatrixProps};
-use super::fields::{ms_to_s, s_to_ms, NumberField, SelectField, TextField};
+use super::fields::{ms_to_s, seconds_of, whole_number, NumberField, SelectField, TextField};
 use crate::state::edit::{set_blocked_thread, Edit};
 
 /// Props of [`StreamsEditor`].
@@ -119,22 +119,6 @@ fn parse_config(text: &str) -> Result<StreamsConfig, String> {
     })
 }
 
-fn u32_of(field: &str, t: &str) -> Result<u32, String> {
-    t.trim()
-        .parse::<u32>()
-        .map_err(|_| format!("{field} must be a whole number of at least 0"))
-}
-
-fn u64_of(field: &str, t: &str) -> Result<u64, String> {
-    t.trim()
-        .parse::<u64>()
-        .map_err(|_| format!("{field} must be a whole number of at least 0"))
-}
-
-fn ms_of(field: &str, t: &str) -> Result<u64, String> {
-    s_to_ms(t).ok_or_else(|| format!("{field} must be a number of seconds"))
-}
-
 type AppEdit = Rc<dyn Fn(&mut StreamsScenario, &str) -> Result<(), String>>;
 type EventEdit = Rc<dyn Fn(&mut StreamsEvent, &str) -> Result<(), String>>;
 type SubEdit = Rc<dyn Fn(&mut SubtopologySpec, &str) -> Result<(), String>>;
@@ -177,10 +161,12 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
     // Its own edit, which may wait to be shown with its result (Edit::stands_alone).
     let on_instances = {
         let (on_edit, on_error) = (props.on_edit.clone(), props.on_error.clone());
-        Callback::from(move |text: String| match u32_of("instances", &text) {
-            Ok(n) => on_edit.emit(Edit::Instances(n)),
-            Err(e) => on_error.emit(e),
-        })
+        Callback::from(
+            move |text: String| match whole_number::<u32>("instances", &text) {
+                Ok(n) => on_edit.emit(Edit::Instances(n)),
+                Err(e) => on_error.emit(e),
+            },
+        )
     };
     let app = &st.app;
     let kinds: Vec<(AttrValue, AttrValue)> = KINDS
@@ -220,7 +206,7 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
                           set: fn(&mut StreamsEvent, u64)| {
         html! {
             <NumberField label={label} unit="s" step="any" value={ms_to_s(ms)} on_change={change_event(i, Rc::new(move |e: &mut StreamsEvent, t: &str| {
-                set(e, ms_of(label, t)?);
+                set(e, seconds_of(label, t)?);
                 Ok(())
             }))} />
         }
@@ -248,7 +234,7 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
         match e {
             StreamsEvent::InstanceJoin { count, config, .. } => html! { <>
                 <NumberField label="how many" value={count.to_string()} on_change={change_event(i, Rc::new(|e: &mut StreamsEvent, t: &str| {
-                    if let StreamsEvent::InstanceJoin { count, .. } = e { *count = u32_of("how many", t)?; }
+                    if let StreamsEvent::InstanceJoin { count, .. } = e { *count = whole_number::<u32>("how many", t)?; }
                     Ok(())
                 }))} />
                 { config_field(i, config) }
@@ -285,7 +271,7 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
                 <NumberField label="first N instances" placeholder="all" value={limit.map(|l| l.to_string()).unwrap_or_default()}
                              on_change={change_event(i, Rc::new(|e: &mut StreamsEvent, t: &str| {
                                  if let StreamsEvent::RollingRestart { limit, .. } = e {
-                                     *limit = if t.trim().is_empty() { None } else { Some(u32_of("first N instances", t)?) };
+                                     *limit = if t.trim().is_empty() { None } else { Some(whole_number::<u32>("first N instances", t)?) };
                                  }
                                  Ok(())
                              }))} />
@@ -327,7 +313,7 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
                     <NumberField label="Instances at start" id="instances" value={app.instances.to_string()}
                                  on_change={on_instances} />
                     <NumberField label="Restore rate" id="restore-rate" unit="records/s per task" value={app.timings.restore_records_per_sec.to_string()}
-                                 on_change={change(Rc::new(|s: &mut StreamsScenario, t: &str| { s.app.timings.restore_records_per_sec = u32_of("Restore rate", t)?; Ok(()) }))} />
+                                 on_change={change(Rc::new(|s: &mut StreamsScenario, t: &str| { s.app.timings.restore_records_per_sec = whole_number::<u32>("Restore rate", t)?; Ok(()) }))} />
                     <SelectField label="State at start" value={if app.cold_start { "cold" } else { "warm" }}
                                  options={vec![(AttrValue::Static("warm"), AttrValue::Static("warm (steady layout)")), (AttrValue::Static("cold"), AttrValue::Static("cold (restore first)"))]}
                                  on_change={change(Rc::new(|s: &mut StreamsScenario, t: &str| { s.app.cold_start = t == "cold"; Ok(()) }))} />
@@ -342,17 +328,17 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
                         { for app.subtopologies.iter().enumerate().map(|(i, sub)| html! {
                             <tr key={i}>
                                 <td><NumberField label="partitions" value={sub.partitions.to_string()} class="bare"
-                                                 on_change={sub_edit(i, Rc::new(|s: &mut SubtopologySpec, t: &str| { s.partitions = u32_of("partitions", t)?; Ok(()) }))} /></td>
+                                                 on_change={sub_edit(i, Rc::new(|s: &mut SubtopologySpec, t: &str| { s.partitions = whole_number::<u32>("partitions", t)?; Ok(()) }))} /></td>
                                 <td><SelectField label="state" value={if sub.stateful { "stateful" } else { "stateless" }} class="bare"
                                                  options={vec![(AttrValue::Static("stateless"), AttrValue::Static("stateless")), (AttrValue::Static("stateful"), AttrValue::Static("stateful"))]}
                                                  on_change={sub_edit(i, Rc::new(|s: &mut SubtopologySpec, t: &str| { s.stateful = t == "stateful"; Ok(()) }))} /></td>
                                 <td><NumberField label="changelog records" value={sub.changelog_records.to_string()} class="bare"
-                                                 on_change={sub_edit(i, Rc::new(|s: &mut SubtopologySpec, t: &str| { s.changelog_records = u64_of("changelog records", t)?; Ok(()) }))} /></td>
+                                                 on_change={sub_edit(i, Rc::new(|s: &mut SubtopologySpec, t: &str| { s.changelog_records = whole_number::<u64>("changelog records", t)?; Ok(()) }))} /></td>
                                 <td><NumberField label="records/s" value={sub.changelog_records_per_sec.to_string()} class="bare"
-                                                 on_change={sub_edit(i, Rc::new(|s: &mut SubtopologySpec, t: &str| { s.changelog_records_per_sec = u32_of("records/s", t)?; Ok(()) }))} /></td>
+                                                 on_change={sub_edit(i, Rc::new(|s: &mut SubtopologySpec, t: &str| { s.changelog_records_per_sec = whole_number::<u32>("records/s", t)?; Ok(()) }))} /></td>
                                 <td><NumberField label="count" value={sub.count.map(|n| n.to_string()).unwrap_or_default()} placeholder="1" class="bare"
                                                  on_change={sub_edit(i, Rc::new(|s: &mut SubtopologySpec, t: &str| {
-                                                     s.count = if t.trim().is_empty() { None } else { Some(u32_of("count", t)?) };
+                                                     s.count = if t.trim().is_empty() { None } else { Some(whole_number::<u32>("count", t)?) };
                                                      Ok(())
                                                  }))} /></td>
                                 <td><button type="button" class="icon remove" aria-label="Remove subtopology" title="Remove"
@@ -377,7 +363,7 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
                         <li class="event-row" data-kind={kind_of(&ev.event)}>
                             <NumberField label="at" unit="s" step="any" value={ms_to_s(ev.at_ms)} class="at"
                                          on_change={change(Rc::new(move |s: &mut StreamsScenario, t: &str| {
-                                             if let Some(e) = s.events.get_mut(i) { e.at_ms = ms_of("at", t)?; }
+                                             if let Some(e) = s.events.get_mut(i) { e.at_ms = seconds_of("at", t)?; }
                                              Ok(())
                                          }))} />
                             <SelectField label="what" options={kinds.clone()} value={kind_of(&ev.event)}
