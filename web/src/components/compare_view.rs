@@ -22,7 +22,7 @@ use crate::shared::Shared;
 use crate::state::numbers::thousands;
 use crate::state::playback::{PlayAction, RoundRef};
 use crate::state::summary::Members;
-use crate::state::summary::{group_size, lane_heights, needs_summary};
+use crate::state::summary::{group_size, lanes_of};
 use crate::state::target_view::stop_at;
 use crate::state::viewport::{focus_window, Window};
 
@@ -122,10 +122,9 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     // each trace for both.
     let mounted = use_mounted();
     let lanes = use_memo(props.result.clone(), |r| {
-        let (heights, tallest) = profile::timed("lane heights", || lane_heights(r));
-        (Shared::new(heights), needs_summary(tallest))
+        profile::timed("lane heights", || lanes_of(&r.0))
     });
-    let (lane_heights, big): (Shared<Vec<f64>>, bool) = (lanes.0.clone(), lanes.1);
+    let (lane_heights, big) = (lanes.heights.clone(), lanes.summarised);
     let drill = use_state_eq(|| None::<usize>);
     let workers = props
         .result

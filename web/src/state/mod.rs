@@ -13,6 +13,7 @@ pub(crate) mod edit;
 pub(crate) mod error_names;
 pub(crate) mod gesture;
 pub(crate) mod inline_code;
+pub(crate) mod newest;
 pub(crate) mod numbers;
 pub(crate) mod overlays;
 pub(crate) mod playback;

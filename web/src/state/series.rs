@@ -3,11 +3,12 @@
 //! Presentation, not protocol logic: the engine decided every state; this
 //! only adds up how many tasks were in one, as a step function.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use engine::run::RunResult;
 use engine::trace::{ItemKind, ItemState, Trace};
+
+use super::newest::Newest;
 
 /// A step function: `(t, value)` points, each value holding from its `t`
 /// until the next point's. The first point is at 0.
@@ -160,24 +161,15 @@ pub struct ResultSeries {
 }
 
 thread_local! {
-    /// The newest result's series (holding the result, so that its address
-    /// cannot be reused by another while it is cached).
-    static NEWEST: RefCell<Option<(Rc<RunResult>, Rc<ResultSeries>)>> = const { RefCell::new(None) };
+    static NEWEST: Newest<ResultSeries> = const { Newest::new() };
 }
 
-/// `result`'s series, computed once per result: the columns and the chart
-/// both read them, and the page computes them in a task of their own
-/// before it draws a result (`worker::sim_client`), so that a big result's
-/// drawing is not one long main-thread task (a storm's spans took 20–25 ms
-/// of its 60 ms first render; issue #13).
+/// `result`'s series, computed once per result ([`super::newest`]): the
+/// columns and the chart both read them (a storm's spans took 20–25 ms of
+/// its 60 ms first render).
 pub fn of(result: &Rc<RunResult>) -> Rc<ResultSeries> {
     NEWEST.with(|newest| {
-        if let Some((r, series)) = &*newest.borrow() {
-            if Rc::ptr_eq(r, result) {
-                return series.clone();
-            }
-        }
-        let series = Rc::new(ResultSeries {
+        newest.get(result, |result| ResultSeries {
             running: result
                 .variants
                 .iter()
@@ -193,9 +185,7 @@ pub fn of(result: &Rc<RunResult>) -> Rc<ResultSeries> {
                 .first()
                 .map(|v| configured_tasks(&v.trace))
                 .unwrap_or_default(),
-        });
-        *newest.borrow_mut() = Some((result.clone(), series.clone()));
-        series
+        })
     })
 }
 

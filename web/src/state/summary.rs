@@ -6,10 +6,14 @@
 //! Presentation only: counts of what the trace recorded, grouped.
 
 use std::ops::Range;
+use std::rc::Rc;
 
 use engine::layout::{self, LayoutOptions, LEGEND};
 use engine::run::RunResult;
 use engine::trace::{ItemKind, ItemState, StateSpan, Trace, WorkerSpan};
+
+use super::newest::Newest;
+use crate::shared::Shared;
 
 /// States in legend order; a group's counts are indexed like this.
 pub const STATES: usize = LEGEND.len();
@@ -50,6 +54,34 @@ pub fn lane_heights(result: &RunResult) -> (Vec<f64>, f64) {
         .map(|h| layout::detail_height(h, &options))
         .fold(0.0, f64::max);
     (layout::aligned_heights(&per_trace), tallest)
+}
+
+/// [`lane_heights`] and [`needs_summary`] of a result, as the comparison
+/// draws them.
+#[derive(Debug, PartialEq)]
+pub struct Lanes {
+    /// Lane heights shared by every column.
+    pub heights: Shared<Vec<f64>>,
+    /// Too tall to draw row by row: groups of workers, summarised.
+    pub summarised: bool,
+}
+
+thread_local! {
+    static NEWEST: Newest<Lanes> = const { Newest::new() };
+}
+
+/// `result`'s [`Lanes`], computed once per result ([`super::newest`]; a
+/// storm's took 9–16 ms of its first render).
+pub fn lanes_of(result: &Rc<RunResult>) -> Rc<Lanes> {
+    NEWEST.with(|newest| {
+        newest.get(result, |result| {
+            let (heights, tallest) = lane_heights(result);
+            Lanes {
+                heights: Shared::new(heights),
+                summarised: needs_summary(tallest),
+            }
+        })
+    })
 }
 
 /// True when the run's detailed timelines would be too tall to draw row by row.

@@ -529,12 +529,12 @@ impl SimClient {
                 let on_done = self.0.borrow().on_done.clone();
                 if let Answer::Simulated(Ok(result)) = &outcome.answer {
                     // Decoded in the message's task, counted in a task of
-                    // its own (state::series), drawn in a third: together
+                    // its own (state::newest), drawn in a third: together
                     // they made one long main-thread task of a big result
                     // (issue #13: none over 50 ms).
                     let result = result.clone();
                     Timeout::new(0, move || {
-                        crate::state::series::of(&result);
+                        crate::state::newest::prepare(&result);
                         Timeout::new(0, move || on_done.emit(outcome)).forget();
                     })
                     .forget();
