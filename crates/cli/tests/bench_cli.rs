@@ -2,21 +2,10 @@
 //! the one the browser tests simulate in WebAssembly: parsed back, it is the
 //! engine's, and a name that is not one says which are.
 
-use std::process::Command;
+mod common;
 
+use common::rebalance;
 use engine::scenario::Scenario;
-
-fn rebalance(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rebalance"))
-        .args(args)
-        .output()
-        .expect("the CLI runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn a_workloads_scenario_prints_as_the_engines_json() {

@@ -2,21 +2,10 @@
 //! equals `engine::sweep::run_sweep` point for point; its link reopens the
 //! same sweep; bad input exits 2 with the engine's message.
 
-use std::process::Command;
+mod common;
 
+use common::rebalance;
 use engine::sweep::{self, SweepResult};
-
-fn rebalance(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rebalance"))
-        .args(args)
-        .output()
-        .expect("the CLI runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// The CSV's cells per row (the built-in sweeps' labels need no quoting).
 fn rows(csv: &str) -> Vec<Vec<String>> {
