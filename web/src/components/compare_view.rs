@@ -121,9 +121,9 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     // by every column so they keep showing the same workers): one pass over
     // each trace for both.
     let mounted = use_mounted();
-    let lanes = use_memo(props.result.clone(), |r| {
-        profile::timed("lane heights", || lanes_of(&r.0))
-    });
+    // Kept per result here: state::summary caches only the newest result
+    // (computed in the task before it is drawn, worker::sim_client).
+    let lanes = use_memo(props.result.clone(), |r| lanes_of(&r.0));
     let (lane_heights, big) = (lanes.heights.clone(), lanes.summarised);
     let drill = use_state_eq(|| None::<usize>);
     let workers = props

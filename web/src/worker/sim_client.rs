@@ -534,7 +534,9 @@ impl SimClient {
                     // (issue #13: none over 50 ms).
                     let result = result.clone();
                     Timeout::new(0, move || {
-                        crate::state::newest::prepare(&result);
+                        profile::timed("series and lane heights", || {
+                            crate::state::newest::prepare(&result)
+                        });
                         Timeout::new(0, move || on_done.emit(outcome)).forget();
                     })
                     .forget();

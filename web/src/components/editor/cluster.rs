@@ -6,7 +6,9 @@ use std::rc::Rc;
 use engine::scenario::{ConnectCluster, ConnectorSpec, Family, Scenario, Timings};
 use yew::prelude::*;
 
-use super::fields::{ms_to_s, s_to_ms, textarea_field, whole_number, NumberField, TextField};
+use super::fields::{
+    ms_to_s, s_to_ms, textarea_field, whole_number, whole_number_edit, NumberField, TextField,
+};
 use crate::state::edit::Edit;
 
 /// Props of [`ClusterEditor`].
@@ -74,17 +76,11 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
             props.on_error.clone(),
             cluster.timings.clone(),
         );
-        let on_change =
-            Callback::from(
-                move |text: String| match whole_number::<u32>(label, &text) {
-                    Ok(v) => {
-                        let mut t = timings.clone();
-                        set(&mut t, v);
-                        on_edit.emit(Edit::Timings(t));
-                    }
-                    Err(e) => on_error.emit(e),
-                },
-            );
+        let on_change = whole_number_edit(label, on_edit, on_error, move |v| {
+            let mut t = timings.clone();
+            set(&mut t, v);
+            Edit::Timings(t)
+        });
         html! { <NumberField label={label} value={value.to_string()} unit="ms" {on_change} /> }
     };
     let t = &cluster.timings;
@@ -95,15 +91,12 @@ pub fn ClusterEditor(props: &ClusterEditorProps) -> Html {
     let stale_note = props
         .text_stale
         .then_some("edited — description may not match");
-    let on_workers = {
-        let (on_edit, on_error) = (props.on_edit.clone(), props.on_error.clone());
-        Callback::from(
-            move |text: String| match whole_number::<u32>("Workers", &text) {
-                Ok(n) => on_edit.emit(Edit::Workers(n)),
-                Err(e) => on_error.emit(e),
-            },
-        )
-    };
+    let on_workers = whole_number_edit(
+        "Workers",
+        props.on_edit.clone(),
+        props.on_error.clone(),
+        Edit::Workers,
+    );
     let on_seed = {
         let (on_edit, on_error) = (props.on_edit.clone(), props.on_error.clone());
         Callback::from(move |text: String| match text.trim().parse::<u64>() {

@@ -6,6 +6,8 @@ use engine::fixed::Fixed;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
+use crate::state::edit::Edit;
+
 /// Milliseconds as seconds for a field: `30`, `2.5`, `0.02`.
 pub fn ms_to_s(ms: u64) -> String {
     let s = ms as f64 / 1000.0;
@@ -47,6 +49,22 @@ pub(super) fn whole_number<T: std::str::FromStr>(field: &str, text: &str) -> Res
     text.trim()
         .parse::<T>()
         .map_err(|_| format!("{field} must be a whole number of at least 0"))
+}
+
+/// A field's `on_change` for a whole number that makes one [`Edit`]:
+/// `edit(n)` goes to `on_edit`, text that is not one to `on_error`.
+pub(super) fn whole_number_edit(
+    field: &'static str,
+    on_edit: Callback<Edit>,
+    on_error: Callback<String>,
+    edit: impl Fn(u32) -> Edit + 'static,
+) -> Callback<String> {
+    Callback::from(
+        move |text: String| match whole_number::<u32>(field, &text) {
+            Ok(n) => on_edit.emit(edit(n)),
+            Err(e) => on_error.emit(e),
+        },
+    )
 }
 
 /// Committed text as seconds, in ms, or the message naming the field.

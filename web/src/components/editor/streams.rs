@@ -13,7 +13,9 @@ use engine::scenario::{
 use yew::prelude::*;
 
 use super::config_matrix::{streams_config_matrix, ConfigMatrixProps};
-use super::fields::{ms_to_s, seconds_of, whole_number, NumberField, SelectField, TextField};
+use super::fields::{
+    ms_to_s, seconds_of, whole_number, whole_number_edit, NumberField, SelectField, TextField,
+};
 use crate::state::edit::{set_blocked_thread, Edit};
 
 /// Props of [`StreamsEditor`].
@@ -159,15 +161,12 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
         })
     };
     // Its own edit, which may wait to be shown with its result (Edit::stands_alone).
-    let on_instances = {
-        let (on_edit, on_error) = (props.on_edit.clone(), props.on_error.clone());
-        Callback::from(
-            move |text: String| match whole_number::<u32>("instances", &text) {
-                Ok(n) => on_edit.emit(Edit::Instances(n)),
-                Err(e) => on_error.emit(e),
-            },
-        )
-    };
+    let on_instances = whole_number_edit(
+        "instances",
+        props.on_edit.clone(),
+        props.on_error.clone(),
+        Edit::Instances,
+    );
     let app = &st.app;
     let kinds: Vec<(AttrValue, AttrValue)> = KINDS
         .iter()
