@@ -117,11 +117,23 @@ impl TimelineLayout {
     /// and the unassigned lane at least the last entry (a positive one shows
     /// that lane even when empty); see [`aligned_lane_heights`].
     pub fn with_lane_heights(trace: &Trace, options: LayoutOptions, min_heights: &[f64]) -> Self {
-        let rows = lane_rows(trace);
+        Self::with_rows(trace, options, &lane_rows(trace), min_heights)
+    }
+
+    /// [`Self::with_lane_heights`] with the trace's [`lane_rows`] already
+    /// known: they do not depend on the width, so a caller laying one trace
+    /// out at several widths (or ahead of drawing it) finds them once.
+    pub fn with_rows(
+        trace: &Trace,
+        options: LayoutOptions,
+        rows: &[Vec<u32>],
+        min_heights: &[f64],
+    ) -> Self {
         let lanes_n = rows.len();
         let mut lanes = Vec::with_capacity(lanes_n);
         let mut y = options.top;
-        for (i, mut items) in rows.into_iter().enumerate() {
+        for (i, all) in rows.iter().enumerate() {
+            let items = &all[..all.len().min(options.max_rows_per_lane)];
             let min_height = if i == lanes_n - 1 {
                 min_heights.last()
             } else {
@@ -129,9 +141,8 @@ impl TimelineLayout {
             }
             .copied()
             .unwrap_or(0.0);
-            let hidden = items.len().saturating_sub(options.max_rows_per_lane);
-            let height = lane_height(items.len(), &options).max(min_height);
-            items.truncate(options.max_rows_per_lane);
+            let hidden = all.len().saturating_sub(options.max_rows_per_lane);
+            let height = lane_height(all.len(), &options).max(min_height);
             let worker = (i < lanes_n - 1).then_some(i as u32);
             if worker.is_none() && items.is_empty() && min_height <= 0.0 {
                 continue;
@@ -142,7 +153,7 @@ impl TimelineLayout {
                     |w| trace.workers[w as usize].clone(),
                 ),
                 worker,
-                rows: items,
+                rows: items.to_vec(),
                 hidden,
                 y,
                 height,
@@ -310,7 +321,12 @@ pub fn aligned_lane_heights(traces: &[&Trace], options: &LayoutOptions) -> Vec<f
 /// trace's spans that both [`aligned_heights`] and a layout's height
 /// ([`detail_height`]) need, so a caller wanting both reads the trace once.
 pub fn lane_heights(trace: &Trace, options: &LayoutOptions) -> Vec<f64> {
-    let lanes = lane_items(trace);
+    heights_of(&lane_items(trace), options)
+}
+
+/// [`lane_heights`] of a trace whose lanes hold `lanes` (its [`lane_items`]
+/// or [`lane_rows`]: only their lengths count).
+pub fn heights_of(lanes: &[Vec<u32>], options: &LayoutOptions) -> Vec<f64> {
     let n = lanes.len();
     lanes
         .iter()
@@ -346,9 +362,14 @@ pub fn detail_height(heights: &[f64], options: &LayoutOptions) -> f64 {
     options.top + heights.iter().sum::<f64>() + 20.0
 }
 
-/// Which items ever sat on each lane, sorted: workers by index, then unassigned.
-fn lane_rows(trace: &Trace) -> Vec<Vec<u32>> {
-    let mut rows = lane_items(trace);
+/// Which items ever sat on each lane, sorted: workers by index, then
+/// unassigned; a lane's rows top down in [`TimelineLayout::with_rows`].
+pub fn lane_rows(trace: &Trace) -> Vec<Vec<u32>> {
+    sorted_rows(lane_items(trace))
+}
+
+/// [`lane_items`] sorted into [`lane_rows`].
+pub fn sorted_rows(mut rows: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
     for items in &mut rows {
         // Distinct already: the stable sort orders them as any sort would.
         crate::sort_by_key::sort_by_u64_key(items, |&i| u64::from(i));
@@ -360,8 +381,8 @@ fn lane_rows(trace: &Trace) -> Vec<Vec<u32>> {
 /// one pass over the spans' items with a last-seen stamp per item (a
 /// 1,000-worker eager trace lists millions of entries, so collecting them
 /// all per lane and sorting them to drop repeats cost more than the rest
-/// of the layout).
-fn lane_items(trace: &Trace) -> Vec<Vec<u32>> {
+/// of the layout). Workers by index, then the unassigned lane.
+pub fn lane_items(trace: &Trace) -> Vec<Vec<u32>> {
     let lanes_n = trace.workers.len() + 1;
     let lane_of = |w: Option<u32>| w.map_or(lanes_n - 1, |w| w as usize);
     // The spans of each lane, so each lane's items are gathered in one go.

@@ -16,6 +16,7 @@ use crate::components::timeline::{LaneMode, Timeline};
 use crate::shared::Shared;
 use crate::state::numbers::thousands;
 use crate::state::series::{self, generation_at};
+use crate::state::summary::Lanes;
 use crate::state::target_view::{has_targets, target_epoch_at};
 use crate::state::viewport::Window;
 
@@ -46,8 +47,8 @@ pub struct ColumnProps {
     pub window: Window,
     /// End of the shared axis.
     pub end_ms: u64,
-    /// Lane heights shared by every column.
-    pub lane_heights: Shared<Vec<f64>>,
+    /// Lane heights shared by every column, and each column's lane rows.
+    pub lanes: Shared<Lanes>,
     /// Show another window.
     pub on_view: Callback<Option<Window>>,
     /// The followed connector or task.
@@ -115,7 +116,7 @@ pub fn Column(props: &ColumnProps) -> Html {
                       selected={props.selected} on_seek={props.on_seek.clone()}
                       on_round={on_round} on_scrub={props.on_scrub.clone()}
                       mode={props.mode.clone()} on_drill={props.on_drill.clone()}
-                      window={props.window} end_ms={props.end_ms} lane_heights={props.lane_heights.clone()}
+                      window={props.window} end_ms={props.end_ms} lanes={props.lanes.clone()}
                       on_view={props.on_view.clone()} followed={props.followed.clone()} on_follow={props.on_follow.clone()} />
             // Built once unfolded: it was a sixth of a comparison's elements,
             // redrawn by every result while nobody looked (issue #13).

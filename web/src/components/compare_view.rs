@@ -123,8 +123,8 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
     let mounted = use_mounted();
     // Kept per result here: state::summary caches only the newest result
     // (computed in the task before it is drawn, worker::sim_client).
-    let lanes = use_memo(props.result.clone(), |r| lanes_of(&r.0));
-    let (lane_heights, big) = (lanes.heights.clone(), lanes.summarised);
+    let lanes = use_memo(props.result.clone(), |r| Shared(lanes_of(&r.0)));
+    let (lanes, big) = ((*lanes).clone(), lanes.summarised);
     let drill = use_state_eq(|| None::<usize>);
     let workers = props
         .result
@@ -191,7 +191,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                                 selected={props.selected.filter(|s| s.variant == i).map(|s| s.round)}
                                 on_seek={on_seek.clone()} on_round={on_round.clone()} on_scrub={on_scrub.clone()}
                                 mode={mode.clone()} on_drill={on_drill.clone()}
-                                window={window} {end_ms} lane_heights={lane_heights.clone()}
+                                window={window} {end_ms} lanes={lanes.clone()}
                                 on_view={on_view.clone()} followed={props.followed.clone()} on_follow={on_follow.clone()} />
                     }) }
                 </div>

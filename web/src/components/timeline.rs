@@ -37,7 +37,7 @@ use crate::components::timeline_width;
 use crate::shared::Shared;
 use crate::state::gesture::Touches;
 use crate::state::story::describe;
-use crate::state::summary::{sub_trace, summarize, Group, Members};
+use crate::state::summary::{sub_trace, summarize, Group, Lanes, Members};
 use crate::state::target_view::selected_span;
 use crate::state::viewport::Window;
 
@@ -85,8 +85,9 @@ pub struct TimelineProps {
     pub window: Window,
     /// End of the shared axis (the longest run).
     pub end_ms: u64,
-    /// Lane heights shared by every column (lane for lane alignment).
-    pub lane_heights: Shared<Vec<f64>>,
+    /// Lane heights shared by every column (lane for lane alignment), and
+    /// each column's lane rows (found before the result is drawn).
+    pub lanes: Shared<Lanes>,
     /// Show another window (`None`: the default focus).
     pub on_view: Callback<Option<Window>>,
     /// The connector or task followed across columns.
@@ -152,12 +153,13 @@ impl Drawing {
     }
 }
 
-fn draw(trace: &Trace, mode: &LaneMode, width: f64, lane_heights: &[f64]) -> Drawing {
+fn draw(trace: &Trace, mode: &LaneMode, width: f64, lanes: &Lanes, index: usize) -> Drawing {
     let options = options_for(width);
     match mode {
         LaneMode::Detail => Drawing::Lanes {
-            layout: Shared::new(profile::timed("layout", || {
-                TimelineLayout::with_lane_heights(trace, options, lane_heights)
+            layout: Shared::new(profile::timed("layout", || match lanes.rows.get(index) {
+                Some(rows) => TimelineLayout::with_rows(trace, options, rows, &lanes.heights),
+                None => TimelineLayout::with_lane_heights(trace, options, &lanes.heights),
             })),
             lanes: None,
         },
@@ -198,18 +200,18 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let width = use_element_width(node.clone(), timeline_width::hint(columns)).round();
     timeline_width::note(columns, width);
     let drawing = {
-        let (result, index, mode, heights) = (
+        let (result, index, mode, lanes) = (
             props.result.clone(),
             props.index,
             props.mode.clone(),
-            props.lane_heights.clone(),
+            props.lanes.clone(),
         );
         use_memo(
-            (result, index, width as u64, mode, heights),
-            move |(result, index, _, mode, heights)| {
+            (result, index, width as u64, mode, lanes),
+            move |(result, index, _, mode, lanes)| {
                 (width > 0.0).then(|| {
                     let run = &result.variants[*index];
-                    (draw(&run.trace, mode, width, heights), describe(run))
+                    (draw(&run.trace, mode, width, lanes, *index), describe(run))
                 })
             },
         )

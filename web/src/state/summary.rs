@@ -43,11 +43,24 @@ pub fn detail_height(result: &RunResult) -> f64 {
 /// (laying the traces out only to learn their height cost a 1,000-worker
 /// run tens of milliseconds more on the page's main thread).
 pub fn lane_heights(result: &RunResult) -> (Vec<f64>, f64) {
-    let options = LayoutOptions::default();
-    let per_trace: Vec<Vec<f64>> = result
+    heights_from(&lane_items(result))
+}
+
+/// Each column's [`layout::lane_items`].
+fn lane_items(result: &RunResult) -> Vec<Vec<Vec<u32>>> {
+    result
         .variants
         .iter()
-        .map(|v| layout::lane_heights(&v.trace, &options))
+        .map(|v| layout::lane_items(&v.trace))
+        .collect()
+}
+
+/// [`lane_heights`] from each column's lane items.
+fn heights_from(lane_items: &[Vec<Vec<u32>>]) -> (Vec<f64>, f64) {
+    let options = LayoutOptions::default();
+    let per_trace: Vec<Vec<f64>> = lane_items
+        .iter()
+        .map(|lanes| layout::heights_of(lanes, &options))
         .collect();
     let tallest = per_trace
         .iter()
@@ -64,6 +77,9 @@ pub struct Lanes {
     pub heights: Shared<Vec<f64>>,
     /// Too tall to draw row by row: groups of workers, summarised.
     pub summarised: bool,
+    /// Each column's [`layout::lane_rows`], for drawing it row by row
+    /// without finding them again at every width; none when summarised.
+    pub rows: Vec<Vec<Vec<u32>>>,
 }
 
 thread_local! {
@@ -71,14 +87,23 @@ thread_local! {
 }
 
 /// `result`'s [`Lanes`], computed once per result ([`super::newest`]; a
-/// storm's took 9–16 ms of its first render).
+/// storm's took 9–16 ms of its first render, and its lane rows as much
+/// again).
 pub fn lanes_of(result: &Rc<RunResult>) -> Rc<Lanes> {
     NEWEST.with(|newest| {
         newest.get(result, |result| {
-            let (heights, tallest) = lane_heights(result);
+            let items = lane_items(result);
+            let (heights, tallest) = heights_from(&items);
+            let summarised = needs_summary(tallest);
+            let rows = if summarised {
+                Vec::new()
+            } else {
+                items.into_iter().map(layout::sorted_rows).collect()
+            };
             Lanes {
                 heights: Shared::new(heights),
-                summarised: needs_summary(tallest),
+                summarised,
+                rows,
             }
         })
     })
