@@ -94,8 +94,12 @@ test('release .wasm sizes (gzip -9)', async () => {
   // columns' "All metrics" built when unfolded: page 368,332 B. Then
   // wasm-opt --low-memory-unused and no producers or target-features
   // sections (index.html): page 366,564 B, simulator 437,428 B, sweep
-  // 244,977 B; tightened.
-  const limits = { page_wasm: 367_000, worker_wasm: 438_000, sweep_wasm: 245_500 };
+  // 244,977 B; tightened. Session 13: explanations shared
+  // (engine::trace::Explanation, an Arc<str>: 11 MB less of a storm's
+  // result in the page) and a result read a part per task
+  // (worker::wire::Decoding): page 369,109 B, simulator 439,269 B, sweep
+  // 246,620 B, loosened by that.
+  const limits = { page_wasm: 369_500, worker_wasm: 439_700, sweep_wasm: 247_000 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }

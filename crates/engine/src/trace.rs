@@ -240,6 +240,11 @@ pub struct MemberInfo {
     pub joined_ms: u64,
 }
 
+/// A round's or step's one-line explanation. Shared rather than owned:
+/// a storm repeats a handful of texts over thousands of rounds, and the
+/// page's copy of a result then holds each text once (`worker::wire`).
+pub type Explanation = std::sync::Arc<str>;
+
 /// One JoinGroup/SyncGroup round.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RebalanceRound {
@@ -264,7 +269,7 @@ pub struct RebalanceRound {
     /// The `delay` in the assignments, ms.
     pub delay_ms: i32,
     /// Why the round happened and what it decided, in one line.
-    pub explanation: String,
+    pub explanation: Explanation,
 }
 
 /// One member's view of a round.
@@ -294,7 +299,7 @@ pub struct ProtocolStep {
     /// e.g. `leave_group`, `session_timeout`, `session_key`.
     pub kind: StepKind,
     /// One-line human explanation.
-    pub explanation: String,
+    pub explanation: Explanation,
 }
 
 /// A scenario event as it happened.

@@ -378,7 +378,7 @@ fn mixed_version_upgrade_one_eager_worker_keeps_the_cluster_eager() {
             .steps
             .iter()
             .filter(|s| s.kind == StepKind::GroupProtocol)
-            .map(|s| (s.at_ms, s.explanation.as_str()))
+            .map(|s| (s.at_ms, &*s.explanation))
             .collect();
         assert_eq!(protocol.len(), 2, "{label}: {protocol:#?}");
         assert_eq!(protocol[0].0, 0, "{label}");

@@ -85,10 +85,10 @@ fn record_line(name: &str, scenario: &Scenario) -> Value {
 fn without_explanations(trace: &Trace) -> u64 {
     let mut t = trace.clone();
     for r in &mut t.rounds {
-        r.explanation.clear();
+        r.explanation = Default::default();
     }
     for s in &mut t.steps {
-        s.explanation.clear();
+        s.explanation = Default::default();
     }
     t.fingerprint()
 }

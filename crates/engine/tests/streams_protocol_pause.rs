@@ -31,7 +31,7 @@ fn steps(t: &Trace, kind: StepKind) -> Vec<(u64, Option<u32>)> {
 /// The first `kind` step's explanation.
 fn explanation(t: &Trace, kind: StepKind) -> &str {
     let step = t.steps.iter().find(|s| s.kind == kind);
-    step.map_or("", |s| s.explanation.as_str())
+    step.map_or("", |s| &*s.explanation)
 }
 
 /// Tasks with a copy in `state` on `lane` at `at`.

@@ -218,7 +218,7 @@ impl SweepPool {
                     None
                 }
                 Reply::Simulated { result, lists, .. } => answered.map(|(_, value)| {
-                    match wire::decode(&result.to_vec(), lists_from_js(&lists)) {
+                    match wire::decode(result.to_vec(), lists_from_js(&lists)) {
                         Ok(r) => PoolEvent::Point(run, point_result(value, family, r)),
                         Err(e) => PoolEvent::Failed(run, value, e),
                     }

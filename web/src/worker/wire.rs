@@ -9,7 +9,13 @@
 //! Rounds' and protocol steps' explanations go once each too, in a table
 //! that every round and step names by index: they were three quarters of a
 //! rebalance storm's bytes (15.5 MB), and its 9,999 rounds have 3 distinct
-//! explanations, its 49,996 steps 25,006.
+//! explanations, its 49,996 steps 25,006. On arrival every round and step
+//! shares its text with the table ([`engine::trace::Explanation`]), so the
+//! page holds each text once and decoding does not copy 11 MB of them.
+//!
+//! Each trace's rounds, protocol steps and spans go last, one after the
+//! other, so that the page can read them a part per task ([`Decoding`]):
+//! read in one go, a storm's 6.6 MB made one 45–55 ms main-thread task.
 //!
 //! A field added to the engine's result types must be added to their
 //! `engine::binary` impls (they name every field, so it does not compile
@@ -17,6 +23,7 @@
 
 use engine::binary::{Binary, Reader};
 use engine::run::RunResult;
+use engine::trace::{Explanation, Trace};
 
 /// A result split for the trip: its binary form, plus each trace's item-list pool.
 #[derive(Debug, PartialEq)]
@@ -45,16 +52,35 @@ pub fn encode(mut result: RunResult) -> Wire {
         }
     }
     let (table, index) = take_explanations(&mut result);
+    let parts: Vec<Trace> = result
+        .variants
+        .iter_mut()
+        .map(|v| Trace {
+            rounds: std::mem::take(&mut v.trace.rounds),
+            steps: std::mem::take(&mut v.trace.steps),
+            spans: std::mem::take(&mut v.trace.spans),
+            ..Trace::default()
+        })
+        .collect();
     let mut bytes = Vec::new();
     shared.write(&mut bytes);
-    table.write(&mut bytes);
     index.write(&mut bytes);
     result.write(&mut bytes);
+    table.write(&mut bytes);
+    for part in &parts {
+        part.rounds.write(&mut bytes);
+        part.steps.write(&mut bytes);
+        part.spans.write(&mut bytes);
+    }
     Wire { bytes, lists }
 }
 
+/// The parts of each trace that travel after the rest and the
+/// explanations' table, in order.
+const PARTS: usize = 3;
+
 /// Every round's and step's explanation, in one order for both ends.
-fn explanations(result: &mut RunResult) -> Vec<&mut String> {
+fn explanations(result: &mut RunResult) -> Vec<&mut Explanation> {
     let mut all = Vec::new();
     for v in &mut result.variants {
         all.extend(v.trace.rounds.iter_mut().map(|r| &mut r.explanation));
@@ -67,17 +93,17 @@ fn explanations(result: &mut RunResult) -> Vec<&mut String> {
 /// each round and step the index of its own. Equal texts are found by
 /// sorting (the engine's shared sort: a map here would add its own code to
 /// the simulator's module).
-fn take_explanations(result: &mut RunResult) -> (Vec<String>, Vec<u32>) {
-    let mut texts: Vec<String> = explanations(result)
+fn take_explanations(result: &mut RunResult) -> (Vec<Explanation>, Vec<u32>) {
+    let mut texts: Vec<Explanation> = explanations(result)
         .into_iter()
         .map(std::mem::take)
         .collect();
     let order = engine::sort_by_key::stable_order(texts.len(), &|a, b| texts[a].cmp(&texts[b]));
     let mut index = vec![0u32; texts.len()];
-    let mut table: Vec<String> = Vec::new();
+    let mut table: Vec<Explanation> = Vec::new();
     for (k, &i) in order.iter().enumerate() {
         if k == 0 || texts[order[k - 1]] != texts[i] {
-            table.push(String::new());
+            table.push(Explanation::default());
         }
         index[i] = table.len() as u32 - 1;
     }
@@ -93,46 +119,131 @@ fn take_explanations(result: &mut RunResult) -> (Vec<String>, Vec<u32>) {
 
 /// Puts the explanations [`take_explanations`] took back; false when the
 /// index does not fit the result or the table.
-fn put_explanations(result: &mut RunResult, table: &[String], index: &[u32]) -> bool {
+fn put_explanations(result: &mut RunResult, table: &[Explanation], index: &[u32]) -> bool {
     let texts = explanations(result);
     if texts.len() != index.len() {
         return false;
     }
     for (text, &i) in texts.into_iter().zip(index) {
         match table.get(i as usize) {
-            Some(t) => t.clone_into(text),
+            Some(t) => *text = t.clone(),
             None => return false,
         }
     }
     true
 }
 
-/// Puts a result back together; `lists` must be the ones [`encode`] split off.
-pub fn decode(bytes: &[u8], lists: Vec<Vec<u32>>) -> Result<RunResult, String> {
-    let unreadable = |_| "cannot read the result: it arrived damaged".to_string();
-    let mut input = Reader::new(bytes);
-    let shared = bool::read(&mut input).map_err(unreadable)?;
-    let table = Vec::<String>::read(&mut input).map_err(unreadable)?;
-    let index = Vec::<u32>::read(&mut input).map_err(unreadable)?;
-    let mut result = RunResult::read(&mut input).map_err(unreadable)?;
-    input.finish().map_err(unreadable)?;
-    if !put_explanations(&mut result, &table, &index) {
-        return Err(unreadable(engine::binary::BinaryError));
+/// A result being put back together a part at a time: the rest of it
+/// first ([`Decoding::start`]), then the explanations' table and each
+/// trace's rounds, steps and spans ([`Decoding::step`]), each small enough
+/// for a task of its own.
+pub struct Decoding {
+    bytes: Vec<u8>,
+    /// Where the next part starts in `bytes`.
+    at: usize,
+    /// Parts read so far.
+    parts: usize,
+    shared: bool,
+    table: Vec<Explanation>,
+    index: Vec<u32>,
+    lists: Vec<Vec<u32>>,
+    result: RunResult,
+}
+
+fn unreadable(_: engine::binary::BinaryError) -> String {
+    "cannot read the result: it arrived damaged".to_string()
+}
+
+impl Decoding {
+    /// Reads everything but the explanations and the traces' rounds, steps
+    /// and spans; `lists` must be the ones [`encode`] split off.
+    pub fn start(bytes: Vec<u8>, lists: Vec<Vec<u32>>) -> Result<Self, String> {
+        let mut input = Reader::new(&bytes);
+        let shared = bool::read(&mut input).map_err(unreadable)?;
+        let index = Vec::<u32>::read(&mut input).map_err(unreadable)?;
+        let result = RunResult::read(&mut input).map_err(unreadable)?;
+        if lists.len() != result.variants.len() {
+            return Err("the result arrived without its item lists".to_string());
+        }
+        let at = bytes.len() - input.remaining();
+        Ok(Decoding {
+            bytes,
+            at,
+            parts: 0,
+            shared,
+            table: Vec::new(),
+            index,
+            lists,
+            result,
+        })
     }
-    if lists.len() != result.variants.len() {
-        return Err("the result arrived without its item lists".to_string());
+
+    /// True when every part has been read.
+    pub fn done(&self) -> bool {
+        self.parts == 1 + self.result.variants.len() * PARTS
     }
-    for (v, list) in result.variants.iter_mut().zip(lists) {
-        v.trace.item_lists = list;
-    }
-    if shared {
-        if let Some((first, rest)) = result.variants.split_first_mut() {
-            for v in rest {
-                v.trace.items = first.trace.items.clone();
+
+    /// Reads the next part (the explanations' table, or one trace's rounds,
+    /// steps or spans).
+    pub fn step(&mut self) -> Result<(), String> {
+        if self.done() {
+            return Ok(());
+        }
+        let mut input = Reader::new(&self.bytes[self.at..]);
+        if self.parts == 0 {
+            self.table = Vec::read(&mut input).map_err(unreadable)?;
+        } else {
+            let (variant, part) = ((self.parts - 1) / PARTS, (self.parts - 1) % PARTS);
+            let trace = &mut self.result.variants[variant].trace;
+            match part {
+                0 => trace.rounds = Vec::read(&mut input).map_err(unreadable)?,
+                1 => trace.steps = Vec::read(&mut input).map_err(unreadable)?,
+                _ => trace.spans = Vec::read(&mut input).map_err(unreadable)?,
             }
         }
+        self.at = self.bytes.len() - input.remaining();
+        self.parts += 1;
+        Ok(())
     }
-    Ok(result)
+
+    /// The whole result, once [`Self::done`].
+    pub fn finish(self) -> Result<RunResult, String> {
+        let Decoding {
+            bytes,
+            at,
+            shared,
+            table,
+            index,
+            lists,
+            mut result,
+            ..
+        } = self;
+        // Bytes past the last part are damage.
+        if at != bytes.len() || !put_explanations(&mut result, &table, &index) {
+            return Err(unreadable(engine::binary::BinaryError));
+        }
+        for (v, list) in result.variants.iter_mut().zip(lists) {
+            v.trace.item_lists = list;
+        }
+        if shared {
+            if let Some((first, rest)) = result.variants.split_first_mut() {
+                for v in rest {
+                    v.trace.items = first.trace.items.clone();
+                }
+            }
+        }
+        Ok(result)
+    }
+}
+
+/// Puts a result back together in one go; `lists` must be the ones
+/// [`encode`] split off.
+pub fn decode(bytes: Vec<u8>, lists: Vec<Vec<u32>>) -> Result<RunResult, String> {
+    let mut decoding = Decoding::start(bytes, lists)?;
+    while !decoding.done() {
+        decoding.step()?;
+    }
+    decoding.finish()
 }
 
 #[cfg(test)]
@@ -150,7 +261,7 @@ mod tests {
                 preset.id
             );
             assert_eq!(
-                decode(&wire.bytes, wire.lists).expect("decodes"),
+                decode(wire.bytes, wire.lists).expect("decodes"),
                 result,
                 "{}",
                 preset.id
@@ -192,13 +303,44 @@ mod tests {
     }
 
     #[test]
+    fn a_storm_is_read_a_part_at_a_time() {
+        let storm = engine::presets::all()
+            .iter()
+            .find(|p| p.id == "connect/rebalance-storm")
+            .expect("the storm preset");
+        let result = engine::run::run(&storm.scenario());
+        let wire = encode(result.clone());
+        let total = wire.bytes.len();
+        let mut decoding = Decoding::start(wire.bytes, wire.lists).expect("starts");
+        assert!(decoding.result.variants[0].trace.rounds.is_empty());
+        let mut sizes = vec![decoding.at];
+        while !decoding.done() {
+            let before = decoding.at;
+            decoding.step().expect("a part");
+            sizes.push(decoding.at - before);
+        }
+        assert_eq!(sizes.len(), 2 + PARTS * result.variants.len());
+        assert!(
+            sizes.iter().all(|&n| n * 2 < total),
+            "no part is half the result: {sizes:?} of {total}"
+        );
+        assert_eq!(decoding.finish().expect("finishes"), result);
+    }
+
+    #[test]
     fn garbage_is_an_error_not_a_panic() {
-        assert!(decode(b"\x01\x03", Vec::new()).is_err());
-        assert!(decode(b"", Vec::new()).is_err());
+        assert!(decode(b"\x01\x03".to_vec(), Vec::new()).is_err());
+        assert!(decode(Vec::new(), Vec::new()).is_err());
         let result = engine::run::run(&engine::presets::default_preset().scenario());
         let wire = encode(result);
-        assert!(decode(&wire.bytes, Vec::new()).is_err(), "lists missing");
-        let cut = &wire.bytes[..wire.bytes.len() / 2];
-        assert!(decode(cut, wire.lists).is_err(), "cut short");
+        assert!(
+            decode(wire.bytes.clone(), Vec::new()).is_err(),
+            "lists missing"
+        );
+        let cut = wire.bytes[..wire.bytes.len() / 2].to_vec();
+        assert!(decode(cut, wire.lists.clone()).is_err(), "cut short");
+        let mut longer = wire.bytes;
+        longer.push(0);
+        assert!(decode(longer, wire.lists).is_err(), "a byte too many");
     }
 }

@@ -63,6 +63,11 @@ impl<'a> Reader<'a> {
         Reader { rest: bytes }
     }
 
+    /// How many bytes are left.
+    pub fn remaining(&self) -> usize {
+        self.rest.len()
+    }
+
     /// Ok when every byte was read: trailing bytes are damage.
     pub fn finish(&self) -> Result<(), BinaryError> {
         if self.rest.is_empty() {
@@ -201,6 +206,30 @@ impl Binary for String {
         let bytes = input.bytes(n)?;
         std::str::from_utf8(bytes)
             .map(str::to_string)
+            .map_err(|_| BinaryError)
+    }
+}
+
+/// Written as a string; each read makes its own copy (sharing equal texts
+/// is the reader's business: `worker::wire` in the page), but for the empty
+/// one, which all share (the page's wire sends explanations apart and reads
+/// ~60,000 empty ones for a storm).
+impl Binary for std::sync::Arc<str> {
+    fn write(&self, out: &mut Vec<u8>) {
+        write_varint(self.len() as u64, out);
+        out.extend_from_slice(self.as_bytes());
+    }
+    fn read(input: &mut Reader<'_>) -> Result<Self, BinaryError> {
+        thread_local! {
+            static EMPTY: std::sync::Arc<str> = std::sync::Arc::from("");
+        }
+        let n = input.length()?;
+        if n == 0 {
+            return Ok(EMPTY.with(std::sync::Arc::clone));
+        }
+        let bytes = input.bytes(n)?;
+        std::str::from_utf8(bytes)
+            .map(std::sync::Arc::from)
             .map_err(|_| BinaryError)
     }
 }

@@ -166,7 +166,7 @@ mod tests {
             at_ms,
             worker: None,
             kind,
-            explanation: String::new(),
+            explanation: Default::default(),
         }
     }
 

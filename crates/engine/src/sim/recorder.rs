@@ -128,7 +128,7 @@ impl TraceRecorder {
             at_ms,
             worker,
             kind,
-            explanation,
+            explanation: explanation.into(),
         });
     }
 

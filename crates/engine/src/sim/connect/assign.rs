@@ -208,7 +208,7 @@ impl ConnectSimulation {
             leader: lane,
             members,
             delay_ms: output.delay_ms,
-            explanation,
+            explanation: explanation.into(),
         });
         self.pending = Some(PendingRound {
             round: self.recorder.rounds.len() - 1,

@@ -224,7 +224,11 @@ impl ConnectSimulation {
                 let r = &mut self.recorder.rounds[p.round];
                 r.completed_ms = self.driver.now();
                 r.delivered = false;
-                r.explanation.push_str(" Never delivered: the group restarted the rebalance before SyncGroup completed.");
+                r.explanation = format!(
+                    "{} Never delivered: the group restarted the rebalance before SyncGroup completed.",
+                    r.explanation
+                )
+                .into();
             } else {
                 self.pending = Some(p);
             }

@@ -142,7 +142,7 @@ impl StreamsSimulation {
             leader: leader_lane,
             members: round_members,
             delay_ms: 0,
-            explanation,
+            explanation: explanation.into(),
         };
         self.pending = Some(PendingRound { round, assignments });
         self.schedule(
