@@ -269,13 +269,18 @@ mod tests {
         }
     }
 
-    #[test]
-    fn each_explanation_travels_once() {
-        let storm = engine::presets::all()
+    /// The rebalance storm preset's result: the largest of the presets.
+    fn storm() -> RunResult {
+        let preset = engine::presets::all()
             .iter()
             .find(|p| p.id == "connect/rebalance-storm")
             .expect("the storm preset");
-        let mut result = engine::run::run(&storm.scenario());
+        engine::run::run(&preset.scenario())
+    }
+
+    #[test]
+    fn each_explanation_travels_once() {
+        let mut result = storm();
         let rounds = result.variants[0].trace.rounds.len();
         let (table, index) = take_explanations(&mut result);
         assert!(rounds > 1_000, "a storm has many rounds");
@@ -304,11 +309,7 @@ mod tests {
 
     #[test]
     fn a_storm_is_read_a_part_at_a_time() {
-        let storm = engine::presets::all()
-            .iter()
-            .find(|p| p.id == "connect/rebalance-storm")
-            .expect("the storm preset");
-        let result = engine::run::run(&storm.scenario());
+        let result = storm();
         let wire = encode(result.clone());
         let total = wire.bytes.len();
         let mut decoding = Decoding::start(wire.bytes, wire.lists).expect("starts");
