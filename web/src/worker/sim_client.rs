@@ -180,7 +180,7 @@ enum After {
         elapsed_ms: f64,
         /// When its reading began (`profile::now`).
         since: f64,
-        decoding: Result<wire::Decoding, String>,
+        decoding: wire::Decoding,
     },
     RunOnMainThread,
     Status(WorkerStatus),
@@ -446,14 +446,25 @@ impl SimClient {
                     }
                     match reply {
                         _ if !fresh => After::Nothing,
-                        Reply::Simulated { result, lists, .. } => After::Decode {
-                            id: inner.latest,
-                            elapsed_ms,
-                            since: profile::now(),
-                            decoding: profile::timed("decode result", || {
+                        Reply::Simulated { result, lists, .. } => {
+                            let since = profile::now();
+                            match profile::timed("decode result", || {
                                 wire::Decoding::start(result.to_vec(), lists_from_js(&lists))
-                            }),
-                        },
+                            }) {
+                                Ok(decoding) => After::Decode {
+                                    id: inner.latest,
+                                    elapsed_ms,
+                                    since,
+                                    decoding,
+                                },
+                                Err(message) => After::Emit(SimOutcome {
+                                    id: inner.latest,
+                                    answer: Answer::Simulated(Err(message)),
+                                    elapsed_ms,
+                                    in_worker: true,
+                                }),
+                            }
+                        }
                         reply => After::Emit(SimOutcome {
                             id: inner.latest,
                             answer: read_reply(reply),
@@ -563,27 +574,8 @@ impl SimClient {
                 id,
                 elapsed_ms,
                 since,
-                decoding: Ok(mut decoding),
-            } => match read_for_a_while(&mut decoding, since) {
-                Ok(()) if !decoding.done() => read_parts(self.weak(), id, elapsed_ms, decoding),
-                read => self.finish(After::Emit(SimOutcome {
-                    id,
-                    answer: Answer::Simulated(read.and_then(|()| decoding.finish()).map(Rc::new)),
-                    elapsed_ms,
-                    in_worker: true,
-                })),
-            },
-            After::Decode {
-                id,
-                elapsed_ms,
-                decoding: Err(message),
-                ..
-            } => self.finish(After::Emit(SimOutcome {
-                id,
-                answer: Answer::Simulated(Err(message)),
-                elapsed_ms,
-                in_worker: true,
-            })),
+                decoding,
+            } => self.read_parts(id, elapsed_ms, decoding, since),
             After::RunOnMainThread => {
                 let on_status = self.0.borrow().on_status.clone();
                 on_status.emit(WorkerStatus::Unavailable);
@@ -600,40 +592,36 @@ impl SimClient {
 /// How long one main-thread task goes on reading a result's parts.
 const READ_FOR_MS: f64 = 8.0;
 
-/// Reads a result's parts until they are all read or [`READ_FOR_MS`] has
-/// passed since `since`: a small result is read in the task its message came in, a big
-/// one over several (a storm's traces read in one go made one 45–55 ms
-/// main-thread task; issue #13). Each further task would cost a preset's
-/// edit a few milliseconds (nested timeouts wait at least 4 ms).
-fn read_for_a_while(decoding: &mut wire::Decoding, since: f64) -> Result<(), String> {
-    let until = since + READ_FOR_MS;
-    while !decoding.done() && profile::now() < until {
-        profile::timed("decode part", || decoding.step())?;
-    }
-    Ok(())
-}
-
-/// Reads more of a result in a task of its own ([`read_for_a_while`]), and
-/// hands the whole on once read. A newer request makes the rest moot.
-fn read_parts(weak: Weak<RefCell<Inner>>, id: u64, elapsed_ms: f64, mut decoding: wire::Decoding) {
-    Timeout::new(0, move || {
-        let Some(rc) = weak.upgrade() else { return };
-        if rc.borrow().latest != id {
+impl SimClient {
+    /// Reads a result's parts until they are all read or [`READ_FOR_MS`]
+    /// has passed since `since`, then hands the whole on, or goes on in a
+    /// task of its own: a small result is read in the task its message came
+    /// in, a big one over several (a storm's traces read in one go made one
+    /// 45–55 ms main-thread task; issue #13). Each further task would cost a
+    /// preset's edit a few milliseconds (nested timeouts wait at least
+    /// 4 ms). A newer request makes the rest moot.
+    fn read_parts(&self, id: u64, elapsed_ms: f64, mut decoding: wire::Decoding, since: f64) {
+        let mut read = Ok(());
+        while read.is_ok() && !decoding.done() && profile::now() < since + READ_FOR_MS {
+            read = profile::timed("decode part", || decoding.step());
+        }
+        if read.is_ok() && !decoding.done() {
+            let weak = self.weak();
+            Timeout::new(0, move || {
+                if let Some(rc) = weak.upgrade().filter(|rc| rc.borrow().latest == id) {
+                    SimClient(rc).read_parts(id, elapsed_ms, decoding, profile::now());
+                }
+            })
+            .forget();
             return;
         }
-        let answer = match read_for_a_while(&mut decoding, profile::now()) {
-            Ok(()) if !decoding.done() => return read_parts(weak, id, elapsed_ms, decoding),
-            Ok(()) => Answer::Simulated(decoding.finish().map(Rc::new)),
-            Err(message) => Answer::Simulated(Err(message)),
-        };
-        SimClient(rc).finish(After::Emit(SimOutcome {
+        self.finish(After::Emit(SimOutcome {
             id,
-            answer,
+            answer: Answer::Simulated(read.and_then(|()| decoding.finish()).map(Rc::new)),
             elapsed_ms,
             in_worker: true,
         }));
-    })
-    .forget();
+    }
 }
 
 /// Posts the queued request when the worker is idle; a worker that has not
