@@ -2,6 +2,7 @@
 
 mod bench_cmd;
 mod conformance_cmd;
+mod presets_cmd;
 mod run_cmd;
 mod sweep_cmd;
 mod url_cmd;
@@ -63,8 +64,14 @@ enum Command {
     /// cluster-shape number or an event's time or duration): a table per
     /// point and protocol, CSV, JSON or an SVG plot.
     Sweep(sweep_cmd::SweepArgs),
-    /// List the built-in presets and sweeps.
-    Presets,
+    /// List the built-in presets and sweeps, or write the presets' results
+    /// that the static site ships (`--results`).
+    Presets {
+        /// Write `<DIR>/<preset id>.bin`, each preset's result as the page
+        /// reads it, for every preset whose result the site ships.
+        #[arg(long, value_name = "DIR")]
+        results: Option<std::path::PathBuf>,
+    },
     /// Replay conformance vectors (files or directories of *.json) against the engine's assignors.
     Conformance {
         /// Vector files or directories.
@@ -83,7 +90,8 @@ fn main() -> ExitCode {
             json,
             fingerprints,
         } => run_cmd::run(&scenario, json, fingerprints),
-        Command::Presets => run_cmd::list_presets(),
+        Command::Presets { results: None } => presets_cmd::list(),
+        Command::Presets { results: Some(dir) } => presets_cmd::write_results(&dir),
         Command::Bench {
             scenario: Some(name),
             ..

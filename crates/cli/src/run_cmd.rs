@@ -95,24 +95,6 @@ fn verdicts(result: &engine::run::RunResult) -> Vec<String> {
         .collect()
 }
 
-/// `rebalance presets`: the scenario presets, then the built-in sweeps.
-pub fn list_presets() -> ExitCode {
-    let sweeps = engine::sweep::presets::all();
-    let width = engine::presets::all()
-        .iter()
-        .map(|p| p.id.len())
-        .chain(sweeps.iter().map(|p| p.id.len()))
-        .max()
-        .unwrap_or(0);
-    for p in engine::presets::all() {
-        println!("{:width$}  {}", p.id, p.scenario().title);
-    }
-    for p in sweeps {
-        println!("{:width$}  {}", p.id, p.file().title);
-    }
-    ExitCode::SUCCESS
-}
-
 /// `rebalance svg`.
 pub fn svg(arg: &str, output: &std::path::Path) -> ExitCode {
     let scenario = match resolve(arg) {

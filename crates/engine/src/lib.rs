@@ -20,6 +20,7 @@ pub mod link;
 pub mod metrics;
 pub mod presets;
 pub mod report;
+pub mod result_wire;
 pub mod run;
 pub mod scenario;
 pub(crate) mod sim;

@@ -41,6 +41,17 @@ static PRESETS: &[Preset] = presets![
     "streams/streams-protocol-fresh-start",
 ];
 
+/// Presets whose result the site does not ship: the rebalance storm's is
+/// 7 MB (9,999 rounds), more to download than to simulate. Every other
+/// preset's result is computed when the site is built and shipped beside
+/// it ([`Preset::ships_result`]).
+const SIMULATED_WHEN_OPENED: &[&str] = &["connect/rebalance-storm"];
+
+/// A shipped result stays under this size ([`crate::result_wire::to_file`]'s
+/// bytes); the largest today is about 24 KB. A preset whose result grows past
+/// it belongs in [`SIMULATED_WHEN_OPENED`].
+pub const SHIPPED_RESULT_MAX_BYTES: usize = 128 * 1024;
+
 /// The preset shown when a link names nothing.
 pub const DEFAULT_PRESET: &str = "connect/worker-joins";
 
@@ -55,6 +66,14 @@ impl Preset {
     /// is the scenario's), so the gallery need not parse every preset.
     pub fn family(&self) -> FamilyKind {
         family_of(self.id)
+    }
+
+    /// True when the static site ships this preset's result, computed when
+    /// the site is built (`rebalance presets --results`): opening the
+    /// preset's link then draws it without waiting for a cold simulator,
+    /// whose own answer checks it (the engine is deterministic).
+    pub fn ships_result(&self) -> bool {
+        !SIMULATED_WHEN_OPENED.contains(&self.id)
     }
 }
 
@@ -131,5 +150,6 @@ mod tests {
         ids.dedup();
         assert_eq!(ids.len(), all().len());
         assert_eq!(default_preset().id, DEFAULT_PRESET);
+        assert!(SIMULATED_WHEN_OPENED.iter().all(|id| find(id).is_some()));
     }
 }

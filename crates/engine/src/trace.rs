@@ -242,7 +242,7 @@ pub struct MemberInfo {
 
 /// A round's or step's one-line explanation. Shared rather than owned:
 /// a storm repeats a handful of texts over thousands of rounds, and the
-/// page's copy of a result then holds each text once (`worker::wire`).
+/// page's copy of a result then holds each text once (`result_wire`).
 pub type Explanation = std::sync::Arc<str>;
 
 /// One JoinGroup/SyncGroup round.

@@ -3,11 +3,10 @@
 //! to the Web Worker, which [`sim_worker`] serves; where no worker
 //! can run, [`sim_module`] loads the same simulator module on the main
 //! thread. They talk in [`messages`]; a result crosses the boundary as
-//! [`wire`] packs it. A sweep's points run in a [`sweep_pool`] of workers.
+//! [`engine::result_wire`] packs it. A sweep's points run in a [`sweep_pool`] of workers.
 
 mod messages;
 pub(crate) mod sim_client;
 pub mod sim_module;
 pub mod sim_worker;
 pub(crate) mod sweep_pool;
-mod wire;

@@ -35,7 +35,7 @@ use yew::Callback;
 
 use crate::browser::profile;
 use crate::worker::messages::{lists_from_js, Reply, Request, Task, Update};
-use crate::worker::wire;
+use engine::result_wire as wire;
 
 /// Where Trunk puts the worker's loader shim, relative to the page (so the
 /// site works from any sub-path).

@@ -13,8 +13,8 @@ use web_sys::js_sys::{self, Array, Uint8Array};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::messages::{result_to_js, Reply, Request, Task, Update};
-use super::wire;
 use crate::browser::{profile, share};
+use engine::result_wire as wire;
 
 thread_local! {
     /// The request being simulated, so a panic can say which one failed.

@@ -26,7 +26,7 @@ use yew::Callback;
 
 use super::messages::{lists_from_js, Reply, Request, Task};
 use super::sim_client::WORKER_URL;
-use super::wire;
+use engine::result_wire as wire;
 
 /// Most workers a sweep uses.
 pub const MAX_WORKERS: usize = 4;

@@ -211,7 +211,7 @@ impl Binary for String {
 }
 
 /// Written as a string; each read makes its own copy (sharing equal texts
-/// is the reader's business: `worker::wire` in the page), but for the empty
+/// is the reader's business: `result_wire`), but for the empty
 /// one, which all share (the page's wire sends explanations apart and reads
 /// ~60,000 empty ones for a storm).
 impl Binary for std::sync::Arc<str> {

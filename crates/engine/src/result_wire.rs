@@ -1,6 +1,8 @@
-//! The simulation result as it crosses the Web Worker boundary.
+//! A simulation result as it leaves the simulator: for the page, across the
+//! Web Worker boundary, and as a file the site ships with a preset's result
+//! computed when the site was built ([`to_file`]; `rebalance presets --results`).
 //!
-//! It travels in the engine's binary form ([`engine::binary`]), not as JSON:
+//! It travels in the engine's binary form ([`crate::binary`]), not as JSON:
 //! the page then holds no serde deserialiser for the result types and no JSON
 //! parser for them, and reading a result is a pass over bytes. Two parts go
 //! their own way: each trace's `item_lists` pool goes as its own `u32` array
@@ -10,7 +12,7 @@
 //! that every round and step names by index: they were three quarters of a
 //! rebalance storm's bytes (15.5 MB), and its 9,999 rounds have 3 distinct
 //! explanations, its 49,996 steps 25,006. On arrival every round and step
-//! shares its text with the table ([`engine::trace::Explanation`]), so the
+//! shares its text with the table ([`crate::trace::Explanation`]), so the
 //! page holds each text once and decoding does not copy 11 MB of them.
 //!
 //! Each trace's rounds, protocol steps and spans go last, one after the
@@ -18,15 +20,15 @@
 //! read in one go, a storm's 6.6 MB made one 45–55 ms main-thread task.
 //!
 //! A field added to the engine's result types must be added to their
-//! `engine::binary` impls (they name every field, so it does not compile
+//! `binary` impls (they name every field, so it does not compile
 //! until it is).
 
-use engine::binary::{Binary, Reader};
-use engine::run::RunResult;
-use engine::trace::{Explanation, Trace};
+use crate::binary::{Binary, BinaryError, Reader};
+use crate::run::RunResult;
+use crate::trace::{Explanation, Trace};
 
 /// A result split for the trip: its binary form, plus each trace's item-list pool.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Wire {
     /// Everything else, in binary.
     pub bytes: Vec<u8>,
@@ -98,7 +100,7 @@ fn take_explanations(result: &mut RunResult) -> (Vec<Explanation>, Vec<u32>) {
         .into_iter()
         .map(std::mem::take)
         .collect();
-    let order = engine::sort_by_key::stable_order(texts.len(), &|a, b| texts[a].cmp(&texts[b]));
+    let order = crate::sort_by_key::stable_order(texts.len(), &|a, b| texts[a].cmp(&texts[b]));
     let mut index = vec![0u32; texts.len()];
     let mut table: Vec<Explanation> = Vec::new();
     for (k, &i) in order.iter().enumerate() {
@@ -150,7 +152,7 @@ pub struct Decoding {
     result: RunResult,
 }
 
-fn unreadable(_: engine::binary::BinaryError) -> String {
+fn unreadable(_: BinaryError) -> String {
     "cannot read the result: it arrived damaged".to_string()
 }
 
@@ -220,7 +222,7 @@ impl Decoding {
         } = self;
         // Bytes past the last part are damage.
         if at != bytes.len() || !put_explanations(&mut result, &table, &index) {
-            return Err(unreadable(engine::binary::BinaryError));
+            return Err(unreadable(BinaryError));
         }
         for (v, list) in result.variants.iter_mut().zip(lists) {
             v.trace.item_lists = list;
@@ -246,22 +248,57 @@ pub fn decode(bytes: Vec<u8>, lists: Vec<Vec<u32>>) -> Result<RunResult, String>
     decoding.finish()
 }
 
+/// The first bytes of a result file: what it is, and its format's version.
+const FILE_MAGIC: &[u8; 8] = b"RPRESLT1";
+
+/// A result as one file: [`FILE_MAGIC`], the item lists, then the rest as
+/// [`encode`] wrote it.
+pub fn to_file(wire: &Wire) -> Vec<u8> {
+    let mut out = FILE_MAGIC.to_vec();
+    wire.lists.write(&mut out);
+    out.extend_from_slice(&wire.bytes);
+    out
+}
+
+/// A result file ([`to_file`]) split back into the parts [`Decoding::start`]
+/// reads; an error for a file that is not one (another format's version, or
+/// cut short before its item lists end).
+pub fn from_file(mut file: Vec<u8>) -> Result<Wire, String> {
+    if !file.starts_with(FILE_MAGIC) {
+        return Err("not a result file of this version of the playground".to_string());
+    }
+    let mut input = Reader::new(&file[FILE_MAGIC.len()..]);
+    let lists = Vec::<Vec<u32>>::read(&mut input).map_err(unreadable)?;
+    let at = file.len() - input.remaining();
+    let bytes = file.split_off(at);
+    Ok(Wire { bytes, lists })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn every_preset_round_trips() {
-        for preset in engine::presets::all() {
-            let result = engine::run::run(&preset.scenario());
+    fn every_preset_round_trips_and_the_shipped_are_small() {
+        for preset in crate::presets::all() {
+            let result = crate::run::run(&preset.scenario());
             let wire = encode(result.clone());
             assert!(
                 wire.lists.iter().all(|l| !l.is_empty()),
                 "item lists travel apart: {}",
                 preset.id
             );
+            let file = to_file(&wire);
             assert_eq!(
-                decode(wire.bytes, wire.lists).expect("decodes"),
+                file.len() <= crate::presets::SHIPPED_RESULT_MAX_BYTES,
+                preset.ships_result(),
+                "{}: a {} B result file; presets::SIMULATED_WHEN_OPENED lists the presets whose result is larger than SHIPPED_RESULT_MAX_BYTES",
+                preset.id,
+                file.len()
+            );
+            let back = from_file(file).expect("reads");
+            assert_eq!(
+                decode(back.bytes, back.lists).expect("decodes"),
                 result,
                 "{}",
                 preset.id
@@ -271,11 +308,11 @@ mod tests {
 
     /// The rebalance storm preset's result: the largest of the presets.
     fn storm() -> RunResult {
-        let preset = engine::presets::all()
+        let preset = crate::presets::all()
             .iter()
             .find(|p| p.id == "connect/rebalance-storm")
             .expect("the storm preset");
-        engine::run::run(&preset.scenario())
+        crate::run::run(&preset.scenario())
     }
 
     #[test]
@@ -329,10 +366,26 @@ mod tests {
     }
 
     #[test]
+    fn a_result_file_reads_back() {
+        let result = crate::run::run(&crate::presets::default_preset().scenario());
+        let wire = encode(result.clone());
+        let file = to_file(&wire);
+        assert_eq!(from_file(file.clone()).expect("reads"), wire);
+        let back = from_file(file.clone()).expect("reads");
+        assert_eq!(decode(back.bytes, back.lists).expect("decodes"), result);
+        assert!(from_file(b"RPRESLT0".to_vec()).is_err(), "another version");
+        assert!(
+            from_file(file[..FILE_MAGIC.len() + 1].to_vec()).is_err(),
+            "cut short"
+        );
+        assert!(from_file(Vec::new()).is_err());
+    }
+
+    #[test]
     fn garbage_is_an_error_not_a_panic() {
         assert!(decode(b"\x01\x03".to_vec(), Vec::new()).is_err());
         assert!(decode(Vec::new(), Vec::new()).is_err());
-        let result = engine::run::run(&engine::presets::default_preset().scenario());
+        let result = crate::run::run(&crate::presets::default_preset().scenario());
         let wire = encode(result);
         assert!(
             decode(wire.bytes.clone(), Vec::new()).is_err(),
