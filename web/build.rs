@@ -17,8 +17,9 @@ fn main() {
         let bytes = engine::binary::to_bytes(&preset.scenario());
         let _ = writeln!(
             out,
-            "    Preset {{ id: {:?}, bytes: b\"{}\" }},",
+            "    Preset {{ id: {:?}, ships_result: {}, bytes: b\"{}\" }},",
             preset.id,
+            preset.ships_result(),
             escaped(&bytes)
         );
     }

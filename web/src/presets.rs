@@ -11,6 +11,8 @@ use engine::scenario::{FamilyKind, Scenario};
 pub struct Preset {
     /// Stable id: `<family>/<name>`.
     pub id: &'static str,
+    /// The site ships its result ([`engine::presets::Preset::ships_result`]).
+    ships_result: bool,
     bytes: &'static [u8],
 }
 
@@ -113,6 +115,15 @@ pub fn default_preset() -> &'static Preset {
     find(engine::presets::DEFAULT_PRESET).expect("the default preset exists")
 }
 
+/// Where the site keeps a preset's shipped result, written when it is built
+/// (`rebalance presets --results`, Trunk's `post_build` hook), relative to
+/// the page; none for a preset whose result it does not ship.
+pub fn shipped_result_url(id: &str) -> Option<String> {
+    find(id)
+        .filter(|p| p.ships_result)
+        .map(|p| format!("./results/{}.bin", p.id))
+}
+
 /// The preset a link or the gallery names, or the message for an id this
 /// version does not have (the engine's, as the CLI shows it).
 pub fn resolve(id: &str) -> Result<&'static Preset, String> {
@@ -131,7 +142,40 @@ mod tests {
         for (page, engine) in all().iter().zip(engine::presets::all()) {
             assert_eq!(page.scenario(), engine.scenario(), "{}", page.id);
             assert_eq!(page.family(), engine.family(), "{}", page.id);
+            assert_eq!(page.ships_result, engine.ships_result(), "{}", page.id);
         }
+        assert_eq!(
+            shipped_result_url("connect/worker-joins").as_deref(),
+            Some("./results/connect/worker-joins.bin")
+        );
+        assert_eq!(shipped_result_url("connect/rebalance-storm"), None);
+        assert_eq!(shipped_result_url("no/such"), None);
+    }
+
+    /// `index.html` fetches a preset link's shipped result before the page's
+    /// module loads, for the ids it lists: exactly the presets that ship one.
+    #[test]
+    fn index_html_lists_the_presets_that_ship_their_result() {
+        let html = include_str!("../../index.html");
+        let list = html
+            .split_once("var shipped = [")
+            .and_then(|(_, rest)| rest.split_once(']'))
+            .map(|(list, _)| list)
+            .expect("index.html has `var shipped = [...]`");
+        let listed: Vec<&str> = list
+            .split(',')
+            .map(|id| id.trim().trim_matches('\''))
+            .filter(|id| !id.is_empty())
+            .collect();
+        let shipping: Vec<&str> = all()
+            .iter()
+            .filter(|p| p.ships_result)
+            .map(|p| p.id)
+            .collect();
+        assert_eq!(
+            listed, shipping,
+            "index.html's `shipped` list must name every preset that ships its result, in gallery order"
+        );
         assert_eq!(default_preset().id, engine::presets::DEFAULT_PRESET);
         assert!(resolve("no/such").unwrap_err().contains("no/such"));
     }

@@ -98,8 +98,13 @@ test('release .wasm sizes (gzip -9)', async () => {
   // (engine::trace::Explanation, an Arc<str>: 11 MB less of a storm's
   // result in the page) and a result read a part per task
   // (worker::wire::Decoding): page 369,109 B, simulator 439,269 B, sweep
-  // 246,620 B, loosened by that.
-  const limits = { page_wasm: 369_500, worker_wasm: 439_700, sweep_wasm: 247_000 };
+  // 246,620 B, loosened by that. Session 14: a preset link's shipped
+  // result (SimClient::prefetch: index.html's fetch taken over, read,
+  // shown, then checked against the worker's answer; engine::result_wire
+  // moved to the engine): page 372,086 B (+3.0 KB, loosened: preset links
+  // draw about 60 ms sooner), simulator 438,891 B and sweep 246,539 B,
+  // tightened.
+  const limits = { page_wasm: 372_500, worker_wasm: 439_300, sweep_wasm: 246_900 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }

@@ -70,7 +70,7 @@ test('without a worker the page simulates on the main thread', async () => {
   await page.goto(server.url + '#' + fragment);
   await timelineReady(page);
   await page.waitForSelector('main[data-worker="unavailable"]');
-  assert.equal(await page.locator('main').getAttribute('data-in-worker'), 'false');
+  assert.equal(await page.locator('main').getAttribute('data-ran-in'), 'main-thread');
   assert.match(await page.locator('#sim-status').textContent(), /main thread \(no Web Worker\)/);
   assert.equal(await page.locator('article.column').count(), 2);
   assert.deepEqual(errors, []);

@@ -34,6 +34,11 @@ fn cargo(args: &[&str]) -> Command {
 fn trunk(args: &[&str]) -> Command {
     let mut cmd = Command::new("trunk");
     cmd.args(args).current_dir(root()).env("PATH", tool_path());
+    // Its post_build hook runs the debug CLI the native tests built: the
+    // same setting, or cargo builds it again.
+    if std::env::var_os("CI").is_some() {
+        cmd.env("CARGO_INCREMENTAL", "0");
+    }
     cmd
 }
 

@@ -29,7 +29,7 @@ use crate::state::overlays::{OverlayAction, Overlays};
 use crate::state::playback::{round_stops, PlayAction, Playback};
 use crate::state::playground::{Action, History, PlaygroundState, View};
 use crate::state::viewport::{focus_window, Window};
-use crate::worker::sim_client::{SimClient, SimOutcome, WorkerStatus};
+use crate::worker::sim_client::{RanIn, SimClient, SimOutcome, WorkerStatus};
 
 /// A scenario's description: its first sentence, the rest one click away
 /// (some descriptions run to ten lines; the comparison is what matters).
@@ -106,12 +106,18 @@ pub fn App() -> Html {
         let held = (*held).clone();
         let worker_status = worker_status.setter();
         let (job, confirmed) = (state.job(), state.confirmed());
+        // An unedited preset's link: the site ships its result.
+        let shipped = state.preset.and_then(crate::presets::shipped_result_url);
         use_memo((), move |_| {
             let client = SimClient::new(
                 Callback::from(move |o: SimOutcome| held.answer(&dispatch, o)),
                 Callback::from(move |w: WorkerStatus| worker_status.set(w)),
             );
             if first_request > 0 {
+                // The shipped result first: the request waits for it.
+                if let Some(url) = shipped {
+                    client.prefetch(first_request, &url);
+                }
                 client.request(first_request, &job, confirmed);
             }
             client
@@ -360,15 +366,17 @@ pub fn App() -> Html {
     let run_status = s.run_status();
     let status = match (&s.shown, simulating) {
         (_, true) => "simulating…".to_string(),
-        (Some(shown), false) => format!(
-            "simulated in {:.0} ms {}",
-            Fixed(shown.elapsed_ms),
-            if shown.in_worker {
-                "in a Web Worker"
-            } else {
-                "on the main thread (no Web Worker)"
-            }
-        ),
+        (Some(shown), false) => match shown.ran_in {
+            RanIn::Worker => format!(
+                "simulated in {:.0} ms in a Web Worker",
+                Fixed(shown.elapsed_ms)
+            ),
+            RanIn::MainThread => format!(
+                "simulated in {:.0} ms on the main thread (no Web Worker)",
+                Fixed(shown.elapsed_ms)
+            ),
+            RanIn::SiteBuild => "simulated when this site was built".to_string(),
+        },
         (None, false) => String::new(),
     };
     let can_step = (playback.step(-1).is_some(), playback.step(1).is_some());
@@ -393,7 +401,7 @@ pub fn App() -> Html {
               data-request={s.request.to_string()}
               data-shown={s.shown.as_ref().map(|x| x.id.to_string()).unwrap_or_default()}
               data-sim-ms={s.shown.as_ref().map(|x| format!("{:.1}", Fixed(x.elapsed_ms))).unwrap_or_default()}
-              data-in-worker={s.shown.as_ref().map(|x| x.in_worker.to_string()).unwrap_or_default()}
+              data-ran-in={s.shown.as_ref().map(|x| x.ran_in.as_str())}
               data-superseded={client.superseded().to_string()}
 
               data-worker={worker_status.as_str()}>

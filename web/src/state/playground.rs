@@ -14,7 +14,7 @@ use crate::presets;
 use crate::shared::Shared;
 use crate::state::edit::{self, text_is_stale, Edit};
 use crate::state::error_names::page_error;
-use crate::worker::sim_client::{Answer, Job, Opening, SimOutcome};
+use crate::worker::sim_client::{Answer, Job, Opening, RanIn, SimOutcome};
 
 /// What fills the page below the header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,8 +45,8 @@ pub struct Shown {
     pub result: Shared<RunResult>,
     /// Wall time from request to result.
     pub elapsed_ms: f64,
-    /// Whether the worker ran it.
-    pub in_worker: bool,
+    /// Where it was computed.
+    pub ran_in: RanIn,
 }
 
 /// A link's or a file's scenario that the simulator is reading (the page's
@@ -548,7 +548,7 @@ impl PlaygroundState {
                     id: outcome.id,
                     result: result.into(),
                     elapsed_ms: outcome.elapsed_ms,
-                    in_worker: outcome.in_worker,
+                    ran_in: outcome.ran_in,
                 }),
                 failure: None,
                 ..self.clone()

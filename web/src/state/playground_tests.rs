@@ -11,7 +11,7 @@ fn answer(id: u64, answer: Answer) -> SimOutcome {
         id,
         answer,
         elapsed_ms: 1.0,
-        in_worker: true,
+        ran_in: RanIn::Worker,
     }
 }
 

@@ -15,6 +15,10 @@
 //! * Links' and files' scenarios are parsed there too ([`Job::Open`]): the
 //!   page's module holds no scenario parser. The worker answers with the
 //!   scenario ([`Answer::Opened`]) before it simulates it.
+//! * A preset link's first request is answered by the result the site
+//!   ships for it, when it arrives first ([`SimClient::prefetch`]); the
+//!   worker runs the request after that result is drawn, and its answer
+//!   checks it.
 //! * The simulator is not part of the page's WebAssembly. Where no worker
 //!   can run (a missing worker file, a strict CSP, no WebAssembly in
 //!   workers), the page loads the simulator module on the main thread
@@ -29,7 +33,8 @@ use engine::scenario::Scenario;
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::js_sys::{Object, Reflect};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::js_sys::{ArrayBuffer, Object, Promise, Reflect, Uint8Array};
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::Callback;
 
@@ -93,8 +98,76 @@ pub struct SimOutcome {
     pub answer: Answer,
     /// Wall time from request to result, ms.
     pub elapsed_ms: f64,
-    /// True when the worker ran it; false for the main-thread fallback.
-    pub in_worker: bool,
+    /// Where the answer was computed.
+    pub ran_in: RanIn,
+}
+
+/// Where a result was computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RanIn {
+    /// The simulator's Web Worker.
+    Worker,
+    /// The simulator's module on the main thread: no worker could start.
+    MainThread,
+    /// When the site was built: a preset's shipped result
+    /// ([`SimClient::prefetch`]).
+    SiteBuild,
+}
+
+impl RanIn {
+    /// For `data-ran-in`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RanIn::Worker => "worker",
+            RanIn::MainThread => "main-thread",
+            RanIn::SiteBuild => "site-build",
+        }
+    }
+}
+
+/// The site's own result for a request (a preset's, computed when the site
+/// was built): fetched, then shown unless the simulator answered first, then
+/// checked against the simulator's answer.
+#[derive(Default)]
+enum Shipped {
+    /// None asked for, or settled.
+    #[default]
+    None,
+    /// Being fetched for this request.
+    Fetching(u64),
+    /// Shown as this request's answer; the simulator's is still to come.
+    Shown { id: u64, wire: wire::Wire },
+}
+
+impl Shipped {
+    /// True when the shipped result shown answers request `id`.
+    fn shown_for(&self, id: Option<u64>) -> bool {
+        matches!(self, Shipped::Shown { id: shown, .. } if Some(*shown) == id)
+    }
+
+    /// Settles it with the simulator's answer to its request: true when that
+    /// answer is the result already shown, byte for byte (nothing to do).
+    fn settle(&mut self, reply: &Reply) -> bool {
+        let id = match self {
+            Shipped::None => return false,
+            Shipped::Fetching(id) | Shipped::Shown { id, .. } => *id,
+        };
+        if reply.id() != Some(id) {
+            return false;
+        }
+        let shown = std::mem::take(self);
+        let (Shipped::Shown { wire, .. }, Reply::Simulated { result, lists, .. }) = (shown, reply)
+        else {
+            return false;
+        };
+        let same = result.to_vec() == wire.bytes && lists_from_js(lists) == wire.lists;
+        if !same {
+            gloo::console::warn!(
+                "The site's precomputed result for this preset differs from the simulator's; showing the simulator's."
+            );
+        }
+        same
+    }
 }
 
 /// Where simulations run.
@@ -153,6 +226,11 @@ struct Inner {
     on_status: Callback<WorkerStatus>,
     /// Busy workers terminated because a newer request arrived.
     superseded: u32,
+    /// The site's result for the first request, if it ships one.
+    shipped: Shipped,
+    /// The request kept from the worker until its shipped result is drawn
+    /// (or cannot be).
+    held: Option<u64>,
 }
 
 /// A live worker and the closures it calls; dropping it terminates the worker.
@@ -207,6 +285,8 @@ impl SimClient {
             on_done,
             on_status,
             superseded: 0,
+            shipped: Shipped::None,
+            held: None,
         })));
         let weak = Rc::downgrade(&client.0);
         // Adopt the worker `index.html` started while this module loaded.
@@ -278,7 +358,17 @@ impl SimClient {
             inner.started_at = profile::now();
             inner.queued = None;
             inner.here = None;
-            if inner.running.is_some() && inner.ready {
+            // A shipped result is on screen and the worker is simulating its
+            // scenario (warming up): let it finish rather than start cold.
+            let warming = inner.shipped.shown_for(inner.running);
+            // Its shipped result is on its way: the worker gets the request
+            // once that is drawn (SimClient::prefetch).
+            let hold = matches!(inner.shipped, Shipped::Fetching(f) if f == id);
+            inner.held = hold.then_some(id);
+            if !hold {
+                inner.shipped = Shipped::None;
+            }
+            if inner.running.is_some() && inner.ready && !warming {
                 // Busy with a stale scenario: stop it rather than wait for
                 // it, and hand over to the spare. (A worker still starting
                 // has not begun it: it answers it, dropped as stale, and then
@@ -307,6 +397,92 @@ impl SimClient {
         if run_here {
             self.run_on_main_thread();
         }
+    }
+
+    /// Takes `index.html`'s fetch of the site's own result for request `id`
+    /// from `url` (a preset's, computed when the site was built: `rebalance
+    /// presets --results`), if it started one, and answers with it if the
+    /// simulator has not answered yet: a cold simulator answers its first
+    /// request 100 ms or more after the page's first render (issue #13).
+    /// Call it before [`Self::request`] of `id`: the worker gets that
+    /// request once the shipped result is drawn (or at once if it cannot be
+    /// read), so that the first edit finds it warm, and its answer checks
+    /// the one shown: the same bytes are dropped; other bytes (a stale
+    /// cached file) replace it.
+    pub fn prefetch(&self, id: u64, url: &str) {
+        let Some(fetched) = take_early_result(url) else {
+            return;
+        };
+        self.0.borrow_mut().shipped = Shipped::Fetching(id);
+        let weak = self.weak();
+        wasm_bindgen_futures::spawn_local(async move {
+            let file = fetch_bytes(fetched).await;
+            if let Some(rc) = weak.upgrade() {
+                SimClient(rc).on_shipped(id, file);
+            }
+        });
+    }
+
+    /// Posts request `id`, held while its shipped result was fetched and
+    /// drawn, after the frame that draws it: the cold simulator's first run
+    /// (its functions compiled as they are first called) would otherwise
+    /// take one of the two cores from that frame.
+    fn post_after_frame(&self, id: u64) {
+        let post_in = |ms: u32| {
+            let weak = self.weak();
+            move || {
+                Timeout::new(ms, move || {
+                    if let Some(rc) = weak.upgrade() {
+                        let mut inner = rc.borrow_mut();
+                        if inner.held == Some(id) {
+                            inner.held = None;
+                            post_queued(&mut inner);
+                        }
+                    }
+                })
+                .forget();
+            }
+        };
+        let after_frame = Closure::once_into_js(post_in(0));
+        let _ = gloo::utils::window().request_animation_frame(after_frame.unchecked_ref());
+        // A hidden tab draws no frames: posted anyway.
+        post_in(POST_AT_THE_LATEST_MS)();
+    }
+
+    fn on_shipped(&self, id: u64, file: Option<Vec<u8>>) {
+        let after = {
+            let mut inner = self.0.borrow_mut();
+            // Answered by the simulator meanwhile, or superseded.
+            if !matches!(inner.shipped, Shipped::Fetching(f) if f == id) || inner.latest != id {
+                return;
+            }
+            inner.shipped = Shipped::None;
+            let read = file
+                .ok_or_else(|| "it could not be fetched".to_string())
+                .and_then(wire::from_file)
+                .and_then(|w| Ok((wire::decode(w.bytes.clone(), w.lists.clone())?, w)));
+            match read {
+                Ok((result, wire)) => {
+                    inner.shipped = Shipped::Shown { id, wire };
+                    After::Emit(SimOutcome {
+                        id,
+                        answer: Answer::Simulated(Ok(Rc::new(result))),
+                        elapsed_ms: profile::now() - inner.started_at,
+                        ran_in: RanIn::SiteBuild,
+                    })
+                }
+                // The simulator answers instead.
+                Err(message) => {
+                    gloo::console::warn!(format!(
+                        "Not using the site's precomputed result for this preset: {message}."
+                    ));
+                    inner.held = None;
+                    post_queued(&mut inner);
+                    After::Nothing
+                }
+            }
+        };
+        self.finish(after);
     }
 
     /// Stops the running simulation (the user pressed Cancel): the busy
@@ -351,6 +527,13 @@ impl SimClient {
                 };
                 // A newer request took this one's place while the module loaded.
                 let Some(job) = job else { return };
+                // The site's own result answers it: no check on the main thread
+                // (a long task for nothing new), but a simulator that cannot
+                // load is still said.
+                let shipped = std::mem::take(&mut rc.borrow_mut().shipped);
+                if shipped.shown_for(Some(job.id)) && simulator.is_ok() {
+                    return;
+                }
                 let replies = simulator.and_then(|bindings| {
                     let request = job.to_js()?;
                     crate::worker::sim_module::call(&bindings, "answerForPage", &request).map_err(
@@ -382,7 +565,7 @@ impl SimClient {
                         id: job.id,
                         answer,
                         elapsed_ms: profile::now() - started,
-                        in_worker: false,
+                        ran_in: RanIn::MainThread,
                     });
                 }
             });
@@ -422,7 +605,7 @@ impl SimClient {
                             id: inner.latest,
                             answer: read_reply(reply),
                             elapsed_ms: profile::now() - inner.started_at,
-                            in_worker: true,
+                            ran_in: RanIn::Worker,
                         })
                     } else {
                         After::Nothing
@@ -434,7 +617,7 @@ impl SimClient {
                     if reply.id().is_none() || reply.id() == inner.running {
                         inner.running = None;
                     }
-                    let fresh = reply.id() == Some(inner.latest);
+                    let fresh = reply.id() == Some(inner.latest) && !inner.shipped.settle(&reply);
                     let elapsed_ms = profile::now() - inner.started_at;
                     post_queued(&mut inner);
                     // A worker answers: start the spare now, off the
@@ -461,7 +644,7 @@ impl SimClient {
                                     id: inner.latest,
                                     answer: Answer::Simulated(Err(message)),
                                     elapsed_ms,
-                                    in_worker: true,
+                                    ran_in: RanIn::Worker,
                                 }),
                             }
                         }
@@ -469,7 +652,7 @@ impl SimClient {
                             id: inner.latest,
                             answer: read_reply(reply),
                             elapsed_ms,
-                            in_worker: true,
+                            ran_in: RanIn::Worker,
                         }),
                     }
                 }
@@ -488,7 +671,8 @@ impl SimClient {
             };
             let current = inner.worker.as_ref().is_some_and(|w| w.serial == serial)
                 && id == Some(inner.latest)
-                && inner.running == id;
+                && inner.running == id
+                && !inner.shipped.shown_for(id);
             if !current {
                 return;
             }
@@ -500,7 +684,7 @@ impl SimClient {
                 id: inner.latest,
                 answer: read_update(update),
                 elapsed_ms: profile::now() - inner.started_at,
-                in_worker: true,
+                ran_in: RanIn::Worker,
             })
         };
         self.finish(after);
@@ -539,7 +723,7 @@ impl SimClient {
                         "The simulator stopped unexpectedly: {message}"
                     ))),
                     elapsed_ms: profile::now() - inner.started_at,
-                    in_worker: true,
+                    ran_in: RanIn::Worker,
                 })
             } else {
                 After::Nothing
@@ -559,11 +743,19 @@ impl SimClient {
                     // they made one long main-thread task of a big result
                     // (issue #13: none over 50 ms).
                     let result = result.clone();
+                    let client = self.clone();
                     Timeout::new(0, move || {
                         profile::timed("series and lane heights", || {
                             crate::state::newest::prepare(&result)
                         });
-                        Timeout::new(0, move || on_done.emit(outcome)).forget();
+                        Timeout::new(0, move || {
+                            let (id, shipped) = (outcome.id, outcome.ran_in == RanIn::SiteBuild);
+                            on_done.emit(outcome);
+                            if shipped {
+                                client.post_after_frame(id);
+                            }
+                        })
+                        .forget();
                     })
                     .forget();
                 } else {
@@ -588,6 +780,10 @@ impl SimClient {
         }
     }
 }
+
+/// A request held for its shipped result's frame is posted this long after
+/// that result at the latest, ms.
+const POST_AT_THE_LATEST_MS: u32 = 500;
 
 /// How long one main-thread task goes on reading a result's parts.
 const READ_FOR_MS: f64 = 8.0;
@@ -619,7 +815,7 @@ impl SimClient {
             id,
             answer: Answer::Simulated(read.and_then(|()| decoding.finish()).map(Rc::new)),
             elapsed_ms,
-            in_worker: true,
+            ran_in: RanIn::Worker,
         }));
     }
 }
@@ -628,7 +824,7 @@ impl SimClient {
 /// said `ready` gets it too (its loader keeps it until the module listens),
 /// one request at a time.
 fn post_queued(inner: &mut Inner) {
-    if inner.running.is_some() {
+    if inner.running.is_some() || inner.held.is_some() {
         return;
     }
     let (Some(worker), Some(job)) = (&inner.worker, inner.queued.take()) else {
@@ -689,6 +885,37 @@ fn attach(worker: Worker, weak: Weak<RefCell<Inner>>, serial: u32) -> Spawned {
         _on_message: on_message,
         _on_error: on_error,
     }
+}
+
+/// The body `index.html`'s fetch read (a promise of its `ArrayBuffer`, or
+/// of null when there is none).
+async fn fetch_bytes(fetched: Promise) -> Option<Vec<u8>> {
+    let buffer = JsFuture::from(fetched)
+        .await
+        .ok()?
+        .dyn_into::<ArrayBuffer>()
+        .ok()?;
+    Some(Uint8Array::new(&buffer).to_vec())
+}
+
+/// Where `index.html` leaves the fetch of a preset link's shipped result
+/// that it starts before this module loads (`{url, body}`, `body` a promise
+/// of the `ArrayBuffer` or null).
+const EARLY_RESULT_KEY: &str = "rebalanceEarlyResult";
+
+/// Takes `index.html`'s fetch of `url` from `window`, if it started one.
+fn take_early_result(url: &str) -> Option<Promise> {
+    let window: Object = web_sys::window()?.into();
+    let key = JsValue::from_str(EARLY_RESULT_KEY);
+    let early = Reflect::get(&window, &key)
+        .ok()
+        .filter(JsValue::is_object)?;
+    let _ = Reflect::delete_property(&window, &key);
+    let field = |name: &str| Reflect::get(&early, &JsValue::from_str(name)).ok();
+    if field("url")?.as_string()? != url {
+        return None;
+    }
+    field("body")?.dyn_into::<Promise>().ok()
 }
 
 /// Where `index.html` leaves the worker it starts before this module loads
