@@ -905,17 +905,28 @@ const EARLY_RESULT_KEY: &str = "rebalanceEarlyResult";
 
 /// Takes `index.html`'s fetch of `url` from `window`, if it started one.
 fn take_early_result(url: &str) -> Option<Promise> {
+    let early = take_from_window(EARLY_RESULT_KEY)?;
+    if field(&early, "url")?.as_string()? != url {
+        return None;
+    }
+    field(&early, "body")?.dyn_into::<Promise>().ok()
+}
+
+/// Takes the object `index.html` left on `window` under `key` (so it is
+/// taken over once), if any.
+fn take_from_window(key: &str) -> Option<JsValue> {
     let window: Object = web_sys::window()?.into();
-    let key = JsValue::from_str(EARLY_RESULT_KEY);
-    let early = Reflect::get(&window, &key)
+    let key = JsValue::from_str(key);
+    let object = Reflect::get(&window, &key)
         .ok()
         .filter(JsValue::is_object)?;
     let _ = Reflect::delete_property(&window, &key);
-    let field = |name: &str| Reflect::get(&early, &JsValue::from_str(name)).ok();
-    if field("url")?.as_string()? != url {
-        return None;
-    }
-    field("body")?.dyn_into::<Promise>().ok()
+    Some(object)
+}
+
+/// A field of a JS object, read by hand (no serde in the page for it).
+fn field(object: &JsValue, name: &str) -> Option<JsValue> {
+    Reflect::get(object, &JsValue::from_str(name)).ok()
 }
 
 /// Where `index.html` leaves the worker it starts before this module loads
@@ -936,13 +947,8 @@ struct EarlyWorker {
 /// Read field by field rather than through serde: a derived deserialiser
 /// costs the page's module bytes for three fields.
 fn take_early_worker() -> Option<EarlyWorker> {
-    let window: Object = web_sys::window()?.into();
-    let key = JsValue::from_str(EARLY_WORKER_KEY);
-    let early = Reflect::get(&window, &key)
-        .ok()
-        .filter(JsValue::is_object)?;
-    let _ = Reflect::delete_property(&window, &key);
-    let field = |name: &str| Reflect::get(&early, &JsValue::from_str(name)).ok();
+    let early = take_from_window(EARLY_WORKER_KEY)?;
+    let field = |name: &str| field(&early, name);
     Some(EarlyWorker {
         worker: field("worker")?.dyn_into::<Worker>().ok()?,
         ready: field("ready").and_then(|v| v.as_bool()).unwrap_or(false),
