@@ -33,13 +33,12 @@ use engine::scenario::Scenario;
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
-use web_sys::js_sys::{ArrayBuffer, Object, Promise, Reflect, Uint8Array};
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::Callback;
 
 use crate::browser::profile;
 use crate::worker::messages::{lists_from_js, Reply, Request, Task, Update};
+use crate::worker::shipped::{fetch_bytes, field, take_early_result, take_from_window, Shipped};
 use engine::result_wire as wire;
 
 /// Where Trunk puts the worker's loader shim, relative to the page (so the
@@ -125,51 +124,6 @@ impl RanIn {
     }
 }
 
-/// The site's own result for a request (a preset's, computed when the site
-/// was built): fetched, then shown unless the simulator answered first, then
-/// checked against the simulator's answer.
-#[derive(Default)]
-enum Shipped {
-    /// None asked for, or settled.
-    #[default]
-    None,
-    /// Being fetched for this request.
-    Fetching(u64),
-    /// Shown as this request's answer; the simulator's is still to come.
-    Shown { id: u64, wire: wire::Wire },
-}
-
-impl Shipped {
-    /// True when the shipped result shown answers request `id`.
-    fn shown_for(&self, id: Option<u64>) -> bool {
-        matches!(self, Shipped::Shown { id: shown, .. } if Some(*shown) == id)
-    }
-
-    /// Settles it with the simulator's answer to its request: true when that
-    /// answer is the result already shown, byte for byte (nothing to do).
-    fn settle(&mut self, reply: &Reply) -> bool {
-        let id = match self {
-            Shipped::None => return false,
-            Shipped::Fetching(id) | Shipped::Shown { id, .. } => *id,
-        };
-        if reply.id() != Some(id) {
-            return false;
-        }
-        let shown = std::mem::take(self);
-        let (Shipped::Shown { wire, .. }, Reply::Simulated { result, lists, .. }) = (shown, reply)
-        else {
-            return false;
-        };
-        let same = result.to_vec() == wire.bytes && lists_from_js(lists) == wire.lists;
-        if !same {
-            gloo::console::warn!(
-                "The site's precomputed result for this preset differs from the simulator's; showing the simulator's."
-            );
-        }
-        same
-    }
-}
-
 /// Where simulations run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WorkerStatus {
@@ -228,9 +182,6 @@ struct Inner {
     superseded: u32,
     /// The site's result for the first request, if it ships one.
     shipped: Shipped,
-    /// The request kept from the worker until its shipped result is drawn
-    /// (or cannot be).
-    held: Option<u64>,
 }
 
 /// A live worker and the closures it calls; dropping it terminates the worker.
@@ -286,7 +237,6 @@ impl SimClient {
             on_status,
             superseded: 0,
             shipped: Shipped::None,
-            held: None,
         })));
         let weak = Rc::downgrade(&client.0);
         // Adopt the worker `index.html` started while this module loaded.
@@ -361,11 +311,10 @@ impl SimClient {
             // A shipped result is on screen and the worker is simulating its
             // scenario (warming up): let it finish rather than start cold.
             let warming = inner.shipped.shown_for(inner.running);
-            // Its shipped result is on its way: the worker gets the request
-            // once that is drawn (SimClient::prefetch).
-            let hold = matches!(inner.shipped, Shipped::Fetching(f) if f == id);
-            inner.held = hold.then_some(id);
-            if !hold {
+            // Unless its shipped result is on its way (the worker gets the
+            // request once that is drawn: SimClient::prefetch), a shipped
+            // result is an older request's.
+            if !inner.shipped.fetching(id) {
                 inner.shipped = Shipped::None;
             }
             if inner.running.is_some() && inner.ready && !warming {
@@ -434,8 +383,7 @@ impl SimClient {
                 Timeout::new(ms, move || {
                     if let Some(rc) = weak.upgrade() {
                         let mut inner = rc.borrow_mut();
-                        if inner.held == Some(id) {
-                            inner.held = None;
+                        if inner.shipped.drawn(id) {
                             post_queued(&mut inner);
                         }
                     }
@@ -453,30 +401,21 @@ impl SimClient {
         let after = {
             let mut inner = self.0.borrow_mut();
             // Answered by the simulator meanwhile, or superseded.
-            if !matches!(inner.shipped, Shipped::Fetching(f) if f == id) || inner.latest != id {
+            if !inner.shipped.fetching(id) || inner.latest != id {
                 return;
             }
-            inner.shipped = Shipped::None;
-            let read = file
-                .ok_or_else(|| "it could not be fetched".to_string())
-                .and_then(wire::from_file)
-                .and_then(|w| Ok((wire::decode(w.bytes.clone(), w.lists.clone())?, w)));
-            match read {
-                Ok((result, wire)) => {
-                    inner.shipped = Shipped::Shown { id, wire };
-                    After::Emit(SimOutcome {
-                        id,
-                        answer: Answer::Simulated(Ok(Rc::new(result))),
-                        elapsed_ms: profile::now() - inner.started_at,
-                        ran_in: RanIn::SiteBuild,
-                    })
-                }
+            match inner.shipped.read(id, file) {
+                Ok(result) => After::Emit(SimOutcome {
+                    id,
+                    answer: Answer::Simulated(Ok(Rc::new(result))),
+                    elapsed_ms: profile::now() - inner.started_at,
+                    ran_in: RanIn::SiteBuild,
+                }),
                 // The simulator answers instead.
                 Err(message) => {
                     gloo::console::warn!(format!(
                         "Not using the site's precomputed result for this preset: {message}."
                     ));
-                    inner.held = None;
                     post_queued(&mut inner);
                     After::Nothing
                 }
@@ -824,7 +763,7 @@ impl SimClient {
 /// said `ready` gets it too (its loader keeps it until the module listens),
 /// one request at a time.
 fn post_queued(inner: &mut Inner) {
-    if inner.running.is_some() || inner.held.is_some() {
+    if inner.running.is_some() || inner.shipped.holds_request() {
         return;
     }
     let (Some(worker), Some(job)) = (&inner.worker, inner.queued.take()) else {
@@ -885,48 +824,6 @@ fn attach(worker: Worker, weak: Weak<RefCell<Inner>>, serial: u32) -> Spawned {
         _on_message: on_message,
         _on_error: on_error,
     }
-}
-
-/// The body `index.html`'s fetch read (a promise of its `ArrayBuffer`, or
-/// of null when there is none).
-async fn fetch_bytes(fetched: Promise) -> Option<Vec<u8>> {
-    let buffer = JsFuture::from(fetched)
-        .await
-        .ok()?
-        .dyn_into::<ArrayBuffer>()
-        .ok()?;
-    Some(Uint8Array::new(&buffer).to_vec())
-}
-
-/// Where `index.html` leaves the fetch of a preset link's shipped result
-/// that it starts before this module loads (`{url, body}`, `body` a promise
-/// of the `ArrayBuffer` or null).
-const EARLY_RESULT_KEY: &str = "rebalanceEarlyResult";
-
-/// Takes `index.html`'s fetch of `url` from `window`, if it started one.
-fn take_early_result(url: &str) -> Option<Promise> {
-    let early = take_from_window(EARLY_RESULT_KEY)?;
-    if field(&early, "url")?.as_string()? != url {
-        return None;
-    }
-    field(&early, "body")?.dyn_into::<Promise>().ok()
-}
-
-/// Takes the object `index.html` left on `window` under `key` (so it is
-/// taken over once), if any.
-fn take_from_window(key: &str) -> Option<JsValue> {
-    let window: Object = web_sys::window()?.into();
-    let key = JsValue::from_str(key);
-    let object = Reflect::get(&window, &key)
-        .ok()
-        .filter(JsValue::is_object)?;
-    let _ = Reflect::delete_property(&window, &key);
-    Some(object)
-}
-
-/// A field of a JS object, read by hand (no serde in the page for it).
-fn field(object: &JsValue, name: &str) -> Option<JsValue> {
-    Reflect::get(object, &JsValue::from_str(name)).ok()
 }
 
 /// Where `index.html` leaves the worker it starts before this module loads
