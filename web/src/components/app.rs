@@ -106,16 +106,16 @@ pub fn App() -> Html {
         let held = (*held).clone();
         let worker_status = worker_status.setter();
         let (job, confirmed) = (state.job(), state.confirmed());
-        // An unedited preset's link: the site ships its result.
-        let shipped = state.preset.and_then(crate::presets::shipped_result_url);
+        let preset = state.preset;
         use_memo((), move |_| {
             let client = SimClient::new(
                 Callback::from(move |o: SimOutcome| held.answer(&dispatch, o)),
                 Callback::from(move |w: WorkerStatus| worker_status.set(w)),
             );
             if first_request > 0 {
-                // The shipped result first: the request waits for it.
-                if let Some(url) = shipped {
+                // An unedited preset's link: the site ships its result,
+                // and the request waits for it.
+                if let Some(url) = preset.and_then(crate::presets::shipped_result_url) {
                     client.prefetch(first_request, &url);
                 }
                 client.request(first_request, &job, confirmed);
