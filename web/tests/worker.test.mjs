@@ -77,6 +77,28 @@ test('without a worker the page simulates on the main thread', async () => {
   await context.close();
 });
 
+// The preset's shipped result (index.html fetches it as the page loads) and
+// the simulator's failure race: whichever comes first, the failure is said.
+test('with neither a worker nor the simulator script, a late shipped result does not hide the failure', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.route('**/rebalance-worker*', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await context.route('**/results/*', async (route) => {
+    await new Promise((r) => setTimeout(r, 1500));
+    await route.continue();
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(server.url + '#p=connect/worker-joins');
+  const failure = page.locator('.notice.failure');
+  await failure.waitFor({ timeout: 20000 });
+  // Past the shipped result's arrival: the failure is still said.
+  await page.waitForTimeout(2500);
+  assert.match(await failure.textContent(), /simulator could not be loaded/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('with neither a worker nor the simulator script the page says so instead of waiting', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.route('**/rebalance-worker*', (route) => route.fulfill({ status: 404, body: 'gone' }));

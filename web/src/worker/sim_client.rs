@@ -460,9 +460,9 @@ impl SimClient {
             wasm_bindgen_futures::spawn_local(async move {
                 let simulator = crate::worker::sim_module::load().await;
                 let Some(rc) = weak.upgrade() else { return };
-                let (job, on_done, started) = {
+                let (job, started) = {
                     let mut inner = rc.borrow_mut();
-                    (inner.here.take(), inner.on_done.clone(), inner.started_at)
+                    (inner.here.take(), inner.started_at)
                 };
                 // A newer request took this one's place while the module loaded.
                 let Some(job) = job else { return };
@@ -499,13 +499,14 @@ impl SimClient {
                         .collect(),
                     Err(message) => vec![Answer::Simulated(Err(message))],
                 };
+                let client = SimClient(rc);
                 for answer in answers {
-                    on_done.emit(SimOutcome {
+                    client.finish(After::Emit(SimOutcome {
                         id: job.id,
                         answer,
                         elapsed_ms: profile::now() - started,
                         ran_in: RanIn::MainThread,
-                    });
+                    }));
                 }
             });
         });
@@ -676,30 +677,34 @@ impl SimClient {
             After::Nothing => {}
             After::Emit(outcome) => {
                 let on_done = self.0.borrow().on_done.clone();
-                if let Answer::Simulated(Ok(result)) = &outcome.answer {
-                    // Decoded in the message's task, counted in a task of
-                    // its own (state::newest), drawn in a third: together
-                    // they made one long main-thread task of a big result
-                    // (issue #13: none over 50 ms).
-                    let result = result.clone();
-                    let client = self.clone();
-                    Timeout::new(0, move || {
+                // A result is decoded in the message's task, counted in a
+                // task of its own (state::newest) and drawn in a third:
+                // together they made one long main-thread task of a big
+                // result (issue #13: none over 50 ms). Every other answer
+                // takes the same two tasks, so that answers reach the page
+                // in the order they were given: a failure given after a
+                // result must not be overtaken by it.
+                let result = match &outcome.answer {
+                    Answer::Simulated(Ok(result)) => Some(result.clone()),
+                    _ => None,
+                };
+                let client = self.clone();
+                Timeout::new(0, move || {
+                    if let Some(result) = result {
                         profile::timed("series and lane heights", || {
                             crate::state::newest::prepare(&result)
                         });
-                        Timeout::new(0, move || {
-                            let (id, shipped) = (outcome.id, outcome.ran_in == RanIn::SiteBuild);
-                            on_done.emit(outcome);
-                            if shipped {
-                                client.post_after_frame(id);
-                            }
-                        })
-                        .forget();
+                    }
+                    Timeout::new(0, move || {
+                        let (id, shipped) = (outcome.id, outcome.ran_in == RanIn::SiteBuild);
+                        on_done.emit(outcome);
+                        if shipped {
+                            client.post_after_frame(id);
+                        }
                     })
                     .forget();
-                } else {
-                    on_done.emit(outcome);
-                }
+                })
+                .forget();
             }
             After::Decode {
                 id,
