@@ -7,8 +7,7 @@
 
 use std::cell::RefCell;
 
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 /// The current fragment, without `#`: a write still waiting for its frame
 /// ([`write_fragment_after_frame`]) counts as written.
@@ -185,28 +184,11 @@ pub fn write_fragment_after_frame(fragment: &str, push: bool) {
     if let Some(root) = &root {
         let _ = root.set_attribute(PENDING_ATTRIBUTE, "");
     }
-    // A task posted from the frame's animation-frame callback runs after
-    // that frame's style, layout and paint.
-    let after_frame = Closure::once_into_js(|| flush_later(0));
-    if gloo::utils::window()
-        .request_animation_frame(after_frame.unchecked_ref())
-        .is_err()
-    {
-        flush_fragment();
-    }
-    // A hidden tab draws no frames; the link is written anyway.
-    flush_later(WRITE_AT_THE_LATEST_MS);
-}
-
-/// [`flush_fragment`] in a task of its own, `ms` from now.
-fn flush_later(ms: i32) {
-    let flush = Closure::once_into_js(flush_fragment);
-    let _ = gloo::utils::window()
-        .set_timeout_with_callback_and_timeout_and_arguments_0(flush.unchecked_ref(), ms);
+    crate::browser::frame::after_next_frame(WRITE_AT_THE_LATEST_MS, flush_fragment);
 }
 
 /// A waiting link is written after at most this long, frame or not.
-const WRITE_AT_THE_LATEST_MS: i32 = 200;
+const WRITE_AT_THE_LATEST_MS: u32 = 200;
 
 /// Writes a waiting fragment now, if there is one.
 pub fn flush_fragment() {

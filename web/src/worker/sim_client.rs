@@ -377,24 +377,15 @@ impl SimClient {
     /// (its functions compiled as they are first called) would otherwise
     /// take one of the two cores from that frame.
     fn post_after_frame(&self, id: u64) {
-        let post_in = |ms: u32| {
-            let weak = self.weak();
-            move || {
-                Timeout::new(ms, move || {
-                    if let Some(rc) = weak.upgrade() {
-                        let mut inner = rc.borrow_mut();
-                        if inner.shipped.drawn(id) {
-                            post_queued(&mut inner);
-                        }
-                    }
-                })
-                .forget();
+        let weak = self.weak();
+        crate::browser::frame::after_next_frame(POST_AT_THE_LATEST_MS, move || {
+            if let Some(rc) = weak.upgrade() {
+                let mut inner = rc.borrow_mut();
+                if inner.shipped.drawn(id) {
+                    post_queued(&mut inner);
+                }
             }
-        };
-        let after_frame = Closure::once_into_js(post_in(0));
-        let _ = gloo::utils::window().request_animation_frame(after_frame.unchecked_ref());
-        // A hidden tab draws no frames: posted anyway.
-        post_in(POST_AT_THE_LATEST_MS)();
+        });
     }
 
     fn on_shipped(&self, id: u64, file: Option<Vec<u8>>) {
