@@ -674,7 +674,7 @@ impl SimClient {
                 // result (issue #13: none over 50 ms). Every other answer
                 // takes the same two tasks, so that answers reach the page
                 // in the order they were given: a failure given after a
-                // result must not be overtaken by it.
+                // result must not reach the page before it.
                 let result = match &outcome.answer {
                     Answer::Simulated(Ok(result)) => Some(result.clone()),
                     _ => None,
