@@ -71,7 +71,7 @@ async function firstTimeline(browser, url) {
  * trip of its own, 5–15 ms each on two cores, which the person editing never
  * waits for.
  */
-async function edit(page, field, value) {
+export async function editRedrawn(page, field, value) {
   return page.evaluate(([sel, v]) => new Promise((done) => {
     const main = document.querySelector('main');
     const input = document.querySelector(sel);
@@ -226,7 +226,7 @@ async function edits(browser, server, presets, runs, rows, longest) {
     const field = id.startsWith('streams/') ? '#instances' : '#workers';
     const n = +(await page.inputValue(field));
     for (let i = 0; i < runs; i++) {
-      const r = await edit(page, field, i % 2 === 0 ? n + 1 : n);
+      const r = await editRedrawn(page, field, i % 2 === 0 ? n + 1 : n);
       edits.push(r.ms);
       longest.push([r.longest, `edit ${id}`]);
     }
@@ -255,7 +255,7 @@ async function bigEdits(browser, server, runs, rows, longest) {
     await simulationShown(page, 120000);
     await openEditor(page);
     for (let i = 0; i < runs; i++) {
-      const r = await edit(page, '#workers', i % 2 === 0 ? 1001 : 1000);
+      const r = await editRedrawn(page, '#workers', i % 2 === 0 ? 1001 : 1000);
       bigEdits.push(r.ms);
       longest.push([r.longest, 'edit 1,000 × 100,000']);
     }
