@@ -1,12 +1,14 @@
 // The page's own measures for `cargo xtask bench` (issue #13): navigation →
 // first drawn timeline (cold cache), edit → redrawn timeline for every
-// preset, an edit that supersedes a busy simulation, the longest
-// main-thread task meanwhile, and playback of the largest preset zoomed in
-// (frames per second, dropped frames). Medians, minima and maxima over
-// several runs; printed by bench.mjs next to the engine's workloads. Not a
-// test. BENCH_PAGE=nav,edit,big,playback picks some of them (default all).
+// preset and the same measure's floor (a page that only round-trips a
+// worker message: floor/index.html), an edit that supersedes a busy
+// simulation, the longest main-thread task meanwhile, and playback of the
+// largest preset zoomed in (frames per second, dropped frames). Medians,
+// minima and maxima over several runs; printed by bench.mjs next to the
+// engine's workloads. Not a test. BENCH_PAGE=nav,edit,big,playback picks
+// some of them (default all).
 import os from 'node:os';
-import { newPage, timelineReady, simulationShown, openEditor } from './harness.mjs';
+import { newPage, timelineReady, simulationShown, openEditor, serveStatic } from './harness.mjs';
 
 /**
  * Chromium flags for the page measures: headless Chromium opens a window per
@@ -233,6 +235,31 @@ async function edits(browser, server, presets, runs, rows, longest) {
     await page.close();
   }
   rows.push({ measure: 'edit → redrawn timeline, every preset', ...stats(edits) });
+  // Small presets simulate in about 1–3 ms in the worker (data-sim-ms).
+  for (const busy of [0, 3]) rows.push(await editFloor(browser, busy, runs * presets.length));
+}
+
+/** Where floor/index.html sits (see it for what it does). */
+const FLOOR_DIR = new URL('./floor', import.meta.url).pathname;
+
+/**
+ * The same edit measure on a page that only round-trips a worker message
+ * (answered after `busy` ms) and draws next to nothing: what no change to
+ * the playground's own rendering can take off an edit on this machine.
+ */
+async function editFloor(browser, busy, n) {
+  const server = await serveStatic(FLOOR_DIR);
+  const page = await newPage(browser);
+  try {
+    await page.goto(`${server.url}?busy=${busy}`);
+    await editRedrawn(page, '#workers', 4); // warm
+    const ms = [];
+    for (let i = 0; i < n; i++) ms.push((await editRedrawn(page, '#workers', 3 + (i % 2))).ms);
+    return { measure: `edit floor: a worker answering after ${busy} ms, a frame (web/tests/floor)`, ...stats(ms) };
+  } finally {
+    await page.close();
+    await server.close();
+  }
 }
 
 /**
