@@ -236,7 +236,8 @@ async function edits(browser, server, presets, runs, rows, longest) {
   }
   rows.push({ measure: 'edit → redrawn timeline, every preset', ...stats(edits) });
   // Small presets simulate in about 1–3 ms in the worker (data-sim-ms).
-  for (const busy of [0, 3]) rows.push(await editFloor(browser, busy, runs * presets.length));
+  for (const busy of [0, 3]) rows.push(await editFloor(browser, busy, false, runs * presets.length));
+  rows.push(await editFloor(browser, 3, true, runs * presets.length));
 }
 
 /** Where floor/index.html sits (see it for what it does). */
@@ -246,16 +247,18 @@ const FLOOR_DIR = new URL('./floor', import.meta.url).pathname;
  * The same edit measure on a page that only round-trips a worker message
  * (answered after `busy` ms) and draws next to nothing: what no change to
  * the playground's own rendering can take off an edit on this machine.
+ * `sync`: the same work in the change handler instead (no worker).
  */
-async function editFloor(browser, busy, n) {
+async function editFloor(browser, busy, sync, n) {
   const server = await serveStatic(FLOOR_DIR);
   const page = await newPage(browser);
   try {
-    await page.goto(`${server.url}?busy=${busy}`);
+    await page.goto(`${server.url}?busy=${busy}${sync ? '&sync=1' : ''}`);
     await editRedrawn(page, '#workers', 4); // warm
     const ms = [];
     for (let i = 0; i < n; i++) ms.push((await editRedrawn(page, '#workers', 3 + (i % 2))).ms);
-    return { measure: `edit floor: a worker answering after ${busy} ms, a frame (web/tests/floor)`, ...stats(ms) };
+    const who = sync ? `the change handler working ${busy} ms` : `a worker answering after ${busy} ms`;
+    return { measure: `edit floor: ${who}, a frame (web/tests/floor)`, ...stats(ms) };
   } finally {
     await page.close();
     await server.close();
