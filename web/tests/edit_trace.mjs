@@ -11,17 +11,13 @@
 // "Session 18".
 import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openEditor } from './harness.mjs';
 import { QUIET_BROWSER_ARGS, editRedrawn } from './page_bench.mjs';
+import { recordTrace, rendererMain } from './trace.mjs';
 
 const ID = process.env.TRACE_PRESET ?? 'connect/rolling-restart';
 const EDITS = Number(process.env.TRACE_EDITS ?? 3);
 const INVALIDATIONS = Boolean(process.env.TRACE_INVALIDATIONS);
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', '__metadata',
   ...(INVALIDATIONS ? ['disabled-by-default-devtools.timeline.invalidationTracking'] : [])];
-
-function mainThread(events) {
-  const m = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  return events.filter((e) => m && e.pid === m.pid && e.tid === m.tid);
-}
 
 const count = (xs, key) => {
   const c = new Map();
@@ -30,11 +26,11 @@ const count = (xs, key) => {
 };
 
 function report(events, marks) {
-  const main = mainThread(events).sort((a, b) => a.ts - b.ts);
+  const main = rendererMain(events).sort((a, b) => a.ts - b.ts);
   for (const [t0, t1] of marks) {
     const inside = main.filter((e) => e.ts >= t0 && e.ts <= t1);
     console.log(`\n--- edit: ${((t1 - t0) / 1000).toFixed(1)} ms`);
-    for (const task of inside.filter((e) => e.ph === 'X' && (e.name === 'ThreadControllerImpl::RunTask') && e.dur > 300)) {
+    for (const task of inside.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && e.dur > 300)) {
       const kids = inside.filter((e) => e.ph === 'X' && e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + task.dur);
       const named = kids.filter((e) => /^(FunctionCall|EventDispatch|FireAnimationFrame|HandlePostMessage|TimerFire|UpdateLayoutTree|Layout|PrePaint|Paint|Layerize|Commit|RunMicrotasks|BeginMainThreadFrame|UpdateLayer|v8\.callFunction)$/.test(e.name) && e.dur > 100);
       const parts = named.map((e) => {
@@ -67,21 +63,16 @@ try {
   const field = ID.startsWith('streams/') ? '#instances' : '#workers';
   const n = Number(await page.inputValue(field));
   for (let i = 0; i < 4; i++) await editRedrawn(page, field, i % 2 === 0 ? n + 1 : n);
-  const cdp = await page.context().newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
-  const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: CATEGORIES } });
-  const stamps = [];
-  for (let i = 0; i < EDITS; i++) {
-    await page.evaluate((i) => console.timeStamp(`edit-start-${i}`), i);
-    const r = await editRedrawn(page, field, i % 2 === 0 ? n + 1 : n);
-    stamps.push(r.ms);
-  }
-  await cdp.send('Tracing.end');
-  await done;
+  const { result: stamps, events } = await recordTrace(page, CATEGORIES, async () => {
+    const ms = [];
+    for (let i = 0; i < EDITS; i++) {
+      await page.evaluate((i) => console.timeStamp(`edit-start-${i}`), i);
+      ms.push((await editRedrawn(page, field, i % 2 === 0 ? n + 1 : n)).ms);
+    }
+    return ms;
+  });
   // The edits' spans: from each TimeStamp mark, as long as the page measured.
-  const main = mainThread(events);
+  const main = rendererMain(events);
   const marks = main.filter((e) => e.name === 'TimeStamp' && /edit-start/.test(e.args?.data?.message ?? ''))
     .map((e, i) => [e.ts, e.ts + stamps[i] * 1000 + 2000]);
   console.log(`${ID}: edits ${stamps.map((x) => x.toFixed(1)).join(', ')} ms`);

@@ -12,6 +12,7 @@
 // FIRST_VERBOSE=1 lists every task over 2 ms).
 import { serveStatic, launchBrowser } from './harness.mjs';
 import { QUIET_BROWSER_ARGS } from './page_bench.mjs';
+import { recordTrace } from './trace.mjs';
 
 const RUNS = Number(process.env.FIRST_RUNS ?? 3);
 const HASH = process.env.FIRST_URL ?? '#p=connect/worker-joins';
@@ -139,21 +140,14 @@ try {
     const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
     const page = await context.newPage();
     await instrument(page);
-    const cdp = await context.newCDPSession(page);
-    const events = [];
-    cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
-    const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-    await cdp.send('Tracing.start', {
-      traceConfig: {
-        includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.wasm',
-          'disabled-by-default-v8.wasm.detailed', 'blink', 'blink.user_timing', 'loading', 'toplevel', '__metadata'],
-      },
-    });
-    await page.goto(`${server.url}${HASH}`);
-    await page.waitForFunction(() => window.__painted, null, { timeout: 120000 });
-    const first = await page.evaluate(() => window.__firstTimeline);
-    await cdp.send('Tracing.end');
-    await done;
+    const { result: first, events } = await recordTrace(page,
+      ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.wasm',
+        'disabled-by-default-v8.wasm.detailed', 'blink', 'blink.user_timing', 'loading', 'toplevel', '__metadata'],
+      async () => {
+        await page.goto(`${server.url}${HASH}`);
+        await page.waitForFunction(() => window.__painted, null, { timeout: 120000 });
+        return page.evaluate(() => window.__firstTimeline);
+      });
     console.log(`\nrun ${i + 1}: first timeline in the DOM at ${first.toFixed(0)} ms (performance.now())`);
     report(events);
     await context.close();

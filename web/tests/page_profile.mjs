@@ -6,6 +6,7 @@
 // layout, bar paths, …) and the longest main-thread task. Not a test:
 // `node page_profile.mjs` after a release build (DIST_DIR like the tests).
 import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openEditor } from './harness.mjs';
+import { recordTrace, rendererMain } from './trace.mjs';
 
 const GROUPS = [
   ['script', /^(FunctionCall|EvaluateScript|v8\.|V8\.|RunMicrotasks|TimerFire|EventDispatch|FireAnimationFrame|v8\.compile|ParseScript|CompileScript|wasm|WebAssembly|HandlePostMessage)/],
@@ -16,9 +17,7 @@ const GROUPS = [
 ];
 
 function breakdown(events) {
-  // The renderer's main thread: the thread named CrRendererMain.
-  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  const onMain = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined)
+  const onMain = rendererMain(events).filter((e) => e.ph === 'X' && e.dur !== undefined)
     .sort((a, b) => a.ts - b.ts || b.dur - a.dur);
   const self = new Map();
   const stack = [];
@@ -47,17 +46,8 @@ function breakdown(events) {
 }
 
 async function trace(page, act) {
-  const cdp = await page.context().newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
-  const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', {
-    traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'toplevel', '__metadata'] },
-  });
-  const ms = await act();
-  await cdp.send('Tracing.end');
-  await done;
-  await cdp.detach();
+  const { result: ms, events } = await recordTrace(page,
+    ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'toplevel', '__metadata'], act);
   return { ms, ...breakdown(events) };
 }
 
