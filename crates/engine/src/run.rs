@@ -1,13 +1,15 @@
 //! The entry point: simulate every compared variant of a scenario and compute
 //! each run's metrics.
 
+use std::ops::ControlFlow;
+
 use serde::Serialize;
 
 use crate::budget::RunProgress;
 use crate::metrics::{FamilyMetrics, Metrics, StreamsMetrics};
 use crate::scenario::{limits, Family, GroupProtocol, Scenario, Start};
 use crate::sim::connect::ConnectSimulation;
-use crate::sim::driver::{Position, Simulation};
+use crate::sim::driver::{Observer, Position, Simulation};
 use crate::sim::formation::{self, ScenarioStart};
 use crate::sim::streams::StreamsSimulation;
 use crate::sim::streams_group::StreamsGroupSimulation;
@@ -67,6 +69,23 @@ pub fn run(scenario: &Scenario) -> RunResult {
 /// [`crate::budget::PROGRESS_EVERY`] events (the page's worker posts it as
 /// progress). Observing changes nothing: the result is [`run`]'s.
 pub fn run_observed(scenario: &Scenario, observer: &mut dyn FnMut(RunProgress)) -> RunResult {
+    let run = run_steered(scenario, &mut |progress| {
+        observer(progress);
+        ControlFlow::Continue(())
+    });
+    run.unwrap_or_else(|| unreachable!("an observer that never stops the run stopped it"))
+}
+
+/// [`run_observed`] with an observer that may stop the run: on
+/// [`ControlFlow::Break`] the run ends where it is, and there is no result
+/// (`None`). Until then the observer hears what [`run_observed`]'s does, and
+/// a run it never stops is [`run`]'s. The page uses it to simulate a small
+/// scenario in the edit's own task and give up on a storm
+/// (`web/src/worker/sim_worker.rs`).
+pub fn run_steered(
+    scenario: &Scenario,
+    observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
+) -> Option<RunResult> {
     match &scenario.family {
         Family::Connect(connect) => {
             let sims = connect
@@ -172,11 +191,11 @@ trait Column {
     /// [`formation::begin`]: the column's t = 0 in simulated time.
     fn begin(&mut self, start: Start) -> u64;
     /// [`Simulation::run_until_quiet_observed`].
-    fn run_until_quiet(&mut self, limit_ms: u64, observer: &mut dyn FnMut(Position)) -> u64;
+    fn run_until_quiet(&mut self, limit_ms: u64, observer: Observer) -> u64;
     /// Where the run was cut, if it was.
     fn cut(&self) -> Option<crate::budget::RunCut>;
     /// [`Simulation::run_until_observed`].
-    fn run_until(&mut self, end_ms: u64, observer: &mut dyn FnMut(Position));
+    fn run_until(&mut self, end_ms: u64, observer: Observer);
     /// [`VariantSimulation::finish_variant`].
     fn finish(self: Box<Self>, end_ms: u64) -> (Trace, Metrics);
 }
@@ -185,13 +204,13 @@ impl<S: VariantSimulation> Column for S {
     fn begin(&mut self, start: Start) -> u64 {
         formation::begin(self, start)
     }
-    fn run_until_quiet(&mut self, limit_ms: u64, observer: &mut dyn FnMut(Position)) -> u64 {
+    fn run_until_quiet(&mut self, limit_ms: u64, observer: Observer) -> u64 {
         Simulation::run_until_quiet_observed(self, limit_ms, observer)
     }
     fn cut(&self) -> Option<crate::budget::RunCut> {
         self.driver().cut()
     }
-    fn run_until(&mut self, end_ms: u64, observer: &mut dyn FnMut(Position)) {
+    fn run_until(&mut self, end_ms: u64, observer: Observer) {
         Simulation::run_until_observed(self, end_ms, observer)
     }
     fn finish(self: Box<Self>, end_ms: u64) -> (Trace, Metrics) {
@@ -199,21 +218,25 @@ impl<S: VariantSimulation> Column for S {
     }
 }
 
-/// A variant's driver positions as [`RunProgress`], on its own clock.
+/// A variant's driver positions as [`RunProgress`], on its own clock; a
+/// `Break` from `observer` is passed on and remembered in `stopped`.
 fn progress_of<'a>(
-    observer: &'a mut dyn FnMut(RunProgress),
+    observer: &'a mut dyn FnMut(RunProgress) -> ControlFlow<()>,
+    stopped: &'a mut bool,
     variant: usize,
     variants: u32,
     origin: u64,
-) -> impl FnMut(Position) + 'a {
+) -> impl FnMut(Position) -> ControlFlow<()> + 'a {
     move |p: Position| {
-        observer(RunProgress {
+        let flow = observer(RunProgress {
             variant: variant as u32,
             variants,
             simulated_ms: p.now_ms.saturating_sub(origin),
             rounds: p.rounds,
             events: p.events,
-        })
+        });
+        *stopped |= flow.is_break();
+        flow
     }
 }
 
@@ -221,30 +244,32 @@ fn progress_of<'a>(
 /// slowest uncut variant has been quiet for `SETTLE_MARGIN_MS` (not before
 /// the last scripted event) or the latest cut, capped at one day. Times
 /// count from each variant's own t = 0; a cut variant ends at its cut.
+/// `None` if `observer` stopped it.
 fn run_variants(
     mut sims: Vec<Box<dyn Column>>,
     start: Start,
     end_ms: Option<u64>,
     last_event_ms: Option<u64>,
-    observer: &mut dyn FnMut(RunProgress),
-) -> RunResult {
+    observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
+) -> Option<RunResult> {
     let variants = sims.len() as u32;
+    let mut stopped = false;
     let origins: Vec<u64> = sims.iter_mut().map(|s| s.begin(start)).collect();
     let end = match end_ms {
         Some(end) => end,
         None => {
-            let quiet: Vec<u64> = sims
-                .iter_mut()
-                .zip(&origins)
-                .enumerate()
-                .map(|(i, (s, &origin))| {
-                    s.run_until_quiet(
-                        origin + limits::MAX_TIME_MS,
-                        &mut progress_of(&mut *observer, i, variants, origin),
-                    )
-                    .saturating_sub(origin)
-                })
-                .collect();
+            let mut quiet = Vec::with_capacity(sims.len());
+            for (i, (s, &origin)) in sims.iter_mut().zip(&origins).enumerate() {
+                let last = {
+                    let mut progress =
+                        progress_of(&mut *observer, &mut stopped, i, variants, origin);
+                    s.run_until_quiet(origin + limits::MAX_TIME_MS, &mut progress)
+                };
+                if stopped {
+                    return None;
+                }
+                quiet.push(last.saturating_sub(origin));
+            }
             let mut settle_from = last_event_ms.unwrap_or(0);
             let mut latest_cut = 0;
             for ((sim, quiet), &origin) in sims.iter().zip(quiet).zip(&origins) {
@@ -258,18 +283,17 @@ fn run_variants(
                 .min(limits::MAX_TIME_MS)
         }
     };
-    let variants = sims
-        .into_iter()
-        .zip(origins)
-        .enumerate()
-        .map(|(i, (mut sim, origin))| {
-            sim.run_until(
-                origin + end,
-                &mut progress_of(&mut *observer, i, variants, origin),
-            );
-            let (trace, metrics) = sim.finish(origin + end);
-            VariantRun::new(trace, metrics)
-        })
-        .collect();
-    RunResult { variants }
+    let mut runs = Vec::with_capacity(sims.len());
+    for (i, (mut sim, origin)) in sims.into_iter().zip(origins).enumerate() {
+        {
+            let mut progress = progress_of(&mut *observer, &mut stopped, i, variants, origin);
+            sim.run_until(origin + end, &mut progress);
+        }
+        if stopped {
+            return None;
+        }
+        let (trace, metrics) = sim.finish(origin + end);
+        runs.push(VariantRun::new(trace, metrics));
+    }
+    Some(RunResult { variants: runs })
 }

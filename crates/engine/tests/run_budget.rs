@@ -225,6 +225,39 @@ fn observing_a_run_changes_nothing() {
     assert!(storming.events % engine::budget::PROGRESS_EVERY == 0);
 }
 
+/// The page simulates a small scenario in the edit's own task and gives up
+/// at the first progress report: a storm stops there with no result, and
+/// every preset but the storm finishes before any report, as `run` would.
+#[test]
+fn a_steered_run_stops_where_its_observer_says() {
+    let stop_at_once = |_: engine::budget::RunProgress| std::ops::ControlFlow::Break(());
+    for preset in presets::all() {
+        let s = preset.scenario();
+        let steered = engine::run::run_steered(&s, &mut stop_at_once.clone());
+        if preset.id == "connect/rebalance-storm" {
+            assert_eq!(steered, None, "the storm reaches a progress report");
+        } else {
+            assert_eq!(steered.as_ref(), Some(&run(&s)), "{}", preset.id);
+        }
+    }
+    let storm = presets::resolve("connect/rebalance-storm")
+        .expect("the storm preset")
+        .scenario();
+    let mut reports = 0;
+    let stopped = engine::run::run_steered(&storm, &mut |_| {
+        reports += 1;
+        if reports < 3 {
+            std::ops::ControlFlow::Continue(())
+        } else {
+            std::ops::ControlFlow::Break(())
+        }
+    });
+    assert_eq!(stopped, None);
+    assert_eq!(reports, 3, "no report after the one that stopped it");
+    let kept = engine::run::run_steered(&storm, &mut |_| std::ops::ControlFlow::Continue(()));
+    assert_eq!(kept, Some(run(&storm)), "never stopped: run's result");
+}
+
 /// `instances` × `threads` StreamThreads on the streams protocol, two
 /// stateful tasks per thread, `events`, to `end_ms`.
 fn streams_group(instances: u32, threads: u32, events: &str, end_ms: u64) -> Scenario {

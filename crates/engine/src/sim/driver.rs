@@ -7,6 +7,8 @@
 //! (`schedule`, `note`, worker spans, `run_until*`) comes from the trait, so
 //! both families count, stop and record in the same way.
 
+use std::ops::ControlFlow;
+
 use super::event_queue::EventQueue;
 use super::recorder::TraceRecorder;
 use crate::budget::{RunCut, Usage, PROGRESS_EVERY};
@@ -35,9 +37,11 @@ pub(crate) struct Position {
     pub(crate) events: u64,
 }
 
-/// Told where a run stands every [`PROGRESS_EVERY`] events; it reads and
-/// never steers, so an observed run is the same run.
-pub(crate) type Observer<'a> = &'a mut dyn FnMut(Position);
+/// Told where a run stands every [`PROGRESS_EVERY`] events. It never
+/// steers the run (an observed run is the same run), but it may stop it:
+/// [`ControlFlow::Break`] leaves the run where it is, unfinished, for the
+/// caller to throw away (`crate::run::run_steered`).
+pub(crate) type Observer<'a> = &'a mut dyn FnMut(Position) -> ControlFlow<()>;
 
 /// The clock and the queue of one run.
 #[derive(Debug)]
@@ -191,15 +195,18 @@ pub(crate) trait Simulation {
     /// Runs until nothing but background events remain (or `limit_ms`);
     /// returns the time of the last foreground event.
     fn run_until_quiet(&mut self, limit_ms: u64) -> u64 {
-        self.run_until_quiet_observed(limit_ms, &mut |_| {})
+        self.run_until_quiet_observed(limit_ms, &mut |_| ControlFlow::Continue(()))
     }
 
     /// [`Self::run_until_quiet`], telling `observer` where the run stands
-    /// every [`PROGRESS_EVERY`] events.
+    /// every [`PROGRESS_EVERY`] events; an observer that stops the run gets
+    /// the time of the last foreground event so far.
     fn run_until_quiet_observed(&mut self, limit_ms: u64, observer: Observer) -> u64 {
         while self.driver().foreground > 0 && self.driver().next_due(limit_ms).is_some() {
             self.step();
-            self.report(observer);
+            if self.report(observer).is_break() {
+                break;
+            }
         }
         self.driver().last_activity
     }
@@ -212,23 +219,27 @@ pub(crate) trait Simulation {
                 return;
             }
             self.step();
-            self.report(observer);
+            if self.report(observer).is_break() {
+                return;
+            }
         }
     }
 
     /// Tells `observer` where the run stands, once every [`PROGRESS_EVERY`]
-    /// events (a counter check otherwise); the events it reports are the
-    /// protocol work, the share of the storm budget used.
-    fn report(&mut self, observer: Observer) {
+    /// events (a counter check otherwise), and passes on its answer; the
+    /// events it reports are the protocol work, the share of the storm
+    /// budget used.
+    fn report(&mut self, observer: Observer) -> ControlFlow<()> {
         let events = self.driver().processed;
-        if events.is_multiple_of(PROGRESS_EVERY) {
-            let (driver, recorder) = self.parts();
-            observer(Position {
-                now_ms: driver.now(),
-                rounds: recorder.rounds.len() as u64,
-                events: events - driver.steady,
-            });
+        if !events.is_multiple_of(PROGRESS_EVERY) {
+            return ControlFlow::Continue(());
         }
+        let (driver, recorder) = self.parts();
+        observer(Position {
+            now_ms: driver.now(),
+            rounds: recorder.rounds.len() as u64,
+            events: events - driver.steady,
+        })
     }
 }
 

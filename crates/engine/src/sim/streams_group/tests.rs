@@ -100,7 +100,7 @@ fn skipping_a_settled_groups_heartbeats_keeps_the_trace() {
         let origin = crate::sim::formation::begin(&mut s, crate::scenario::Start::Formed);
         let end = origin + 3_600_000;
         if skip {
-            s.run_until_observed(end, &mut |_| {});
+            s.run_until_observed(end, &mut |_| std::ops::ControlFlow::Continue(()));
         } else {
             run_every_event(&mut s, end);
         }
