@@ -31,6 +31,16 @@ pub fn answer_for_page(request: JsValue) -> Result<JsValue, JsValue> {
     sim_worker::replies_here(request)
 }
 
+/// [`answer_for_page`] for a small scenario, simulated at once on the
+/// calling thread: `null` when the request is not a plain simulation of a
+/// scenario this small, or when its run reaches a progress report (a storm,
+/// a long run). The page simulates small edits this way, in the edit's own
+/// task, and sends the rest to its worker.
+#[wasm_bindgen(js_name = answerBriefly)]
+pub fn answer_briefly(request: JsValue) -> Result<JsValue, JsValue> {
+    sim_worker::replies_brief(request)
+}
+
 /// Simulates a scenario and returns only `[{label, fingerprint}]`: cheap to
 /// hand to JS even for 100,000 tasks, and comparable with
 /// `rebalance run --fingerprints`.

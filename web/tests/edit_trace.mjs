@@ -9,7 +9,7 @@
 // edits are traced after four warm-up edits; TRACE_CSS is a stylesheet
 // added before them (to see what it changes). docs/performance.md,
 // "Session 18".
-import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openEditor } from './harness.mjs';
+import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openEditor, briefSettled } from './harness.mjs';
 import { QUIET_BROWSER_ARGS, editRedrawn } from './page_bench.mjs';
 import { recordTrace, rendererMain } from './trace.mjs';
 
@@ -58,6 +58,7 @@ try {
   await page.goto(`${server.url}#p=${ID}`);
   await timelineReady(page, 120000);
   await simulationShown(page, 120000);
+  await briefSettled(page);
   await openEditor(page);
   if (process.env.TRACE_CSS) await page.addStyleTag({ content: process.env.TRACE_CSS });
   const field = ID.startsWith('streams/') ? '#instances' : '#workers';

@@ -107,3 +107,18 @@ export async function simulationShown(page, timeout = 60000) {
       && !document.documentElement.hasAttribute('data-link-pending');
   }, null, { timeout });
 }
+
+/**
+ * Waits until the page has settled where it simulates an edit: the
+ * simulator's module loaded on the main thread for brief edits
+ * (`<main data-brief="ready">`, web/src/worker/brief_sim.rs) or found
+ * unavailable. The module loads after the worker's first answer; a person's
+ * first edit comes seconds later. A build without brief edits has no
+ * `data-brief` and passes at once.
+ */
+export async function briefSettled(page, timeout = 30000) {
+  await page.waitForFunction(() => {
+    const brief = document.querySelector('main')?.dataset.brief;
+    return brief === undefined || brief === 'ready' || brief === 'unavailable';
+  }, null, { timeout });
+}

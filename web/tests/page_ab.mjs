@@ -8,7 +8,7 @@
 //   AB_CSS='svg.timeline path.bars{display:none}' node page_ab.mjs
 // AB_PRESETS (comma-separated ids), AB_N (edits per page, default 10) and
 // AB_ROUNDS (turns, default 4) size it. docs/performance.md, "Session 17".
-import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openEditor } from './harness.mjs';
+import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openEditor, briefSettled } from './harness.mjs';
 import { QUIET_BROWSER_ARGS, editRedrawn } from './page_bench.mjs';
 
 const PRESETS = (process.env.AB_PRESETS
@@ -31,6 +31,7 @@ try {
         await page.goto(`${(side === 'B' ? serverB : serverA).url}#p=${id}`);
         await timelineReady(page, 120000);
         await simulationShown(page, 120000);
+        await briefSettled(page);
         await openEditor(page);
         if (side === 'B' && !AB_DIST_B) {
           if (AB_JS) await page.evaluate(AB_JS);

@@ -8,7 +8,7 @@
 // engine's workloads. Not a test. BENCH_PAGE=nav,edit,big,playback picks
 // some of them (default all).
 import os from 'node:os';
-import { newPage, timelineReady, simulationShown, openEditor, serveStatic } from './harness.mjs';
+import { newPage, timelineReady, simulationShown, openEditor, briefSettled, serveStatic } from './harness.mjs';
 
 /**
  * Chromium flags for the page measures: headless Chromium opens a window per
@@ -224,6 +224,7 @@ async function edits(browser, server, presets, runs, rows, longest) {
     await page.goto(`${server.url}#p=${id}`);
     await timelineReady(page, 120000);
     await simulationShown(page, 120000);
+    await briefSettled(page);
     await openEditor(page);
     const field = id.startsWith('streams/') ? '#instances' : '#workers';
     const n = +(await page.inputValue(field));
@@ -283,6 +284,7 @@ async function bigEdits(browser, server, runs, rows, longest) {
     await page.goto(`${server.url}#${big}`);
     await timelineReady(page, 120000);
     await simulationShown(page, 120000);
+    await briefSettled(page);
     await openEditor(page);
     for (let i = 0; i < runs; i++) {
       const r = await editRedrawn(page, '#workers', i % 2 === 0 ? 1001 : 1000);

@@ -1,6 +1,9 @@
-// The simulator's Web Worker: an edit that arrives while a simulation runs
-// supersedes it (the stale result is never shown), and without a worker the
-// page still works, simulating on the main thread.
+// Where simulations run. The simulator's Web Worker: an edit that arrives
+// while a simulation runs supersedes it (the stale result is never shown),
+// and without a worker the page still works, simulating on the main thread.
+// A small scenario's edit is simulated in the edit's own task on the main
+// thread (web/src/worker/brief_sim.rs), so the edit and its result are drawn
+// in one frame; a storm or a big scenario still goes to the worker.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openEditor } from './harness.mjs';
@@ -50,6 +53,101 @@ test('a newer edit supersedes a running simulation; its stale result is dropped'
   assert.equal(lanes, 'summary');
   assert.equal((await page.evaluate(() => window.wasmBindings.decodeLink(location.hash))).connect.workers, 1002);
   assert.deepEqual(page.errors, []);
+});
+
+/** Opens `hash`, waits for the worker's answer and the brief simulator, and opens the editor. */
+async function readyToEdit(page, hash) {
+  await page.goto(server.url + hash);
+  await timelineReady(page, 120000);
+  await simulationShown(page, 120000);
+  await page.waitForSelector('main[data-brief="ready"]', { timeout: 30000 });
+  await openEditor(page);
+}
+
+/**
+ * Sets `field` to `value` as a person would (a `change` event), and resolves
+ * with what the page shows at the next animation frame: the request, the
+ * shown result and the lanes of the first column.
+ */
+const editAndLookAtNextFrame = (page, field, value) => page.evaluate(([sel, v]) => new Promise((done) => {
+  const input = document.querySelector(sel);
+  input.value = String(v);
+  input.dispatchEvent(new Event('change', { bubbles: true }));
+  requestAnimationFrame(() => {
+    const main = document.querySelector('main');
+    done({
+      request: main.dataset.request, shown: main.dataset.shown, ranIn: main.dataset.ranIn,
+      lanes: [...document.querySelectorAll('article.column')[0].querySelectorAll('g.lane')].map((g) => g.dataset.lane),
+    });
+  });
+}), [field, value]);
+
+test('a small edit is simulated in its own task and drawn in the same frame as the typed value', async () => {
+  for (const [id, field] of [['connect/worker-joins', '#workers'], ['streams/stateful-scale-out', '#instances']]) {
+    const page = await newPage(browser);
+    await readyToEdit(page, `#p=${id}`);
+    const before = +(await page.locator('main').getAttribute('data-request'));
+    const n = +(await page.inputValue(field));
+    const frame = await editAndLookAtNextFrame(page, field, n + 1);
+    assert.equal(frame.request, String(before + 1), id);
+    assert.equal(frame.shown, frame.request, `${id}: the next frame shows the edit's result`);
+    assert.equal(frame.ranIn, 'inline', id);
+    assert.ok(frame.lanes.length > 0, id);
+    assert.match(await page.locator('#sim-status').textContent(), /on the main thread \(small enough to skip the Web Worker\)/);
+    // The same result as the simulator's JS API gives for the edited scenario.
+    await simulationShown(page);
+    const fingerprints = await page.locator('article.column').evaluateAll((cs) => cs.map((c) => c.dataset.fingerprint));
+    const expected = await page.evaluate(async () => (await window.wasmBindings.simulate(window.wasmBindings.decodeLink(location.hash)))
+      .variants.map((v) => v.fingerprint));
+    assert.deepEqual(fingerprints, expected, id);
+    assert.equal(await page.locator('main').getAttribute('data-superseded'), '0');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
+test('a storm and a big scenario are still simulated in the worker', async () => {
+  const page = await newPage(browser);
+  // The storm's run reaches a progress report: the brief run gives up.
+  await readyToEdit(page, '#p=connect/rebalance-storm');
+  let n = +(await page.inputValue('#workers'));
+  await page.fill('#workers', String(n + 1));
+  await page.press('#workers', 'Enter');
+  await page.waitForFunction(() => document.querySelector('main').dataset.ranIn === 'worker');
+  await simulationShown(page, 120000);
+  assert.match(await page.locator('#sim-status').textContent(), /in a Web Worker/);
+  // 300 workers × 30,000 tasks: estimated far above a brief run.
+  const fragment = await page.evaluate(() => window.wasmBindings.encodeLink({
+    version: 1, title: 'big', seed: 1,
+    connect: { workers: 300, connectors: [{ name: 'c', tasks: 100, count: 300 }] },
+    events: [{ at_ms: 30000, type: 'worker_join' }],
+  }));
+  await page.goto(server.url + '#' + fragment);
+  await simulationShown(page, 120000);
+  await page.waitForSelector('main[data-brief="ready"]', { timeout: 30000 });
+  await openEditor(page);
+  n = +(await page.inputValue('#workers'));
+  const before = await page.locator('main').getAttribute('data-request');
+  await page.fill('#workers', String(n + 1));
+  await page.press('#workers', 'Enter');
+  await page.waitForFunction((r) => document.querySelector('main').dataset.request !== r, before);
+  await simulationShown(page, 120000);
+  assert.equal(await page.locator('main').getAttribute('data-ran-in'), 'worker');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('an embed, which has no editor, never loads the simulator on the main thread', async () => {
+  const page = await newPage(browser);
+  // A preset that ships no result: the worker answers it.
+  await page.goto(server.url + '?embed=1#p=connect/rebalance-storm');
+  await timelineReady(page, 120000);
+  await page.waitForFunction(() => document.querySelector('main').dataset.ranIn === 'worker');
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 700)));
+  assert.equal(await page.locator('main').getAttribute('data-brief'), 'off');
+  assert.equal(await page.evaluate(() => typeof wasm_bindgen), 'undefined', 'no simulator script on the page');
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test('without a worker the page simulates on the main thread', async () => {

@@ -29,6 +29,7 @@ use crate::state::overlays::{OverlayAction, Overlays};
 use crate::state::playback::{round_stops, PlayAction, Playback};
 use crate::state::playground::{Action, History, PlaygroundState, View};
 use crate::state::viewport::{focus_window, Window};
+use crate::worker::brief_sim::{BriefSimulator, BriefStatus};
 use crate::worker::sim_client::{RanIn, SimClient, SimOutcome, WorkerStatus};
 
 /// A scenario's description: its first sentence, the rest one click away
@@ -99,18 +100,26 @@ pub fn App() -> Html {
     // browser, so the effect below would post it only after the first
     // frame's layout (issue #13, navigation → first timeline).
     let worker_status = use_state_eq(|| WorkerStatus::Starting);
+    let brief_status = use_state_eq(|| BriefStatus::Off);
     let first_request = state.request;
     let held = use_memo((), |_| Rc::new(HeldEdits::default()));
     let client = {
         let dispatch = state.dispatcher();
         let held = (*held).clone();
         let worker_status = worker_status.setter();
+        let brief_status = brief_status.setter();
         let (job, confirmed) = (state.job(), state.confirmed());
         let preset = state.preset;
         use_memo((), move |_| {
+            // An embed has no editor: nothing there would simulate briefly.
+            let brief = BriefSimulator::new(
+                !embed,
+                Callback::from(move |b: BriefStatus| brief_status.set(b)),
+            );
             let client = SimClient::new(
                 Callback::from(move |o: SimOutcome| held.answer(&dispatch, o)),
                 Callback::from(move |w: WorkerStatus| worker_status.set(w)),
+                brief,
             );
             if first_request > 0 {
                 // An unedited preset's link: the site ships its result,
@@ -375,6 +384,10 @@ pub fn App() -> Html {
                 "simulated in {:.0} ms on the main thread (no Web Worker)",
                 Fixed(shown.elapsed_ms)
             ),
+            RanIn::Inline => format!(
+                "simulated in {:.0} ms on the main thread (small enough to skip the Web Worker)",
+                Fixed(shown.elapsed_ms)
+            ),
             RanIn::SiteBuild => "simulated when this site was built".to_string(),
         },
         (None, false) => String::new(),
@@ -404,7 +417,8 @@ pub fn App() -> Html {
               data-ran-in={s.shown.as_ref().map(|x| x.ran_in.as_str())}
               data-superseded={client.superseded().to_string()}
 
-              data-worker={worker_status.as_str()}>
+              data-worker={worker_status.as_str()}
+              data-brief={brief_status.as_str()}>
             <header class="page-header">
                 <h1>
                     if embed {

@@ -7,9 +7,11 @@
 //! result the site ships ([`shipped`]). A sweep's points run in a
 //! [`sweep_pool`] of workers.
 
+pub(crate) mod brief_sim;
 mod messages;
 pub(crate) mod shipped;
 pub(crate) mod sim_client;
 pub mod sim_module;
 pub mod sim_worker;
 pub(crate) mod sweep_pool;
+pub(crate) mod worker_thread;

@@ -32,18 +32,14 @@ use engine::run::RunResult;
 use engine::scenario::Scenario;
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::Callback;
 
 use crate::browser::profile;
+use crate::worker::brief_sim::{read_replies, BriefSimulator};
 use crate::worker::messages::{lists_from_js, Reply, Request, Task, Update};
-use crate::worker::shipped::{fetch_bytes, field, take_early_result, take_from_window, Shipped};
+use crate::worker::shipped::{fetch_bytes, take_early_result, Shipped};
+use crate::worker::worker_thread::{self, take_early_worker, Spawned};
 use engine::result_wire as wire;
-
-/// Where Trunk puts the worker's loader shim, relative to the page (so the
-/// site works from any sub-path).
-pub const WORKER_URL: &str = "./rebalance-worker_loader.js";
 
 /// A scenario only the simulator's module can parse (the page's holds no
 /// scenario parser): a link's JSON or a file the user opened.
@@ -108,6 +104,9 @@ pub enum RanIn {
     Worker,
     /// The simulator's module on the main thread: no worker could start.
     MainThread,
+    /// The simulator's module on the main thread, in the task of the edit
+    /// that asked: a brief simulation ([`crate::worker::brief_sim`]).
+    Inline,
     /// When the site was built: a preset's shipped result
     /// ([`SimClient::prefetch`]).
     SiteBuild,
@@ -119,6 +118,7 @@ impl RanIn {
         match self {
             RanIn::Worker => "worker",
             RanIn::MainThread => "main-thread",
+            RanIn::Inline => "inline",
             RanIn::SiteBuild => "site-build",
         }
     }
@@ -182,20 +182,8 @@ struct Inner {
     superseded: u32,
     /// The site's result for the first request, if it ships one.
     shipped: Shipped,
-}
-
-/// A live worker and the closures it calls; dropping it terminates the worker.
-struct Spawned {
-    serial: u32,
-    worker: Worker,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(Event)>,
-}
-
-impl Drop for Spawned {
-    fn drop(&mut self) {
-        self.worker.terminate();
-    }
+    /// Answers brief requests on the main thread.
+    brief: BriefSimulator,
 }
 
 /// What to do once the `RefCell` borrow is released: emitting while
@@ -217,8 +205,13 @@ enum After {
 
 impl SimClient {
     /// A client that reports every fresh result to `on_done` and the
-    /// worker's status to `on_status`. The worker starts loading now.
-    pub fn new(on_done: Callback<SimOutcome>, on_status: Callback<WorkerStatus>) -> Self {
+    /// worker's status to `on_status`, and simulates brief requests with
+    /// `brief` once the worker has answered. The worker starts loading now.
+    pub(crate) fn new(
+        on_done: Callback<SimOutcome>,
+        on_status: Callback<WorkerStatus>,
+        brief: BriefSimulator,
+    ) -> Self {
         let client = SimClient(Rc::new(RefCell::new(Inner {
             worker: None,
             ready: false,
@@ -237,6 +230,7 @@ impl SimClient {
             on_status,
             superseded: 0,
             shipped: Shipped::None,
+            brief,
         })));
         let weak = Rc::downgrade(&client.0);
         // Adopt the worker `index.html` started while this module loaded.
@@ -252,7 +246,12 @@ impl SimClient {
                 None => {
                     let mut inner = client.0.borrow_mut();
                     let serial = inner.serial();
-                    inner.worker = Some(attach(early.worker, weak, serial));
+                    inner.worker = Some(worker_thread::attach(
+                        early.worker,
+                        serial,
+                        on_message(weak.clone(), serial),
+                        on_error(weak, serial),
+                    ));
                     inner.ready = early.ready;
                     Some(if early.ready {
                         WorkerStatus::Ready
@@ -301,8 +300,9 @@ impl SimClient {
         } else {
             task
         };
+        let brief = matches!(task, Task::Simulate { .. });
         let job = Request { id, task };
-        let run_here = {
+        let brief = {
             let mut inner = self.0.borrow_mut();
             inner.latest = id;
             inner.started_at = profile::now();
@@ -327,6 +327,22 @@ impl SimClient {
                 inner.running = None;
                 inner.superseded += 1;
             }
+            (brief && !inner.main_thread).then(|| inner.brief.clone())
+        };
+        if let Some(answers) = brief.and_then(|brief| brief.answer(&job)) {
+            let started = self.0.borrow().started_at;
+            for answer in answers {
+                self.emit_now(SimOutcome {
+                    id,
+                    answer,
+                    elapsed_ms: profile::now() - started,
+                    ran_in: RanIn::Inline,
+                });
+            }
+            return;
+        }
+        let run_here = {
+            let mut inner = self.0.borrow_mut();
             if !inner.main_thread && inner.worker.is_none() {
                 let serial = inner.serial();
                 match spawn(Rc::downgrade(&self.0), serial) {
@@ -346,6 +362,18 @@ impl SimClient {
         if run_here {
             self.run_on_main_thread();
         }
+    }
+
+    /// Hands a brief simulation's answer to the page at once, in the task
+    /// of the edit that asked for it, so that both are drawn in one frame.
+    fn emit_now(&self, outcome: SimOutcome) {
+        if let Answer::Simulated(Ok(result)) = &outcome.answer {
+            profile::timed("series and lane heights", || {
+                crate::state::newest::prepare(result)
+            });
+        }
+        let on_done = self.0.borrow().on_done.clone();
+        on_done.emit(outcome);
     }
 
     /// Takes `index.html`'s fetch of the site's own result for request `id`
@@ -476,18 +504,7 @@ impl SimClient {
                     )
                 });
                 let answers: Vec<Answer> = match replies {
-                    Ok(list) => web_sys::js_sys::Array::from(&list)
-                        .iter()
-                        .map(|reply| match Update::from_js(&reply) {
-                            Some(update) => read_update(update),
-                            None => match Reply::from_js(reply) {
-                                Ok(reply) => read_reply(reply),
-                                Err(e) => Answer::Simulated(Err(format!(
-                                    "The simulator's answer is unreadable: {e}"
-                                ))),
-                            },
-                        })
-                        .collect(),
+                    Ok(list) => read_replies(&list),
                     Err(message) => vec![Answer::Simulated(Err(message))],
                 };
                 let client = SimClient(rc);
@@ -512,6 +529,12 @@ impl SimClient {
         let Ok(reply) = Reply::from_js(data) else {
             return;
         };
+        // The worker has answered (the first timeline is up or about to
+        // be): the brief simulator's module may load now, off that path.
+        if !matches!(reply, Reply::Ready) {
+            let brief = self.0.borrow().brief.clone();
+            brief.load_after_frame();
+        }
         let after = {
             let mut inner = self.0.borrow_mut();
             if inner.spare.as_ref().is_some_and(|s| s.serial == serial) {
@@ -784,73 +807,35 @@ impl Inner {
     }
 }
 
+/// Starts a worker whose messages and errors go to the client.
 fn spawn(weak: Weak<RefCell<Inner>>, serial: u32) -> Option<Spawned> {
-    Some(attach(Worker::new(WORKER_URL).ok()?, weak, serial))
+    worker_thread::spawn(
+        serial,
+        on_message(weak.clone(), serial),
+        on_error(weak, serial),
+    )
 }
 
-/// Routes a worker's messages and errors to the client.
-fn attach(worker: Worker, weak: Weak<RefCell<Inner>>, serial: u32) -> Spawned {
-    let on_message = {
-        let weak = weak.clone();
-        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-            if let Some(rc) = weak.upgrade() {
-                SimClient(rc).on_message(serial, e.data());
-            }
-        })
-    };
-    // A script that fails to load fires a plain `Event`; an exception
-    // inside the worker fires an `ErrorEvent` with a message.
-    let on_error = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
-        // Handled here: keep the browser from logging it as an uncaught error.
-        e.prevent_default();
+/// A worker's messages, for the client behind `weak`.
+fn on_message(weak: Weak<RefCell<Inner>>, serial: u32) -> impl FnMut(JsValue) {
+    move |data| {
         if let Some(rc) = weak.upgrade() {
-            let message = e
-                .dyn_ref::<ErrorEvent>()
-                .map(ErrorEvent::message)
-                .filter(|m| !m.is_empty())
-                .unwrap_or_else(|| "the worker script could not be loaded".to_string());
-            SimClient(rc).on_error(serial, message);
+            SimClient(rc).on_message(serial, data);
         }
-    });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    Spawned {
-        serial,
-        worker,
-        _on_message: on_message,
-        _on_error: on_error,
     }
 }
 
-/// Where `index.html` leaves the worker it starts before this module loads
-/// (`{worker, ready, error}`): starting it there lets the worker's
-/// WebAssembly compile while the page's does.
-const EARLY_WORKER_KEY: &str = "rebalanceEarlyWorker";
-
-/// The worker `index.html` started, as it stands now.
-struct EarlyWorker {
-    worker: Worker,
-    /// It has already said "ready".
-    ready: bool,
-    /// It has already failed.
-    error: Option<String>,
-}
-
-/// Takes the early worker from `window` (so it is adopted once), if any.
-/// Read field by field rather than through serde: a derived deserialiser
-/// costs the page's module bytes for three fields.
-fn take_early_worker() -> Option<EarlyWorker> {
-    let early = take_from_window(EARLY_WORKER_KEY)?;
-    let field = |name: &str| field(&early, name);
-    Some(EarlyWorker {
-        worker: field("worker")?.dyn_into::<Worker>().ok()?,
-        ready: field("ready").and_then(|v| v.as_bool()).unwrap_or(false),
-        error: field("error").and_then(|v| v.as_string()),
-    })
+/// A worker's errors, for the client behind `weak`.
+fn on_error(weak: Weak<RefCell<Inner>>, serial: u32) -> impl FnMut(String) {
+    move |message| {
+        if let Some(rc) = weak.upgrade() {
+            SimClient(rc).on_error(serial, message);
+        }
+    }
 }
 
 /// What a worker update says.
-fn read_update(update: Update) -> Answer {
+pub(crate) fn read_update(update: Update) -> Answer {
     match update {
         Update::Progress { summary, .. } => Answer::Progress(summary.into()),
         Update::Expensive { question, .. } => Answer::Expensive(question.into()),
@@ -858,7 +843,7 @@ fn read_update(update: Update) -> Answer {
 }
 
 /// What a worker reply (or the main-thread simulator's) says.
-fn read_reply(reply: Reply) -> Answer {
+pub(crate) fn read_reply(reply: Reply) -> Answer {
     match reply {
         Reply::Opened { scenario, .. } => {
             match engine::binary::from_bytes::<Scenario>(&scenario.to_vec()) {

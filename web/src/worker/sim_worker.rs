@@ -5,6 +5,7 @@
 //! big scenario simulates. The messages are [`super::messages`]'s.
 
 use std::cell::Cell;
+use std::ops::ControlFlow;
 
 use engine::scenario::Scenario;
 use wasm_bindgen::prelude::*;
@@ -36,7 +37,7 @@ pub fn serve() {
                         let _ = replies.post_message(&message);
                     }
                 };
-                answer(Some(request.id), request.task, true, send, notify);
+                answer(Some(request.id), request.task, Runner::Worker, send, notify);
                 CURRENT.with(|c| c.set(None));
             }
             Err(e) => send(
@@ -64,14 +65,25 @@ pub fn in_worker() -> bool {
 /// reads them exactly as it reads the worker's replies. Nothing is
 /// transferred on the main thread.
 pub fn replies_here(request: JsValue) -> Result<JsValue, JsValue> {
+    replies(request, Runner::Here)
+}
+
+/// [`replies_here`] for a scenario small enough to simulate in the page's
+/// edit task ([`Runner::Brief`]), or `null` when it is not: the page sends
+/// it to the worker instead (`answerBriefly`).
+pub fn replies_brief(request: JsValue) -> Result<JsValue, JsValue> {
+    replies(request, Runner::Brief)
+}
+
+fn replies(request: JsValue, runner: Runner) -> Result<JsValue, JsValue> {
     let request = Request::from_js(request).map_err(|e| JsValue::from_str(&e))?;
     let out = Array::new();
     let mut failed = None;
     let mut updates = Vec::new();
-    answer(
+    let answered = answer(
         None,
         request.task,
-        false,
+        runner,
         |reply, _transfer| match reply.to_js() {
             Ok(value) => {
                 out.push(&value);
@@ -81,6 +93,9 @@ pub fn replies_here(request: JsValue) -> Result<JsValue, JsValue> {
         // The question comes last (after `Opened`), so it goes last.
         |update| updates.push(update),
     );
+    if answered == Answered::GaveUp {
+        return Ok(JsValue::NULL);
+    }
     for update in updates {
         match update.to_js() {
             Ok(value) => {
@@ -95,74 +110,130 @@ pub fn replies_here(request: JsValue) -> Result<JsValue, JsValue> {
     }
 }
 
+/// Where and how a task is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Runner {
+    /// In the Web Worker: progress is posted as the run goes.
+    Worker,
+    /// On the main thread, where no worker could start: every reply at the
+    /// end, so progress would say nothing.
+    Here,
+    /// On the main thread, in the task of the edit that asked for it, so
+    /// that the edit and its result share one frame (issue #13). Only a
+    /// plain simulation whose estimate is under [`BRIEF_PAGE_MS`], and it
+    /// gives up at the run's first progress report
+    /// ([`engine::budget::PROGRESS_EVERY`] events in a variant; the presets
+    /// need under 270): a storm or a long run goes to the worker instead.
+    Brief,
+}
+
+/// Whether [`answer`] answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Answered {
+    Yes,
+    /// A [`Runner::Brief`] task that is not brief: nothing was sent.
+    GaveUp,
+}
+
+/// The estimated page time (`engine::cost::estimate`) under which a
+/// scenario may be simulated in an edit's own task, ms. The estimate is
+/// calibrated on large scenarios and is pessimistic for small ones: it
+/// reads 0.01–11.6 ms for the presets and their edits (a worker or an
+/// instance more), whose runs take 0.2–1.3 ms natively. What it keeps on
+/// the worker is its accurate end, a few thousand workers and tasks, where
+/// a run would hold the main thread as long as a worker's round trip and a
+/// frame together.
+const BRIEF_PAGE_MS: f64 = 20.0;
+
+/// True when `scenario`'s estimate lets it run as a [`Runner::Brief`].
+fn small_enough_for_brief(scenario: &Scenario) -> bool {
+    engine::cost::estimate(scenario).page_ms <= BRIEF_PAGE_MS
+}
+
 /// Posts progress at most this often, ms of wall time.
 const PROGRESS_INTERVAL_MS: f64 = 100.0;
 
 /// Answers one task: for an open, [`Reply::Opened`] (or [`Reply::Refused`])
 /// first, so the page can show the scenario while it simulates; then the
 /// simulation's [`Reply::Simulated`] (or [`Reply::Failed`]), with
-/// [`Update::Progress`] on the way when `live` (a worker: the page's
-/// main-thread fallback gets every reply at the end, so progress would say
-/// nothing). A scenario far above the interactive range is not simulated
-/// unless the task is [`Task::Confirmed`]: [`Update::Expensive`] says what
-/// it would cost, for the page to ask.
+/// [`Update::Progress`] on the way from a [`Runner::Worker`]. A scenario
+/// far above the interactive range is not simulated unless the task is
+/// [`Task::Confirmed`]: [`Update::Expensive`] says what it would cost, for
+/// the page to ask. A [`Runner::Brief`] answers only a brief simulation.
 fn answer(
     id: Option<u64>,
     task: Task,
-    live: bool,
+    runner: Runner,
     mut send: impl FnMut(Reply, Array),
     mut notify: impl FnMut(Update),
-) {
+) -> Answered {
     let started = profile::now();
     let (task, confirmed) = match task {
         Task::Confirmed(task) => (*task, true),
         task => (task, false),
     };
+    let brief = runner == Runner::Brief;
+    if brief && !matches!(task, Task::Simulate { .. }) {
+        return Answered::GaveUp;
+    }
     let scenario = match task {
         // Nested confirmations read as one.
         Task::Confirmed(_) => {
             let message =
                 "The simulator cannot read this request: a confirmation of a confirmation"
                     .to_string();
-            return send(Reply::Failed { id, message }, Array::new());
+            send(Reply::Failed { id, message }, Array::new());
+            return Answered::Yes;
         }
         // The page already validated it, but the worker trusts nobody.
         Task::Simulate { scenario } => match Scenario::from_json(&scenario) {
             Ok(scenario) => scenario,
             Err(e) => {
                 let message = e.to_string();
-                return send(Reply::Failed { id, message }, Array::new());
+                send(Reply::Failed { id, message }, Array::new());
+                return Answered::Yes;
             }
         },
         Task::OpenLink { json } => {
             let parsed = engine::link::parse_scenario(&json).map_err(|e| e.to_string());
             let Some(scenario) = open(id, parsed, &mut send) else {
-                return;
+                return Answered::Yes;
             };
             scenario
         }
         Task::OpenFile { name, text } => {
             let parsed = share::parse_scenario_file(&name, &text);
             let Some(scenario) = open(id, parsed, &mut send) else {
-                return;
+                return Answered::Yes;
             };
             scenario
         }
     };
+    if brief && (confirmed || !small_enough_for_brief(&scenario)) {
+        return Answered::GaveUp;
+    }
     let cost = engine::cost::estimate(&scenario);
     if !confirmed && cost.class == engine::cost::CostClass::VeryLarge {
         let question = cost.question();
-        return notify(Update::Expensive { id, question });
+        notify(Update::Expensive { id, question });
+        return Answered::Yes;
     }
     let mut last_post = started;
-    let result = engine::run::run_observed(&scenario, &mut |progress| {
+    let result = engine::run::run_steered(&scenario, &mut |progress| {
+        if brief {
+            return ControlFlow::Break(());
+        }
         let now = profile::now();
-        if live && now - last_post >= PROGRESS_INTERVAL_MS {
+        if runner == Runner::Worker && now - last_post >= PROGRESS_INTERVAL_MS {
             last_post = now;
             let summary = progress.summary();
             notify(Update::Progress { id, summary });
         }
+        ControlFlow::Continue(())
     });
+    let Some(result) = result else {
+        return Answered::GaveUp;
+    };
     let wire = wire::encode(result);
     let (result, lists, transfer) = result_to_js(&wire.bytes, &wire.lists);
     let reply = Reply::Simulated {
@@ -172,6 +243,7 @@ fn answer(
         elapsed_ms: profile::now() - started,
     };
     send(reply, transfer);
+    Answered::Yes
 }
 
 /// Tells the page what an open found: the scenario (then simulated), or why
@@ -232,4 +304,32 @@ fn install_panic_report(scope: DedicatedWorkerGlobalScope) {
         };
         post(&scope, &failed, &Array::new());
     }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::scenario::Family;
+
+    /// The presets, and each with a worker or an instance more (the edit
+    /// the bench makes), are small enough; a big cluster is not.
+    #[test]
+    fn presets_and_their_edits_are_small_enough_for_a_brief_run() {
+        for preset in engine::presets::all() {
+            let mut scenario = preset.scenario();
+            assert!(small_enough_for_brief(&scenario), "{}", preset.id);
+            match &mut scenario.family {
+                Family::Connect(c) => c.cluster.workers += 1,
+                Family::Streams(s) => s.app.instances += 1,
+            }
+            assert!(small_enough_for_brief(&scenario), "{} edited", preset.id);
+        }
+        let big = Scenario::from_json(
+            r#"{"version": 1, "title": "big", "seed": 1,
+                "connect": {"workers": 300, "connectors": [{"name": "c", "tasks": 100, "count": 300}]},
+                "events": [{"at_ms": 30000, "type": "worker_join"}]}"#,
+        )
+        .expect("a valid scenario");
+        assert!(!small_enough_for_brief(&big));
+    }
 }

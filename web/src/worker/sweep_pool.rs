@@ -25,7 +25,7 @@ use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 use yew::Callback;
 
 use super::messages::{lists_from_js, Reply, Request, Task};
-use super::sim_client::WORKER_URL;
+use super::worker_thread::WORKER_URL;
 use engine::result_wire as wire;
 
 /// Most workers a sweep uses.
