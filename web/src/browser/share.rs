@@ -5,7 +5,7 @@
 use engine::fixed::Fixed;
 use engine::scenario::Scenario;
 
-use crate::worker::sim_client::Opening;
+use crate::worker::answers::Opening;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::js_sys::{Array, Promise, Reflect};

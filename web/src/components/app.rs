@@ -29,8 +29,9 @@ use crate::state::overlays::{OverlayAction, Overlays};
 use crate::state::playback::{round_stops, PlayAction, Playback};
 use crate::state::playground::{Action, History, PlaygroundState, View};
 use crate::state::viewport::{focus_window, Window};
+use crate::worker::answers::{RanIn, SimOutcome, WorkerStatus};
 use crate::worker::brief_sim::{BriefSimulator, BriefStatus};
-use crate::worker::sim_client::{RanIn, SimClient, SimOutcome, WorkerStatus};
+use crate::worker::sim_client::SimClient;
 
 /// A scenario's description: its first sentence, the rest one click away
 /// (some descriptions run to ten lines; the comparison is what matters).

@@ -21,7 +21,8 @@ use yew::prelude::*;
 
 use crate::state::edit::Edit;
 use crate::state::playground::{Action, PlaygroundState};
-use crate::worker::sim_client::{SimClient, SimOutcome};
+use crate::worker::answers::SimOutcome;
+use crate::worker::sim_client::SimClient;
 
 /// How long an edit waits for its result before the page shows it anyway,
 /// ms: about what people read as instant, and far longer than the small

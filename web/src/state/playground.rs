@@ -14,7 +14,7 @@ use crate::presets;
 use crate::shared::Shared;
 use crate::state::edit::{self, text_is_stale, Edit};
 use crate::state::error_names::page_error;
-use crate::worker::sim_client::{Answer, Job, Opening, RanIn, SimOutcome};
+use crate::worker::answers::{Answer, Job, Opening, RanIn, SimOutcome};
 
 /// What fills the page below the header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

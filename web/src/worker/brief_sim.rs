@@ -18,8 +18,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::Callback;
 
-use crate::worker::messages::{Reply, Request, Update};
-use crate::worker::sim_client::{read_reply, read_update, Answer};
+use crate::worker::answers::{read_replies, Answer};
+use crate::worker::messages::Request;
 use crate::worker::sim_module;
 
 /// Where the brief simulator stands.
@@ -141,20 +141,3 @@ impl BriefSimulator {
 /// The module is loaded this long after the worker's answer at the latest
 /// (a hidden tab draws no frames), ms.
 const LOAD_AT_THE_LATEST_MS: u32 = 500;
-
-/// The simulator module's replies (`answerForPage`, `answerBriefly`), read
-/// as the worker's are.
-pub(crate) fn read_replies(list: &JsValue) -> Vec<Answer> {
-    web_sys::js_sys::Array::from(list)
-        .iter()
-        .map(|reply| match Update::from_js(&reply) {
-            Some(update) => read_update(update),
-            None => match Reply::from_js(reply) {
-                Ok(reply) => read_reply(reply),
-                Err(e) => {
-                    Answer::Simulated(Err(format!("The simulator's answer is unreadable: {e}")))
-                }
-            },
-        })
-        .collect()
-}

@@ -1,12 +1,15 @@
 //! The simulator off the main thread. The page's [`sim_client`] posts each
 //! scenario (or a link's or file's scenario text, for the simulator to parse)
-//! to the Web Worker, which [`sim_worker`] serves; where no worker
-//! can run, [`sim_module`] loads the same simulator module on the main
-//! thread. They talk in [`messages`]; a result crosses the boundary as
-//! [`engine::result_wire`] packs it. A preset link's first answer can be the
-//! result the site ships ([`shipped`]). A sweep's points run in a
-//! [`sweep_pool`] of workers.
+//! to the Web Worker ([`worker_thread`]), which [`sim_worker`] serves; where
+//! no worker can run, [`sim_module`] loads the same simulator module on the
+//! main thread, and a small scenario's edit is simulated there too, in the
+//! edit's own task ([`brief_sim`]). They talk in [`messages`]; the page's
+//! parts see requests and answers as [`answers`] has them; a result crosses
+//! the boundary as [`engine::result_wire`] packs it. A preset link's first
+//! answer can be the result the site ships ([`shipped`]). A sweep's points
+//! run in a [`sweep_pool`] of workers.
 
+pub(crate) mod answers;
 pub(crate) mod brief_sim;
 mod messages;
 pub(crate) mod shipped;
