@@ -103,8 +103,11 @@ test('release .wasm sizes (gzip -9)', async () => {
   // shown, then checked against the worker's answer; engine::result_wire
   // moved to the engine): page 372,086 B (+3.0 KB, loosened: preset links
   // draw about 60 ms sooner), simulator 438,891 B and sweep 246,539 B,
-  // tightened.
-  const limits = { page_wasm: 372_500, worker_wasm: 439_300, sweep_wasm: 246_900 };
+  // tightened. Session 19: brief edits (web/src/worker/brief_sim.rs: a
+  // small scenario's edit simulated in its own task, drawn in one frame
+  // with the typed value; about 5 ms off every preset's edit): page
+  // 373,990 B (+1.9 KB), loosened by that.
+  const limits = { page_wasm: 374_400, worker_wasm: 439_300, sweep_wasm: 246_900 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }
