@@ -138,7 +138,9 @@ pub fn story_list(
             };
             let is_now = Some(i) == now;
             html! {
-                <li class={classes!(class, is_now.then_some("current"))} data-at={at.to_string()}
+                // Keyed by place, so the lines an edit leaves alone stay as
+                // they are (see the round markers in `markers`).
+                <li class={classes!(class, is_now.then_some("current"))} key={i} data-at={at.to_string()}
                     aria-current={is_now.then_some("step")}>
                     <button class="story-line" {onclick}>
                         <span class="story-at">{ at_text }</span>

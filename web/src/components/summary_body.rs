@@ -146,7 +146,8 @@ pub fn SummaryBody(props: &SummaryBodyProps) -> Html {
     });
     html! {
         <g class="timeline-body summary">
-            { for lanes }
+            // Keyed, in an element of their own (see `TimelineBody`).
+            <g class="lanes">{ for lanes }</g>
             { markers(&run.trace, axis, o, bottom, &props.on_round) }
         </g>
     }

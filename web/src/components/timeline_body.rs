@@ -158,7 +158,11 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
 
     html! {
         <g class="timeline-body" data-lanes={lay.lanes.len().to_string()}>
-            { for lanes }
+            // The keyed lanes get an element of their own: `{ for … }` is
+            // spliced into its parent's children, and a list with unkeyed
+            // siblings is matched by position from its end, so a worker
+            // more or less rebuilt every lane (issue #13).
+            <g class="lanes">{ for lanes }</g>
             { reconciliation_bands(&run.trace, lay, &axis) }
             { markers(&run.trace, &axis, o, lay.lanes_bottom(), &props.on_round) }
         </g>
