@@ -223,6 +223,9 @@ impl SimClient {
                 inner.running = None;
                 inner.superseded += 1;
             }
+            if brief {
+                inner.brief.offer_warm_up(&job);
+            }
             (brief && !inner.main_thread).then(|| inner.brief.clone())
         };
         if let Some(answers) = brief.and_then(|brief| brief.answer(&job)) {
