@@ -58,8 +58,8 @@ try {
   await page.goto(`${server.url}#p=${ID}`);
   await timelineReady(page, 120000);
   await simulationShown(page, 120000);
-  await briefSettled(page);
   await openEditor(page);
+  await briefSettled(page);
   if (process.env.TRACE_CSS) await page.addStyleTag({ content: process.env.TRACE_CSS });
   const field = ID.startsWith('streams/') ? '#instances' : '#workers';
   const n = Number(await page.inputValue(field));

@@ -112,8 +112,9 @@ export async function simulationShown(page, timeout = 60000) {
  * Waits until the page has settled where it simulates an edit: the
  * simulator's module loaded on the main thread for brief edits
  * (`<main data-brief="ready">`, web/src/worker/brief_sim.rs) or found
- * unavailable. The module loads after the worker's first answer; a person's
- * first edit comes seconds later. A build without brief edits has no
+ * unavailable. The module loads once the worker has answered and the editor
+ * is open (open it first), and warms up; a person's first edit comes
+ * seconds after opening the editor. A build without brief edits has no
  * `data-brief` and passes at once.
  */
 export async function briefSettled(page, timeout = 30000) {

@@ -31,8 +31,8 @@ try {
         await page.goto(`${(side === 'B' ? serverB : serverA).url}#p=${id}`);
         await timelineReady(page, 120000);
         await simulationShown(page, 120000);
-        await briefSettled(page);
         await openEditor(page);
+        await briefSettled(page);
         if (side === 'B' && !AB_DIST_B) {
           if (AB_JS) await page.evaluate(AB_JS);
           else await page.addStyleTag({ content: AB_CSS });

@@ -224,8 +224,8 @@ async function edits(browser, server, presets, runs, rows, longest) {
     await page.goto(`${server.url}#p=${id}`);
     await timelineReady(page, 120000);
     await simulationShown(page, 120000);
-    await briefSettled(page);
     await openEditor(page);
+    await briefSettled(page);
     const field = id.startsWith('streams/') ? '#instances' : '#workers';
     const n = +(await page.inputValue(field));
     for (let i = 0; i < runs; i++) {
@@ -284,8 +284,8 @@ async function bigEdits(browser, server, runs, rows, longest) {
     await page.goto(`${server.url}#${big}`);
     await timelineReady(page, 120000);
     await simulationShown(page, 120000);
-    await briefSettled(page);
     await openEditor(page);
+    await briefSettled(page);
     for (let i = 0; i < runs; i++) {
       const r = await editRedrawn(page, '#workers', i % 2 === 0 ? 1001 : 1000);
       bigEdits.push(r.ms);

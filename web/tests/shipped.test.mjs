@@ -57,10 +57,11 @@ test('a preset link shows the shipped result; the worker\'s equal answer changes
   assert.equal(await page.locator('main').getAttribute('data-shown'), shown);
   assert.deepEqual(await fingerprints(page), await wasmFingerprints(page, 'connect/rolling-restart'));
   assert.deepEqual(page.results, ['/results/connect/rolling-restart.bin'], 'fetched once, by index.html');
-  // An edit is the simulator's to answer: the worker's answer loaded it on
-  // the main thread too, and a preset's edit is brief enough to run there.
-  await page.waitForSelector('main[data-brief="ready"]');
+  // An edit is the simulator's to answer: with the worker's answer in and
+  // the editor open it loads on the main thread too, and a preset's edit is
+  // brief enough to run there.
   await openEditor(page);
+  await page.waitForSelector('main[data-brief="ready"]');
   const workers = +(await page.inputValue('#workers'));
   await page.fill('#workers', String(workers + 1));
   await page.press('#workers', 'Enter');

@@ -60,8 +60,9 @@ async function readyToEdit(page, hash) {
   await page.goto(server.url + hash);
   await timelineReady(page, 120000);
   await simulationShown(page, 120000);
-  await page.waitForSelector('main[data-brief="ready"]', { timeout: 30000 });
+  // The module loads once the editor is open (and the worker has answered).
   await openEditor(page);
+  await page.waitForSelector('main[data-brief="ready"]', { timeout: 30000 });
 }
 
 /**
@@ -124,8 +125,8 @@ test('a storm and a big scenario are still simulated in the worker', async () =>
   }));
   await page.goto(server.url + '#' + fragment);
   await simulationShown(page, 120000);
-  await page.waitForSelector('main[data-brief="ready"]', { timeout: 30000 });
   await openEditor(page);
+  await page.waitForSelector('main[data-brief="ready"]', { timeout: 30000 });
   n = +(await page.inputValue('#workers'));
   const before = await page.locator('main').getAttribute('data-request');
   await page.fill('#workers', String(n + 1));
@@ -133,6 +134,21 @@ test('a storm and a big scenario are still simulated in the worker', async () =>
   await page.waitForFunction((r) => document.querySelector('main').dataset.request !== r, before);
   await simulationShown(page, 120000);
   assert.equal(await page.locator('main').getAttribute('data-ran-in'), 'worker');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the simulator loads on the main thread only once the editor is open, never in an embed', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=connect/rebalance-storm');
+  await timelineReady(page, 120000);
+  await page.waitForFunction(() => document.querySelector('main').dataset.ranIn === 'worker');
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 700)));
+  assert.equal(await page.locator('main').getAttribute('data-brief'), 'off', 'not while only watching');
+  assert.equal(await page.evaluate(() => typeof wasm_bindgen), 'undefined');
+  await openEditor(page);
+  await page.waitForSelector('main[data-brief="ready"]', { timeout: 30000 });
+  assert.equal(await page.evaluate(() => typeof wasm_bindgen), 'function', 'the simulator script is on the page');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -102,21 +102,23 @@ pub fn App() -> Html {
     // frame's layout (issue #13, navigation → first timeline).
     let worker_status = use_state_eq(|| WorkerStatus::Starting);
     let brief_status = use_state_eq(|| BriefStatus::Off);
+    // Simulates small edits on the main thread once the editor is open.
+    let brief = {
+        let brief_status = brief_status.setter();
+        use_memo((), move |_| {
+            BriefSimulator::new(Callback::from(move |b: BriefStatus| brief_status.set(b)))
+        })
+    };
     let first_request = state.request;
     let held = use_memo((), |_| Rc::new(HeldEdits::default()));
     let client = {
         let dispatch = state.dispatcher();
         let held = (*held).clone();
         let worker_status = worker_status.setter();
-        let brief_status = brief_status.setter();
+        let brief = (*brief).clone();
         let (job, confirmed) = (state.job(), state.confirmed());
         let preset = state.preset;
         use_memo((), move |_| {
-            // An embed has no editor: nothing there would simulate briefly.
-            let brief = BriefSimulator::new(
-                !embed,
-                Callback::from(move |b: BriefStatus| brief_status.set(b)),
-            );
             let client = SimClient::new(
                 Callback::from(move |o: SimOutcome| held.answer(&dispatch, o)),
                 Callback::from(move |w: WorkerStatus| worker_status.set(w)),
@@ -318,6 +320,10 @@ pub fn App() -> Html {
         let outbox = outbox.clone();
         use_callback((), move |e, _| outbox.edit(e))
     };
+    let on_unfold = {
+        let brief = (*brief).clone();
+        use_callback((), move |(), _| brief.editor_opened())
+    };
     let on_blank = {
         let dispatch = outbox.clone();
         use_callback((), move |kind, _| {
@@ -467,7 +473,7 @@ pub fn App() -> Html {
                     { references(&s.scenario.references) }
                 }
                 if !embed && !loading {
-                    <Editor scenario={s.scenario.clone()} invalid={s.invalid.clone().map(AttrValue::from)} {on_edit}
+                    <Editor scenario={s.scenario.clone()} invalid={s.invalid.clone().map(AttrValue::from)} {on_edit} {on_unfold}
                             text_stale={s.text_stale()} />
                 }
                 if let Some(failure) = &s.failure {

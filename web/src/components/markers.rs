@@ -84,10 +84,11 @@ pub fn markers(
             format!("{} rounds from {} to {} (zoom in to tell them apart)", thousands(m.count as u64), format_duration(round.started_ms), format_duration(last.started_ms))
         };
         html! {
-            // Keyed by their place, so an edit that adds or drops later
-            // rounds leaves the earlier markers as they are (unkeyed, Yew
-            // matches a list from its end: every marker would change).
-            <g class={classes!("round", (!round.delivered).then_some("undelivered"))} key={m.first}
+            // Not keyed: a key per round (its place) cost playback of the
+            // storm 10 frames a second, as panning re-keyed the window's
+            // markers (issue #13). Unkeyed, Yew matches them by position
+            // from the end and rewrites their attributes.
+            <g class={classes!("round", (!round.delivered).then_some("undelivered"))}
                data-round={m.first.to_string()} data-generation={round.generation.to_string()}
                data-at={round.started_ms.to_string()} data-count={(m.count > 1).then(|| m.count.to_string())}>
                 <line class="round-marker" x1={f1(x)} x2={f1(x)}

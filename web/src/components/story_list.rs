@@ -137,10 +137,11 @@ pub fn story_list(
                 StoryKind::Step => "step",
             };
             let is_now = Some(i) == now;
+            // Not keyed: a key per line (its place) cost playback of the
+            // storm 5-10 frames a second, as the shown lines slide with the
+            // playhead and Yew moved every one of them (issue #13).
             html! {
-                // Keyed by place, so the lines an edit leaves alone stay as
-                // they are (see the round markers in `markers`).
-                <li class={classes!(class, is_now.then_some("current"))} key={i} data-at={at.to_string()}
+                <li class={classes!(class, is_now.then_some("current"))} data-at={at.to_string()}
                     aria-current={is_now.then_some("step")}>
                     <button class="story-line" {onclick}>
                         <span class="story-at">{ at_text }</span>

@@ -7,12 +7,14 @@
 //! (`web/tests/page_bench.mjs`, the floor rows).
 //!
 //! The simulator's module (`web/src/worker/sim_module.rs`) is loaded on the
-//! main thread once the worker has answered, after the frame that shows
-//! that answer. It answers a request only if it is brief
+//! main thread once the worker has answered and the editor has been opened
+//! (someone who only watches never pays for it, and playback right after a
+//! load keeps its frames), after the next frame, and warmed up with the
+//! scenario on screen. It answers a request only if it is brief
 //! (`answerBriefly`, `sim_worker::replies_brief`: a small estimate, and no
 //! progress report in the run); anything else still goes to the worker.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -25,11 +27,13 @@ use crate::worker::sim_module;
 /// Where the brief simulator stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BriefStatus {
-    /// Not wanted (an embed: nothing there edits) or not loaded yet.
+    /// Not loaded (yet): the editor has not been opened, or the worker has
+    /// not answered. Always in an embed, which has no editor.
     Off,
     /// Its module is loading.
     Loading,
-    /// It simulates brief requests.
+    /// It simulates brief requests, warmed up by the scenario on screen
+    /// ([`BriefSimulator::offer_warm_up`]).
     Ready,
     /// Its module could not load, or failed: the worker simulates everything.
     Unavailable,
@@ -48,8 +52,6 @@ impl BriefStatus {
 }
 
 enum Module {
-    /// Not wanted.
-    Off,
     Unloaded,
     Loading,
     /// The module's bindings.
@@ -65,23 +67,36 @@ pub(crate) struct BriefSimulator {
     /// A request to simulate once the module has loaded, its answer
     /// dropped: see [`Self::offer_warm_up`].
     warm_up: Rc<RefCell<Option<Request>>>,
+    /// The editor has been opened.
+    editing: Rc<Cell<bool>>,
+    /// The worker has answered.
+    answered: Rc<Cell<bool>>,
     on_status: Callback<BriefStatus>,
 }
 
 impl BriefSimulator {
-    /// One that loads its module when asked to if `wanted`, else never
-    /// simulates; `on_status` hears where it stands.
-    pub(crate) fn new(wanted: bool, on_status: Callback<BriefStatus>) -> Self {
-        let module = if wanted {
-            Module::Unloaded
-        } else {
-            Module::Off
-        };
+    /// One that loads its module once the worker has answered and the
+    /// editor has been opened; `on_status` hears where it stands.
+    pub(crate) fn new(on_status: Callback<BriefStatus>) -> Self {
         BriefSimulator {
-            module: Rc::new(RefCell::new(module)),
+            module: Rc::new(RefCell::new(Module::Unloaded)),
             warm_up: Rc::default(),
+            editing: Rc::default(),
+            answered: Rc::default(),
             on_status,
         }
+    }
+
+    /// The editor has been opened: edits may follow.
+    pub(crate) fn editor_opened(&self) {
+        self.editing.set(true);
+        self.load_when_due();
+    }
+
+    /// The worker has answered: the first timeline is up, or about to be.
+    pub(crate) fn worker_answered(&self) {
+        self.answered.set(true);
+        self.load_when_due();
     }
 
     /// Keeps `request` (a simulation, the newest one before the module
@@ -97,9 +112,12 @@ impl BriefSimulator {
         }
     }
 
-    /// Loads the module after the next frame, unless it is loaded, loading
-    /// or not wanted.
-    pub(crate) fn load_after_frame(&self) {
+    /// Loads the module after the next frame once both have happened,
+    /// unless it is loaded or loading.
+    fn load_when_due(&self) {
+        if !(self.editing.get() && self.answered.get()) {
+            return;
+        }
         {
             let mut module = self.module.borrow_mut();
             if !matches!(*module, Module::Unloaded) {

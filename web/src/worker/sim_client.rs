@@ -428,11 +428,9 @@ impl SimClient {
         let Ok(reply) = Reply::from_js(data) else {
             return;
         };
-        // The worker has answered (the first timeline is up or about to
-        // be): the brief simulator's module may load now, off that path.
         if !matches!(reply, Reply::Ready) {
             let brief = self.0.borrow().brief.clone();
-            brief.load_after_frame();
+            brief.worker_answered();
         }
         let after = {
             let mut inner = self.0.borrow_mut();

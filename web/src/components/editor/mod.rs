@@ -33,6 +33,8 @@ pub struct EditorProps {
     pub on_edit: Callback<Edit>,
     /// The scenario changed since its title and description were written.
     pub text_stale: bool,
+    /// The editor was unfolded for the first time.
+    pub on_unfold: Callback<()>,
 }
 
 /// The editor, folded by default so the comparison stays in view. Its
@@ -42,6 +44,14 @@ pub struct EditorProps {
 #[component]
 pub fn Editor(props: &EditorProps) -> Html {
     let (unfolded, on_toggle) = use_unfolded();
+    use_effect_with(
+        (unfolded, props.on_unfold.clone()),
+        |(unfolded, on_unfold)| {
+            if *unfolded {
+                on_unfold.emit(());
+            }
+        },
+    );
     // A typed value that is not a value at all (e.g. letters in a number)
     // never reaches the scenario; say so next to the editor.
     let field_error = use_state_eq(|| None::<String>);
