@@ -13,17 +13,19 @@ let browser;
 before(async () => { server = await serveStatic(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
+/** A link to `workers` Connect workers, 100 tasks each, and one joining at 30 s. */
+const joinLink = (page, title, workers) => page.evaluate(([title, workers]) => window.wasmBindings.encodeLink({
+  version: 1, title, seed: 1,
+  connect: { workers, connectors: [{ name: 'c', tasks: 100, count: workers }] },
+  events: [{ at_ms: 30000, type: 'worker_join' }],
+}), [title, workers]);
+
 test('a newer edit supersedes a running simulation; its stale result is dropped', async () => {
   const page = await newPage(browser);
   await page.goto(server.url);
   await page.waitForFunction(() => window.wasmBindings?.encodeLink);
   // Big enough that a simulation takes a while in the worker.
-  const fragment = await page.evaluate(() => window.wasmBindings.encodeLink({
-    version: 1, title: 'busy', seed: 1,
-    connect: { workers: 1000, connectors: [{ name: 'c', tasks: 100, count: 1000 }] },
-    events: [{ at_ms: 30000, type: 'worker_join' }],
-  }));
-  await page.goto(server.url + '#' + fragment);
+  await page.goto(server.url + '#' + await joinLink(page, 'busy', 1000));
   await timelineReady(page, 120000);
   await simulationShown(page, 120000);
   await page.evaluate(() => {
@@ -118,12 +120,7 @@ test('a storm and a big scenario are still simulated in the worker', async () =>
   await simulationShown(page, 120000);
   assert.match(await page.locator('#sim-status').textContent(), /in a Web Worker/);
   // 300 workers × 30,000 tasks: estimated far above a brief run.
-  const fragment = await page.evaluate(() => window.wasmBindings.encodeLink({
-    version: 1, title: 'big', seed: 1,
-    connect: { workers: 300, connectors: [{ name: 'c', tasks: 100, count: 300 }] },
-    events: [{ at_ms: 30000, type: 'worker_join' }],
-  }));
-  await page.goto(server.url + '#' + fragment);
+  await page.goto(server.url + '#' + await joinLink(page, 'big', 300));
   await simulationShown(page, 120000);
   await openEditor(page);
   await page.waitForSelector('main[data-brief="ready"]', { timeout: 30000 });
@@ -138,14 +135,23 @@ test('a storm and a big scenario are still simulated in the worker', async () =>
   await page.close();
 });
 
-test('the simulator loads on the main thread only once the editor is open, never in an embed', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '#p=connect/rebalance-storm');
+/**
+ * Opens `url` (the storm: a preset that ships no result, so the worker
+ * answers it), lets the page settle after the worker's answer, and checks
+ * that the simulator's module has not been loaded on the main thread.
+ */
+async function settledWithoutTheModule(page, url) {
+  await page.goto(url);
   await timelineReady(page, 120000);
   await page.waitForFunction(() => document.querySelector('main').dataset.ranIn === 'worker');
   await page.evaluate(() => new Promise((r) => setTimeout(r, 700)));
-  assert.equal(await page.locator('main').getAttribute('data-brief'), 'off', 'not while only watching');
-  assert.equal(await page.evaluate(() => typeof wasm_bindgen), 'undefined');
+  assert.equal(await page.locator('main').getAttribute('data-brief'), 'off');
+  assert.equal(await page.evaluate(() => typeof wasm_bindgen), 'undefined', 'no simulator script on the page');
+}
+
+test('the simulator loads on the main thread only once the editor is open', async () => {
+  const page = await newPage(browser);
+  await settledWithoutTheModule(page, server.url + '#p=connect/rebalance-storm');
   await openEditor(page);
   await page.waitForSelector('main[data-brief="ready"]', { timeout: 30000 });
   assert.equal(await page.evaluate(() => typeof wasm_bindgen), 'function', 'the simulator script is on the page');
@@ -155,13 +161,7 @@ test('the simulator loads on the main thread only once the editor is open, never
 
 test('an embed, which has no editor, never loads the simulator on the main thread', async () => {
   const page = await newPage(browser);
-  // A preset that ships no result: the worker answers it.
-  await page.goto(server.url + '?embed=1#p=connect/rebalance-storm');
-  await timelineReady(page, 120000);
-  await page.waitForFunction(() => document.querySelector('main').dataset.ranIn === 'worker');
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 700)));
-  assert.equal(await page.locator('main').getAttribute('data-brief'), 'off');
-  assert.equal(await page.evaluate(() => typeof wasm_bindgen), 'undefined', 'no simulator script on the page');
+  await settledWithoutTheModule(page, server.url + '?embed=1#p=connect/rebalance-storm');
   assert.deepEqual(page.errors, []);
   await page.close();
 });
