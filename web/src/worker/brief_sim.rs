@@ -102,10 +102,10 @@ impl BriefSimulator {
     /// Keeps `request` (a simulation, the newest one before the module
     /// loads) to run once the module has loaded, in a task of its own after
     /// a frame, and drop its answer. A module's functions are compiled on
-    /// their first call and run unoptimised for a while: a first edit
-    /// simulated cold took 55-105 ms where the next took 25-35 (a Streams
-    /// preset; measured with Chromium's lazy WebAssembly compilation on and
-    /// off). Simulating the scenario on screen warms the paths its edits take.
+    /// their first call and run unoptimised for a while, so the first edit
+    /// after a load is the slow one (29-107 ms against 13-45 ms for the
+    /// next, docs/performance.md, session 19). Simulating the scenario on
+    /// screen warms the paths its edits take: first edits 62.0 -> 57.3 ms.
     pub(crate) fn offer_warm_up(&self, request: &Request) {
         if matches!(*self.module.borrow(), Module::Unloaded | Module::Loading) {
             *self.warm_up.borrow_mut() = Some(request.clone());
@@ -129,29 +129,34 @@ impl BriefSimulator {
         let this = self.clone();
         crate::browser::frame::after_next_frame(LOAD_AT_THE_LATEST_MS, move || {
             wasm_bindgen_futures::spawn_local(async move {
-                let (module, status) = match sim_module::load().await {
-                    Ok(bindings) => (Module::Ready(bindings), BriefStatus::Ready),
+                match sim_module::load().await {
+                    Ok(bindings) => {
+                        *this.module.borrow_mut() = Module::Ready(bindings);
+                        this.warm_up_then_say_ready();
+                    }
                     Err(message) => {
                         gloo::console::warn!(format!(
                             "Every edit simulates in the worker: {message}"
                         ));
-                        (Module::Broken, BriefStatus::Unavailable)
+                        *this.module.borrow_mut() = Module::Broken;
+                        this.on_status.emit(BriefStatus::Unavailable);
                     }
-                };
-                let ready = matches!(module, Module::Ready(_));
-                *this.module.borrow_mut() = module;
-                // Ready is said once warm.
-                if let Some(request) = this.warm_up.take().filter(|_| ready) {
-                    let warm = this.clone();
-                    crate::browser::frame::after_next_frame(LOAD_AT_THE_LATEST_MS, move || {
-                        // Answered or not, nobody waits for it.
-                        let _ = warm.answer(&request);
-                        warm.on_status.emit(BriefStatus::Ready);
-                    });
-                } else {
-                    this.on_status.emit(status);
                 }
             });
+        });
+    }
+
+    /// Runs the warm-up request, if one was offered, in a task of its own
+    /// after the next frame, then says ready.
+    fn warm_up_then_say_ready(&self) {
+        let Some(request) = self.warm_up.take() else {
+            return self.on_status.emit(BriefStatus::Ready);
+        };
+        let this = self.clone();
+        crate::browser::frame::after_next_frame(LOAD_AT_THE_LATEST_MS, move || {
+            // Answered or not, nobody waits for it.
+            let _ = this.answer(&request);
+            this.on_status.emit(BriefStatus::Ready);
         });
     }
 
@@ -184,6 +189,6 @@ impl BriefSimulator {
     }
 }
 
-/// The module is loaded this long after the worker's answer at the latest
-/// (a hidden tab draws no frames), ms.
+/// The module is loaded, and warmed up, this long after it is due at the
+/// latest (a hidden tab draws no frames), ms.
 const LOAD_AT_THE_LATEST_MS: u32 = 500;

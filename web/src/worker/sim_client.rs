@@ -196,7 +196,7 @@ impl SimClient {
         } else {
             task
         };
-        let brief = matches!(task, Task::Simulate { .. });
+        let simulates = matches!(task, Task::Simulate { .. });
         let job = Request { id, task };
         let brief = {
             let mut inner = self.0.borrow_mut();
@@ -223,10 +223,10 @@ impl SimClient {
                 inner.running = None;
                 inner.superseded += 1;
             }
-            if brief {
+            if simulates {
                 inner.brief.offer_warm_up(&job);
             }
-            (brief && !inner.main_thread).then(|| inner.brief.clone())
+            (simulates && !inner.main_thread).then(|| inner.brief.clone())
         };
         if let Some(answers) = brief.and_then(|brief| brief.answer(&job)) {
             let started = self.0.borrow().started_at;
@@ -266,11 +266,7 @@ impl SimClient {
     /// Hands a brief simulation's answer to the page at once, in the task
     /// of the edit that asked for it, so that both are drawn in one frame.
     fn emit_now(&self, outcome: SimOutcome) {
-        if let Answer::Simulated(Ok(result)) = &outcome.answer {
-            profile::timed("series and lane heights", || {
-                crate::state::newest::prepare(result)
-            });
-        }
+        prepare(&outcome.answer);
         let on_done = self.0.borrow().on_done.clone();
         on_done.emit(outcome);
     }
@@ -595,17 +591,9 @@ impl SimClient {
                 // takes the same two tasks, so that answers reach the page
                 // in the order they were given: a failure given after a
                 // result must not reach the page before it.
-                let result = match &outcome.answer {
-                    Answer::Simulated(Ok(result)) => Some(result.clone()),
-                    _ => None,
-                };
                 let client = self.clone();
                 Timeout::new(0, move || {
-                    if let Some(result) = result {
-                        profile::timed("series and lane heights", || {
-                            crate::state::newest::prepare(&result)
-                        });
-                    }
+                    prepare(&outcome.answer);
                     Timeout::new(0, move || {
                         let (id, shipped) = (outcome.id, outcome.ran_in == RanIn::SiteBuild);
                         on_done.emit(outcome);
@@ -701,6 +689,16 @@ impl Inner {
     fn serial(&mut self) -> u32 {
         self.next_serial += 1;
         self.next_serial
+    }
+}
+
+/// Counts a result's series and lane heights for every part that draws it
+/// (`state::newest`); nothing for any other answer.
+fn prepare(answer: &Answer) {
+    if let Answer::Simulated(Ok(result)) = answer {
+        profile::timed("series and lane heights", || {
+            crate::state::newest::prepare(result)
+        });
     }
 }
 

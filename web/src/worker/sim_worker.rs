@@ -145,9 +145,9 @@ enum Answered {
 /// frame together.
 const BRIEF_PAGE_MS: f64 = 20.0;
 
-/// True when `scenario`'s estimate lets it run as a [`Runner::Brief`].
-fn small_enough_for_brief(scenario: &Scenario) -> bool {
-    engine::cost::estimate(scenario).page_ms <= BRIEF_PAGE_MS
+/// True when a scenario's estimate lets it run as a [`Runner::Brief`].
+fn small_enough_for_brief(cost: &engine::cost::CostEstimate) -> bool {
+    cost.page_ms <= BRIEF_PAGE_MS
 }
 
 /// Posts progress at most this often, ms of wall time.
@@ -209,10 +209,10 @@ fn answer(
             scenario
         }
     };
-    if brief && (confirmed || !small_enough_for_brief(&scenario)) {
+    let cost = engine::cost::estimate(&scenario);
+    if brief && (confirmed || !small_enough_for_brief(&cost)) {
         return Answered::GaveUp;
     }
-    let cost = engine::cost::estimate(&scenario);
     if !confirmed && cost.class == engine::cost::CostClass::VeryLarge {
         let question = cost.question();
         notify(Update::Expensive { id, question });
@@ -317,12 +317,20 @@ mod tests {
     fn presets_and_their_edits_are_small_enough_for_a_brief_run() {
         for preset in engine::presets::all() {
             let mut scenario = preset.scenario();
-            assert!(small_enough_for_brief(&scenario), "{}", preset.id);
+            assert!(
+                small_enough_for_brief(&engine::cost::estimate(&scenario)),
+                "{}",
+                preset.id
+            );
             match &mut scenario.family {
                 Family::Connect(c) => c.cluster.workers += 1,
                 Family::Streams(s) => s.app.instances += 1,
             }
-            assert!(small_enough_for_brief(&scenario), "{} edited", preset.id);
+            assert!(
+                small_enough_for_brief(&engine::cost::estimate(&scenario)),
+                "{} edited",
+                preset.id
+            );
         }
         let big = Scenario::from_json(
             r#"{"version": 1, "title": "big", "seed": 1,
@@ -330,6 +338,6 @@ mod tests {
                 "events": [{"at_ms": 30000, "type": "worker_join"}]}"#,
         )
         .expect("a valid scenario");
-        assert!(!small_enough_for_brief(&big));
+        assert!(!small_enough_for_brief(&engine::cost::estimate(&big)));
     }
 }

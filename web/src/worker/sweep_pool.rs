@@ -19,13 +19,11 @@ use std::rc::{Rc, Weak};
 use engine::scenario::FamilyKind;
 use engine::sweep::{point_result, PointResult, SweepPoint};
 use gloo::timers::callback::Timeout;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
+use wasm_bindgen::JsValue;
 use yew::Callback;
 
 use super::messages::{lists_from_js, Reply, Request, Task};
-use super::worker_thread::WORKER_URL;
+use super::worker_thread::{self, Spawned};
 use engine::result_wire as wire;
 
 /// Most workers a sweep uses.
@@ -60,20 +58,12 @@ struct Job {
     request: Request,
 }
 
-/// A live worker; dropping it terminates the worker.
+/// A live worker (dropping it terminates the worker) and what it is doing.
 struct Slot {
-    worker: Worker,
+    worker: Spawned,
     ready: bool,
     /// The jobs posted to it, oldest first: request id and value.
     busy: Vec<(u64, u64)>,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(Event)>,
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.worker.terminate();
-    }
 }
 
 struct Inner {
@@ -185,7 +175,7 @@ impl SweepPool {
                 let posted = job
                     .request
                     .to_js()
-                    .is_ok_and(|m| slot.worker.post_message(&m).is_ok());
+                    .is_ok_and(|m| slot.worker.worker.post_message(&m).is_ok());
                 if posted {
                     slot.busy.push((job.request.id, job.value));
                 } else {
@@ -295,34 +285,27 @@ impl SweepPool {
     }
 }
 
+/// Starts the worker of slot `index`, its messages and errors routed to the pool.
 fn spawn(weak: Weak<RefCell<Inner>>, index: usize) -> Option<Slot> {
-    let worker = Worker::new(WORKER_URL).ok()?;
     let on_message = {
         let weak = weak.clone();
-        Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        move |data| {
             if let Some(rc) = weak.upgrade() {
-                SweepPool(rc).on_message(index, e.data());
+                SweepPool(rc).on_message(index, data);
             }
-        })
+        }
     };
-    let on_error = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
-        e.prevent_default();
+    let on_error = move |message| {
         if let Some(rc) = weak.upgrade() {
-            let message = e
-                .dyn_ref::<ErrorEvent>()
-                .map(ErrorEvent::message)
-                .filter(|m| !m.is_empty())
-                .unwrap_or_else(|| "the worker script could not be loaded".to_string());
             SweepPool(rc).on_error(index, message);
         }
-    });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    };
+    // The serial tells the client's workers apart; the pool knows its own
+    // by slot.
+    let worker = worker_thread::spawn(index as u32, on_message, on_error)?;
     Some(Slot {
         worker,
         ready: false,
         busy: Vec::new(),
-        _on_message: on_message,
-        _on_error: on_error,
     })
 }

@@ -11,7 +11,7 @@ use crate::worker::shipped::{field, take_from_window};
 
 /// Where Trunk puts the worker's loader shim, relative to the page (so the
 /// site works from any sub-path).
-pub const WORKER_URL: &str = "./rebalance-worker_loader.js";
+const WORKER_URL: &str = "./rebalance-worker_loader.js";
 
 /// A live worker and the closures it calls; dropping it terminates the worker.
 pub(crate) struct Spawned {
