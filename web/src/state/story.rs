@@ -152,14 +152,19 @@ pub fn current(items: &[StoryItem], t_ms: u64) -> Option<usize> {
 }
 
 /// Lines drawn around the current one (a 1,000-worker run has thousands).
-const SHOWN: usize = 120;
+/// Sixty: a line is 36–300 px tall in the side panel, so 22 lines either
+/// side are several screens of story to scroll, and every line drawn is
+/// laid out and rastered again when the lines shown move. With 120, the
+/// first move of a storm's playback took a 38 ms frame (issue #13,
+/// docs/performance.md "Session 20").
+const SHOWN: usize = 60;
 /// The lines drawn move by this many at a time, so that playing through a
-/// dense story changes which lines are drawn once every 30 lines, not on
+/// dense story changes which lines are drawn once every 15 lines, not on
 /// every frame (each change re-lays out every line's text).
-const SHOWN_STEP: usize = 30;
+const SHOWN_STEP: usize = 15;
 
 /// Which story lines are drawn with line `now` current: `SHOWN` lines
-/// starting at a multiple of `SHOWN_STEP`, with at least 45 before and
+/// starting at a multiple of `SHOWN_STEP`, with at least 22 before and
 /// after the current one (or every line up to it near the start).
 pub fn shown_lines(now: Option<usize>) -> std::ops::Range<usize> {
     let first =
@@ -228,22 +233,23 @@ pub fn describe(run: &VariantRun) -> String {
 mod tests {
     #[test]
     fn the_lines_drawn_move_in_steps_and_keep_the_current_one_well_inside() {
-        assert_eq!(shown_lines(None), 0..120);
-        assert_eq!(shown_lines(Some(44)), 0..120);
+        assert_eq!(shown_lines(None), 0..60);
+        assert_eq!(shown_lines(Some(22)), 0..60);
+        assert_eq!(shown_lines(Some(38)), 15..75);
         let mut changes = 0;
         let mut last = shown_lines(Some(0));
         for now in 0..3_000 {
             let shown = shown_lines(Some(now));
-            assert_eq!(shown.len(), 120);
-            assert_eq!(shown.start % 30, 0);
+            assert_eq!(shown.len(), 60);
+            assert_eq!(shown.start % 15, 0);
             assert!(shown.contains(&now));
-            assert!(now < 45 || now - shown.start >= 45, "{now}: {shown:?}");
-            assert!(shown.end - now > 45, "{now}: {shown:?}");
+            assert!(now < 22 || now - shown.start >= 22, "{now}: {shown:?}");
+            assert!(shown.end - now > 22, "{now}: {shown:?}");
             changes += usize::from(shown != last);
             last = shown;
         }
-        // One change every 30 lines, not one per line.
-        assert_eq!(changes, 3_000 / 30 - 2);
+        // One change every 15 lines, not one per line.
+        assert_eq!(changes, 3_000 / 15 - 2);
     }
 
     use super::*;
