@@ -103,9 +103,9 @@ export async function editRedrawn(page, field, value) {
 }
 
 /** A frame later than 1.5 frames at 60 Hz counts as dropped. */
-const DROPPED_MS = 1.5 * 1000 / 60;
+export const DROPPED_MS = 1.5 * 1000 / 60;
 /** How long each playback run is watched, ms. */
-const PLAY_WATCH_MS = 4000;
+export const PLAY_WATCH_MS = 4000;
 
 /** The preset with the largest trace (JSON length of its variants' traces), simulated in a probe page. */
 async function largestPreset(browser, server, presets) {
@@ -131,11 +131,12 @@ async function largestPreset(browser, server, presets) {
  * PLAY_WATCH_MS: frames per second and the animation-frame intervals longer
  * than DROPPED_MS.
  */
-async function playback(browser, server, id) {
-  const page = await newPage(browser, { width: 1366, height: 800 });
-  await page.goto(`${server.url}#p=${id}`);
-  await timelineReady(page, 120000);
-  await simulationShown(page, 120000);
+/**
+ * Zooms the first timeline in by three wheel steps (about 4×, where the lanes
+ * are densest to draw) and starts playback from the zoomed window's left
+ * edge, as the playback measure does; resolves to the zoom factor.
+ */
+export async function startZoomedPlayback(page) {
   await page.click('#zoom-whole');
   const span = () => page.evaluate(() => { const s = document.querySelector('svg.timeline'); return +s.dataset.to - +s.dataset.from; });
   const whole = await span();
@@ -153,11 +154,25 @@ async function playback(browser, server, id) {
   await page.mouse.move(box.x + 2, box.y + 2);
   await page.click('#play');
   await page.waitForFunction(() => +document.querySelector('#clock').dataset.t > 0);
-  const frames = await page.evaluate((ms) => new Promise((done) => {
+  return zoom;
+}
+
+/** The animation frames' timestamps (ms, the page's clock) for `ms` from the next frame. */
+export function watchFrames(page, ms) {
+  return page.evaluate((ms) => new Promise((done) => {
     const ts = [];
     const frame = (t) => { ts.push(t); if (t - ts[0] < ms) requestAnimationFrame(frame); else done(ts); };
     requestAnimationFrame(frame);
-  }), PLAY_WATCH_MS);
+  }), ms);
+}
+
+async function playback(browser, server, id) {
+  const page = await newPage(browser, { width: 1366, height: 800 });
+  await page.goto(`${server.url}#p=${id}`);
+  await timelineReady(page, 120000);
+  await simulationShown(page, 120000);
+  const zoom = await startZoomedPlayback(page);
+  const frames = await watchFrames(page, PLAY_WATCH_MS);
   const playing = await page.locator('#play').getAttribute('aria-pressed');
   await page.close();
   const gaps = frames.slice(1).map((t, i) => t - frames[i]);
