@@ -108,8 +108,12 @@ test('release .wasm sizes (gzip -9)', async () => {
   // with the typed value, the module warmed first; about 5 ms off every
   // preset's edit; loaded once the editor opens) and the lanes' own <g>:
   // page 375,508 B (+3.4 KB), simulator 439,677 B (+0.8 KB: answerBriefly,
-  // a run its observer may stop), loosened by that.
-  const limits = { page_wasm: 375_900, worker_wasm: 439_900, sweep_wasm: 246_900 };
+  // a run its observer may stop), loosened by that. Session 20: the
+  // comparison drawn once off screen before the first edit
+  // (components::warm_up: a second Yew app +2.6 KB, a result's Clone for
+  // its reversed columns +2.1 KB; first edits' tasks over 50 ms 4 of 80
+  // -> 0 of 80, 3-7 ms off a first edit): page 379,991 B, loosened by that.
+  const limits = { page_wasm: 380_400, worker_wasm: 439_900, sweep_wasm: 246_900 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }

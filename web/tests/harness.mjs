@@ -113,13 +113,18 @@ export async function simulationShown(page, timeout = 60000) {
  * simulator's module loaded on the main thread for brief edits
  * (`<main data-brief="ready">`, web/src/worker/brief_sim.rs) or found
  * unavailable. The module loads once the worker has answered and the editor
- * is open (open it first), and warms up; a person's first edit comes
- * seconds after opening the editor. A build without brief edits has no
- * `data-brief` and passes at once.
+ * is open (open it first), and warms up, and then the page draws the
+ * comparison once off screen (`data-warm`, web/src/components/warm_up.rs);
+ * a person's first edit comes seconds after opening the editor. A build
+ * without brief edits has no `data-brief` and passes at once.
  */
 export async function briefSettled(page, timeout = 30000) {
   await page.waitForFunction(() => {
-    const brief = document.querySelector('main')?.dataset.brief;
-    return brief === undefined || brief === 'ready' || brief === 'unavailable';
+    const { brief, warm } = document.querySelector('main')?.dataset ?? {};
+    // Ready, and the comparison's off-screen warm-up (components::warm_up)
+    // over (a build without one has no data-warm), so that its tasks do not
+    // delay the first edit.
+    return brief === undefined || brief === 'unavailable'
+      || (brief === 'ready' && warm !== 'off' && warm !== 'running');
   }, null, { timeout });
 }

@@ -159,6 +159,29 @@ test('the simulator loads on the main thread only once the editor is open', asyn
   await page.close();
 });
 
+test('once the editor is open the comparison is drawn once off screen, and not for a storm', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=connect/rolling-restart');
+  await timelineReady(page, 120000);
+  await simulationShown(page, 120000);
+  assert.equal(await page.locator('main').getAttribute('data-warm'), 'off', 'nothing drawn off screen before the editor opens');
+  await openEditor(page);
+  await page.waitForSelector('main[data-warm="done"]', { timeout: 30000 });
+  // Off screen: none of it in the document.
+  assert.equal(await page.locator('svg.timeline').count(), await page.locator('article.column').count());
+  assert.equal(await page.locator('.story').count(), 1);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+  const storm = await newPage(browser);
+  await storm.goto(server.url + '#p=connect/rebalance-storm');
+  await timelineReady(storm, 120000);
+  await simulationShown(storm, 120000);
+  await openEditor(storm);
+  await storm.waitForSelector('main[data-warm="skipped"]', { timeout: 30000 });
+  assert.deepEqual(storm.errors, []);
+  await storm.close();
+});
+
 test('an embed, which has no editor, never loads the simulator on the main thread', async () => {
   const page = await newPage(browser);
   await settledWithoutTheModule(page, server.url + '?embed=1#p=connect/rebalance-storm');

@@ -25,6 +25,7 @@ use crate::components::outbox::{HeldEdits, Outbox};
 use crate::components::run_status::run_status_bar;
 use crate::components::share_bar::ShareBar;
 use crate::components::timeline_width::{use_width_probe, width_probe};
+use crate::components::warm_up::{warm_up, WarmUpStatus};
 use crate::state::overlays::{OverlayAction, Overlays};
 use crate::state::playback::{round_stops, PlayAction, Playback};
 use crate::state::playground::{Action, History, PlaygroundState, View};
@@ -374,6 +375,19 @@ pub fn App() -> Html {
         use_callback((), move |_: (), _| ui.dispatch(OverlayAction::ShowEmbed))
     };
 
+    // Edits come once the editor is open and the brief simulator ready:
+    // warm the comparison's render paths for them now (components::warm_up).
+    let warm = use_state_eq(|| WarmUpStatus::Off);
+    {
+        let shown = state.shown.as_ref().map(|x| x.result.clone());
+        let warm = warm.setter();
+        use_effect_with(*brief_status == BriefStatus::Ready, move |ready| {
+            if let (true, Some(result)) = (*ready, shown) {
+                warm_up(result, Callback::from(move |w| warm.set(w)));
+            }
+        });
+    }
+
     let s = &*state;
     let simulating = s.simulating();
     // The first result's timelines know their width before it arrives.
@@ -425,7 +439,8 @@ pub fn App() -> Html {
               data-superseded={client.superseded().to_string()}
 
               data-worker={worker_status.as_str()}
-              data-brief={brief_status.as_str()}>
+              data-brief={brief_status.as_str()}
+              data-warm={warm.as_str()}>
             <header class="page-header">
                 <h1>
                     if embed {

@@ -33,3 +33,4 @@ mod timeline_pointer;
 mod timeline_width;
 mod transport;
 mod view_bar;
+mod warm_up;
