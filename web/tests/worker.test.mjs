@@ -173,10 +173,7 @@ test('once the editor is open the comparison is drawn once off screen, and not f
   assert.deepEqual(page.errors, []);
   await page.close();
   const storm = await newPage(browser);
-  await storm.goto(server.url + '#p=connect/rebalance-storm');
-  await timelineReady(storm, 120000);
-  await simulationShown(storm, 120000);
-  await openEditor(storm);
+  await readyToEdit(storm, '#p=connect/rebalance-storm');
   await storm.waitForSelector('main[data-warm="skipped"]', { timeout: 30000 });
   assert.deepEqual(storm.errors, []);
   await storm.close();

@@ -105,12 +105,9 @@ pub(crate) fn warm_up(result: Shared<RunResult>, on_status: Callback<WarmUpStatu
         .iter()
         .map(|v| v.trace.spans.len() + v.trace.rounds.len() + v.trace.steps.len())
         .sum();
-    let root = (size <= WARM_UP_AT_MOST)
-        .then(|| gloo::utils::document().create_element("div").ok())
-        .flatten();
-    let Some(root) = root else {
-        on_status.emit(WarmUpStatus::Skipped);
-        return;
+    let root = gloo::utils::document().create_element("div");
+    let Some(root) = root.ok().filter(|_| size <= WARM_UP_AT_MOST) else {
+        return on_status.emit(WarmUpStatus::Skipped);
     };
     on_status.emit(WarmUpStatus::Running);
     let app = Rc::new(RefCell::new(None::<AppHandle<OffScreenComparison>>));
