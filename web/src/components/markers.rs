@@ -5,8 +5,10 @@
 
 use engine::fixed::Fixed;
 use engine::layout::{LayoutOptions, TimeAxis};
+use engine::svg_export::esc;
 use engine::trace::Trace;
 use engine::wording::duration as format_duration;
+use std::fmt::Write as _;
 use yew::prelude::*;
 
 use crate::components::target_epochs::epoch_markers;
@@ -22,6 +24,15 @@ pub fn f1(v: f64) -> String {
 /// A whole coordinate, for SVG attributes.
 pub fn f0(v: f64) -> String {
     format!("{v:.0}", v = Fixed(v),)
+}
+
+/// SVG markup (escaped where it was written: labels and explanations come
+/// from the scenario) as the children of the element it is put in. The
+/// browser parses it in one call, where Yew would make each element and set
+/// each attribute in a call of its own; a new string replaces the old
+/// children whole (issue #13: a cold load's first timeline).
+pub fn markup(svg: String) -> Html {
+    Html::from_html_unchecked(AttrValue::from(svg))
 }
 
 /// Event labels on two rows above the lanes, each placed where it does not
@@ -57,51 +68,9 @@ pub fn markers(
 ) -> Html {
     let lay = axis;
     let right = lay.x(trace.end_ms);
-    let ticks = lay.labelled_ticks().into_iter().map(|(ms, label)| {
-        let x = lay.x(ms);
-        let anchor = if x < lay.left + 20.0 {
-            "start"
-        } else if x > o.width - 30.0 {
-            "end"
-        } else {
-            "middle"
-        };
-        html! {
-            <g class="tick">
-                <line x1={f1(x)} x2={f1(x)} y1={f0(o.top)} y2={f0(bottom)} />
-                <text x={f1(x)} y={f0(bottom + 14.0)} text-anchor={anchor}>{ label }</text>
-            </g>
-        }
-    });
-
-    let rounds = round_markers(trace, lay).into_iter().map(|m| {
-        let round = &trace.rounds[m.first];
-        let x = m.x;
-        let title = if m.count == 1 {
-            format!("generation {} at {}: {}", thousands(round.generation.max(0) as u64), format_duration(round.started_ms), with_separators(&plain(&round.explanation)))
-        } else {
-            let last = &trace.rounds[m.first + m.count - 1];
-            format!("{} rounds from {} to {} (zoom in to tell them apart)", thousands(m.count as u64), format_duration(round.started_ms), format_duration(last.started_ms))
-        };
-        html! {
-            // Not keyed: a key per round (its place) cost playback of the
-            // storm 10 frames a second, as panning re-keyed the window's
-            // markers (issue #13). Unkeyed, Yew matches them by position
-            // from the end and rewrites their attributes.
-            <g class={classes!("round", (!round.delivered).then_some("undelivered"))}
-               data-round={m.first.to_string()} data-generation={round.generation.to_string()}
-               data-at={round.started_ms.to_string()} data-count={(m.count > 1).then(|| m.count.to_string())}>
-                <line class="round-marker" x1={f1(x)} x2={f1(x)}
-                      y1={f0(o.top)} y2={f0(bottom)} />
-                <path class="round-tick" d={format!("M{x:.1} {bottom:.0}l-4 6h8z", bottom = Fixed(bottom), x = Fixed(x),)} />
-                // A wide, invisible target: the marker itself is one pixel.
-                <rect class="round-hit" x={f1(x - 5.0)} y={f0(o.top)}
-                      width="10" height={f0(bottom - o.top + 6.0)}>
-                    <title>{ title }</title>
-                </rect>
-            </g>
-        }
-    });
+    let ticks = ticks_markup(axis, o, bottom);
+    let rounds = rounds_markup(trace, axis, o, bottom);
+    let events = events_markup(trace, axis, o, bottom);
     // One pair of listeners for every marker (a closure pair per round cost
     // thousands of listeners on a storm): the round is the marker's `data-round`.
     // Hovering selects, but not while a button is held (a scrub passing by).
@@ -124,41 +93,134 @@ pub fn markers(
         })
     };
 
+    html! {
+        <>
+            <g class="ticks">{ markup(ticks) }</g>
+            if lay.shows(trace.end_ms) {
+                <rect class="axis-end" x={f1(right)} y={f0(o.top)} width="1" height={f0((bottom - o.top).max(0.0))} />
+            }
+            <g class="events">{ markup(events) }</g>
+            <g class="rounds" onmouseover={on_hover} onclick={on_tap}>{ markup(rounds) }</g>
+            { epoch_markers(trace, lay, o, bottom, on_round) }
+            { cut_marker(trace, lay, o, bottom) }
+        </>
+    }
+}
+
+/// The axis' labelled ticks as markup (see [`markup`]).
+fn ticks_markup(axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
+    let lay = axis;
+    let (top, bottom_px) = (Fixed(o.top), Fixed(bottom));
+    let mut ticks = String::new();
+    for (ms, label) in lay.labelled_ticks() {
+        let x = lay.x(ms);
+        let anchor = if x < lay.left + 20.0 {
+            "start"
+        } else if x > o.width - 30.0 {
+            "end"
+        } else {
+            "middle"
+        };
+        let _ = write!(
+            ticks,
+            r#"<g class="tick"><line x1="{x:.1}" x2="{x:.1}" y1="{top:.0}" y2="{bottom_px:.0}"/><text x="{x:.1}" y="{:.0}" text-anchor="{anchor}">{}</text></g>"#,
+            Fixed(bottom + 14.0),
+            esc(&label),
+            x = Fixed(x),
+        );
+    }
+
+    ticks
+}
+
+/// The round markers as markup, each a `g.round` with its round's index
+/// in `data-round` (the listeners on their parent read it).
+fn rounds_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
+    let lay = axis;
+    let (top, bottom_px) = (Fixed(o.top), Fixed(bottom));
+    let mut rounds = String::new();
+    for m in round_markers(trace, lay) {
+        let round = &trace.rounds[m.first];
+        let x = Fixed(m.x);
+        let title = if m.count == 1 {
+            format!(
+                "generation {} at {}: {}",
+                thousands(round.generation.max(0) as u64),
+                format_duration(round.started_ms),
+                with_separators(&plain(&round.explanation))
+            )
+        } else {
+            let last = &trace.rounds[m.first + m.count - 1];
+            format!(
+                "{} rounds from {} to {} (zoom in to tell them apart)",
+                thousands(m.count as u64),
+                format_duration(round.started_ms),
+                format_duration(last.started_ms)
+            )
+        };
+        let undelivered = if round.delivered { "" } else { " undelivered" };
+        let _ = write!(
+            rounds,
+            r#"<g class="round{undelivered}" data-round="{}" data-generation="{}" data-at="{}""#,
+            m.first, round.generation, round.started_ms
+        );
+        if m.count > 1 {
+            let _ = write!(rounds, r#" data-count="{}""#, m.count);
+        }
+        // The rect is a wide, invisible target: the marker itself is one pixel.
+        let _ = write!(
+            rounds,
+            r#"><line class="round-marker" x1="{x:.1}" x2="{x:.1}" y1="{top:.0}" y2="{bottom_px:.0}"/><path class="round-tick" d="M{x:.1} {bottom_px:.0}l-4 6h8z"/><rect class="round-hit" x="{:.1}" y="{top:.0}" width="10" height="{:.0}"><title>{}</title></rect></g>"#,
+            Fixed(m.x - 5.0),
+            Fixed(bottom - o.top + 6.0),
+            esc(&title)
+        );
+    }
+    rounds
+}
+
+/// The scenario's events as markup: a line, a flag with the event as its
+/// tooltip and, where it fits, a label.
+fn events_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
+    let lay = axis;
+    let (top, bottom_px) = (Fixed(o.top), Fixed(bottom));
     let shown: Vec<_> = trace.events.iter().filter(|e| lay.shows(e.at_ms)).collect();
     let event_xs: Vec<(f64, usize)> = shown
         .iter()
         .map(|e| (lay.x(e.at_ms), e.label.chars().count()))
         .collect();
     let placed = place_labels(&event_xs, o.width);
-    let events = shown.into_iter().zip(placed).map(|(ev, place)| {
-        let x = lay.x(ev.at_ms);
-        html! {
-            <g class={classes!("event-marker", (!ev.applied).then_some("skipped"))} data-at={ev.at_ms.to_string()}>
-                <line class="event-line" x1={f1(x)} x2={f1(x)}
-                      y1={f0(o.top)} y2={f0(bottom)} />
-                <path d={format!("M{x:.1} {:.0}l-4.5 -8h9z", Fixed(o.top - 1.0), x = Fixed(x))}>
-                    <title>{ format!("{} at {}{}", ev.label, format_duration(ev.at_ms), if ev.applied { "" } else { " (could not apply)" }) }</title>
-                </path>
-                if let Some((lx, row, end)) = place {
-                    <text class="event-label" x={f1(lx)} y={f0(12.0 + 12.0 * row as f64)}
-                          text-anchor={if end { "end" } else { "start" }}>{ &ev.label }</text>
-                }
-            </g>
+    let mut events = String::new();
+    for (ev, place) in shown.into_iter().zip(placed) {
+        let x = Fixed(lay.x(ev.at_ms));
+        let skipped = if ev.applied { "" } else { " skipped" };
+        let title = format!(
+            "{} at {}{}",
+            ev.label,
+            format_duration(ev.at_ms),
+            if ev.applied { "" } else { " (could not apply)" }
+        );
+        let _ = write!(
+            events,
+            r#"<g class="event-marker{skipped}" data-at="{}"><line class="event-line" x1="{x:.1}" x2="{x:.1}" y1="{top:.0}" y2="{bottom_px:.0}"/><path d="M{x:.1} {:.0}l-4.5 -8h9z"><title>{}</title></path>"#,
+            ev.at_ms,
+            Fixed(o.top - 1.0),
+            esc(&title)
+        );
+        if let Some((lx, row, end)) = place {
+            let _ = write!(
+                events,
+                r#"<text class="event-label" x="{:.1}" y="{:.0}" text-anchor="{}">{}</text>"#,
+                Fixed(lx),
+                Fixed(12.0 + 12.0 * row as f64),
+                if end { "end" } else { "start" },
+                esc(&ev.label)
+            );
         }
-    });
-
-    html! {
-        <>
-            <g class="ticks">{ for ticks }</g>
-            if lay.shows(trace.end_ms) {
-                <rect class="axis-end" x={f1(right)} y={f0(o.top)} width="1" height={f0((bottom - o.top).max(0.0))} />
-            }
-            <g class="events">{ for events }</g>
-            <g class="rounds" onmouseover={on_hover} onclick={on_tap}>{ for rounds }</g>
-            { epoch_markers(trace, lay, o, bottom, on_round) }
-            { cut_marker(trace, lay, o, bottom) }
-        </>
+        events.push_str("</g>");
     }
+
+    events
 }
 
 /// Round markers closer than this (px) are drawn as one, when a window
@@ -292,6 +354,55 @@ mod tests {
         let storm_markers = &markers[3..];
         assert_eq!(storm_markers.len(), 20);
         assert_eq!(storm_markers.iter().map(|m| m.count).sum::<usize>(), 400);
+    }
+
+    /// Labels and explanations come from the scenario, which a link can
+    /// carry: the markup must keep them text.
+    #[test]
+    fn markup_escapes_what_the_scenario_wrote() {
+        let hostile = r#"<img src=x onerror="alert(1)"> & co"#;
+        let mut trace = trace_with_rounds(&[10_000, 20_000]);
+        trace.rounds[0].explanation = hostile.into();
+        trace.rounds[0].delivered = true;
+        trace.events.push(engine::trace::EventMarker {
+            at_ms: 5_000,
+            worker: None,
+            label: hostile.into(),
+            applied: false,
+        });
+        let axis = TimeAxis {
+            from_ms: 0,
+            to_ms: 100_000,
+            left: 0.0,
+            right: 1_000.0,
+        };
+        let o = LayoutOptions::default();
+        let rounds = rounds_markup(&trace, &axis, o, 200.0);
+        let events = events_markup(&trace, &axis, o, 200.0);
+        for text in [&rounds, &events] {
+            assert!(!text.contains("<img"), "{text}");
+            assert!(
+                text.contains("&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; co"),
+                "{text}"
+            );
+        }
+        // Every round on the axis is a marker its listeners can name.
+        assert!(
+            rounds.contains(
+                r#"<g class="round" data-round="0" data-generation="0" data-at="10000">"#
+            ),
+            "{rounds}"
+        );
+        assert!(rounds.contains(r#"<g class="round undelivered" data-round="1""#));
+        assert_eq!(
+            rounds.matches("<g ").count(),
+            rounds.matches("</g>").count()
+        );
+        assert!(
+            events.starts_with(r#"<g class="event-marker skipped" data-at="5000">"#),
+            "{events}"
+        );
+        assert!(ticks_markup(&axis, o, 200.0).contains(r#"<g class="tick">"#));
     }
 
     #[test]

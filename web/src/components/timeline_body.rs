@@ -11,15 +11,14 @@ use engine::fixed::Fixed;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-use engine::layout::{state_name, TimeAxis, TimelineLayout, LEGEND};
+use engine::layout::{state_name, Lane, TimeAxis, TimelineLayout, LEGEND};
 use engine::run::RunResult;
+use engine::svg_export::esc;
 use engine::trace::{ItemState, Trace, WorkerState};
 use yew::prelude::*;
 
-use crate::components::markers::f1;
-
 use crate::browser::profile;
-use crate::components::markers::markers;
+use crate::components::markers::{markers, markup};
 use crate::components::target_epochs::reconciliation_bands;
 use crate::shared::Shared;
 use crate::state::numbers::thousands;
@@ -79,6 +78,75 @@ fn shows(axis: &TimeAxis, (a, b): (u64, u64)) -> bool {
     b >= axis.from_ms && a <= axis.to_ms
 }
 
+/// The lanes drawn (those `shown` keeps) as SVG markup: per lane its
+/// background, the stretches without a process or with a frozen one, its
+/// label, and a path per state. Labels come from the scenario: every text
+/// is escaped.
+fn lanes_markup(
+    trace: &Trace,
+    lay: &TimelineLayout,
+    axis: &TimeAxis,
+    paths: &HashMap<(Option<u32>, ItemState), String>,
+    shown: impl Fn(&Lane) -> bool,
+) -> String {
+    let o = lay.options;
+    let mut s = String::new();
+    for (i, lane) in lay.lanes.iter().enumerate().filter(|(_, l)| shown(l)) {
+        let label = esc(&lane.label);
+        let (y, h) = (Fixed(lane.y), Fixed(lane.height));
+        let odd = if i % 2 == 1 { " odd" } else { "" };
+        let _ = write!(
+            s,
+            r#"<g class="lane" data-lane="{label}"><rect class="lane-bg{odd}" x="0" y="{y:.1}" width="{:.1}" height="{h:.1}"/>"#,
+            Fixed(o.width)
+        );
+        let (down, frozen) = match lane.worker {
+            Some(w) => process_gaps(trace, w),
+            None => (Vec::new(), Vec::new()),
+        };
+        for (class, gaps) in [("lane-down", down), ("lane-frozen", frozen)] {
+            for (a, b) in gaps.into_iter().filter(|g| shows(axis, *g)) {
+                let x = axis.x(a);
+                let _ = write!(
+                    s,
+                    r#"<rect class="{class}" x="{:.1}" y="{y:.1}" width="{:.1}" height="{h:.1}"/>"#,
+                    Fixed(x),
+                    Fixed((axis.x(b) - x).max(0.0))
+                );
+            }
+        }
+        let count = thousands((lane.rows.len() + lane.hidden) as u64);
+        let title = match lane.worker {
+            Some(_) => format!("{label}: {count} connectors and tasks ran here"),
+            None => format!("{count} connectors and tasks waited unassigned"),
+        };
+        let _ = write!(
+            s,
+            r#"<text class="lane-label" x="4" y="{:.1}">{label}<title>{title}</title></text>"#,
+            Fixed(lane.y + 13.0)
+        );
+        if lane.hidden > 0 {
+            let _ = write!(
+                s,
+                r#"<text class="lane-more" x="4" y="{:.1}">+{} more</text>"#,
+                Fixed(lane.y + lane.height - 4.0),
+                thousands(lane.hidden as u64)
+            );
+        }
+        for (state, _) in LEGEND {
+            if let Some(d) = paths.get(&(lane.worker, state)) {
+                let name = state_name(state);
+                let _ = write!(
+                    s,
+                    r#"<path class="bars {name}" data-state="{name}" d="{d}"/>"#
+                );
+            }
+        }
+        s.push_str("</g>");
+    }
+    s
+}
+
 /// Lanes, bars, axis, round and event markers of one run.
 #[component]
 pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
@@ -117,52 +185,13 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
         paths
     });
 
-    let lanes = lay.lanes.iter().enumerate().filter(|(_, lane)| visible(lane.y, lane.height)).map(|(i, lane)| {
-        let (down, frozen) = match lane.worker {
-            Some(w) => process_gaps(trace, w),
-            None => (Vec::new(), Vec::new()),
-        };
-        let gap = |class: &'static str, (a, b): (u64, u64)| {
-            let x = axis.x(a);
-            html! {
-                <rect class={class} x={f1(x)} y={f1(lane.y)}
-                      width={f1((axis.x(b) - x).max(0.0))} height={f1(lane.height)} />
-            }
-        };
-        let label_title = match lane.worker {
-            Some(_) => format!("{}: {} connectors and tasks ran here", lane.label, thousands((lane.rows.len() + lane.hidden) as u64)),
-            None => format!("{} connectors and tasks waited unassigned", thousands((lane.rows.len() + lane.hidden) as u64)),
-        };
-        html! {
-            <g class="lane" key={lane.label.clone()} data-lane={lane.label.clone()}>
-                <rect class={classes!("lane-bg", (i % 2 == 1).then_some("odd"))}
-                      x="0" y={f1(lane.y)} width={f1(o.width)} height={f1(lane.height)} />
-                { for down.into_iter().filter(|g| shows(&axis, *g)).map(|g| gap("lane-down", g)) }
-                { for frozen.into_iter().filter(|g| shows(&axis, *g)).map(|g| gap("lane-frozen", g)) }
-                <text class="lane-label" x="4" y={f1(lane.y + 13.0)}>
-                    { &lane.label }<title>{ label_title }</title>
-                </text>
-                if lane.hidden > 0 {
-                    <text class="lane-more" x="4" y={f1(lane.y + lane.height - 4.0)}>
-                        { format!("+{} more", thousands(lane.hidden as u64)) }
-                    </text>
-                }
-                { for LEGEND.iter().filter_map(|(state, _)| {
-                    paths.get(&(lane.worker, *state)).map(|d| html! {
-                        <path class={classes!("bars", state_name(*state))} data-state={state_name(*state)} d={d.clone()} />
-                    })
-                }) }
-            </g>
-        }
-    });
-
+    let lanes = lanes_markup(trace, lay, &axis, &paths, |l| visible(l.y, l.height));
     html! {
         <g class="timeline-body" data-lanes={lay.lanes.len().to_string()}>
-            // The keyed lanes get an element of their own: `{ for … }` is
-            // spliced into its parent's children, and a list with unkeyed
-            // siblings is matched by position from its end, so a worker
-            // more or less rebuilt every lane (issue #13).
-            <g class="lanes">{ for lanes }</g>
+            // Markup the browser parses: one call into the page for every
+            // lane, where Yew made an element and set each attribute in a
+            // call of its own (issue #13: a cold load's first timeline).
+            <g class="lanes">{ markup(lanes) }</g>
             { reconciliation_bands(&run.trace, lay, &axis) }
             { markers(&run.trace, &axis, o, lay.lanes_bottom(), &props.on_round) }
         </g>
@@ -172,6 +201,29 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A worker's name comes from the scenario, which a link can carry: the
+    /// markup keeps it text, in the label, its tooltip and `data-lane`.
+    #[test]
+    fn lane_markup_escapes_worker_names() {
+        let result = engine::run::run(&engine::presets::default_preset().scenario());
+        let mut trace = result.variants[0].trace.clone();
+        trace.workers[0] = r#"<b onclick="x">w</b>"#.into();
+        let lay = TimelineLayout::new(&trace, engine::layout::LayoutOptions::default());
+        let markup = lanes_markup(&trace, &lay, &lay.axis(), &HashMap::new(), |_| true);
+        assert!(!markup.contains("<b"), "{markup}");
+        assert!(
+            markup.contains(r#"data-lane="&lt;b onclick=&quot;x&quot;&gt;w&lt;/b&gt;""#),
+            "{markup}"
+        );
+        assert_eq!(markup.matches("<g ").count(), lay.lanes.len());
+        assert_eq!(markup.matches("</g>").count(), lay.lanes.len());
+        // Only the lanes asked for.
+        let first = lanes_markup(&trace, &lay, &lay.axis(), &HashMap::new(), |l| {
+            l.y == lay.lanes[0].y
+        });
+        assert_eq!(first.matches("<g ").count(), 1);
+    }
 
     #[test]
     fn gaps_cover_time_without_a_process() {
