@@ -78,7 +78,7 @@ pub fn markers(
         let on_round = on_round.clone();
         Callback::from(move |e: MouseEvent| {
             if e.buttons() == 0 {
-                if let Some(i) = round_of(&e) {
+                if let Some(i) = marker_index(&e, "g.round", "data-round") {
                     on_round.emit((i, false));
                 }
             }
@@ -87,7 +87,7 @@ pub fn markers(
     let on_tap = {
         let on_round = on_round.clone();
         Callback::from(move |e: MouseEvent| {
-            if let Some(i) = round_of(&e) {
+            if let Some(i) = marker_index(&e, "g.round", "data-round") {
                 on_round.emit((i, true));
             }
         })
@@ -272,14 +272,16 @@ fn round_markers(trace: &Trace, axis: &TimeAxis) -> Vec<RoundMarker> {
     out
 }
 
-/// The round whose marker an event happened on (its `g.round`'s `data-round`).
-fn round_of(e: &MouseEvent) -> Option<usize> {
+/// The index in `attribute` of the marker (`selector`, e.g. `g.round`) a
+/// mouse event happened on: markers drawn as markup share their parent's
+/// listeners.
+pub(crate) fn marker_index(e: &MouseEvent, selector: &str, attribute: &str) -> Option<usize> {
     use wasm_bindgen::JsCast;
     let target: web_sys::Element = e.target()?.dyn_into().ok()?;
     target
-        .closest("g.round")
+        .closest(selector)
         .ok()??
-        .get_attribute("data-round")?
+        .get_attribute(attribute)?
         .parse()
         .ok()
 }

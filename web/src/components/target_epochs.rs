@@ -7,11 +7,13 @@
 
 use engine::fixed::{clamp, Fixed};
 use engine::layout::{LayoutOptions, TimeAxis, TimelineLayout};
+use engine::svg_export::esc;
 use engine::trace::Trace;
 use engine::wording::duration as format_duration;
+use std::fmt::Write as _;
 use yew::prelude::*;
 
-use crate::components::markers::{f0, f1};
+use crate::components::markers::{marker_index, markup};
 use crate::state::target_view::{band_title, why, BandKind};
 
 /// The target assignment markers of `trace` in `axis`'s window, from the
@@ -26,36 +28,61 @@ pub fn epoch_markers(
     if !trace.rounds.is_empty() {
         return Html::default();
     }
-    let marks = trace
+    // One pair of listeners for every marker, as for round markers: the
+    // epoch is the marker's `data-target`.
+    let on_hover = {
+        let on_target = on_target.clone();
+        Callback::from(move |e: MouseEvent| {
+            if e.buttons() == 0 {
+                if let Some(i) = marker_index(&e, "g.target-epoch", "data-target") {
+                    on_target.emit((i, false));
+                }
+            }
+        })
+    };
+    let on_tap = {
+        let on_target = on_target.clone();
+        Callback::from(move |e: MouseEvent| {
+            if let Some(i) = marker_index(&e, "g.target-epoch", "data-target") {
+                on_target.emit((i, true));
+            }
+        })
+    };
+    html! {
+        <g class="target-epochs" onmouseover={on_hover} onclick={on_tap}>
+            { markup(epochs_markup(trace, axis, o, bottom)) }
+        </g>
+    }
+}
+
+/// The target assignment markers as markup (see [`markup`]).
+fn epochs_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
+    let (top, bottom_px) = (Fixed(o.top), Fixed(bottom));
+    let mut s = String::new();
+    for (i, a) in trace
         .target_assignments
         .iter()
         .enumerate()
         .filter(|(_, a)| axis.shows(a.computed_ms))
-        .map(|(i, a)| {
-            let x = axis.x(a.computed_ms);
-            let hover = {
-                let on_target = on_target.clone();
-                Callback::from(move |e: MouseEvent| {
-                    if e.buttons() == 0 {
-                        on_target.emit((i, false));
-                    }
-                })
-            };
-            let tap = on_target.reform(move |_: MouseEvent| (i, true));
-            html! {
-                <g class="target-epoch" data-target={i.to_string()} data-epoch={a.epoch.to_string()}
-                   data-at={a.computed_ms.to_string()}>
-                    <line class="target-marker" x1={f1(x)} x2={f1(x)} y1={f0(o.top)} y2={f0(bottom)} />
-                    <path class="target-tick" d={format!("M{x:.1} {bottom:.0}l-4 3 4 3 4-3z", bottom = Fixed(bottom), x = Fixed(x),)} />
-                    <rect class="round-hit" x={f1(x - 5.0)} y={f0(o.top)}
-                          width="10" height={f0(bottom - o.top + 6.0)}
-                          onmouseenter={hover} onclick={tap}>
-                        <title>{ format!("target assignment epoch {} at {}: {}", a.epoch, format_duration(a.computed_ms), why(trace, a)) }</title>
-                    </rect>
-                </g>
-            }
-        });
-    html! { <g class="target-epochs">{ for marks }</g> }
+    {
+        let x = Fixed(axis.x(a.computed_ms));
+        let title = format!(
+            "target assignment epoch {} at {}: {}",
+            a.epoch,
+            format_duration(a.computed_ms),
+            why(trace, a)
+        );
+        let _ = write!(
+            s,
+            r#"<g class="target-epoch" data-target="{i}" data-epoch="{}" data-at="{}"><line class="target-marker" x1="{x:.1}" x2="{x:.1}" y1="{top:.0}" y2="{bottom_px:.0}"/><path class="target-tick" d="M{x:.1} {bottom_px:.0}l-4 3 4 3 4-3z"/><rect class="round-hit" x="{:.1}" y="{top:.0}" width="10" height="{:.0}"><title>{}</title></rect></g>"#,
+            a.epoch,
+            a.computed_ms,
+            Fixed(axis.x(a.computed_ms) - 5.0),
+            Fixed(bottom - o.top + 6.0),
+            esc(&title)
+        );
+    }
+    s
 }
 
 /// Reconciliation bands along the bottom of each drawn lane: the lanes are
@@ -64,31 +91,101 @@ pub fn reconciliation_bands(whole: &Trace, lay: &TimelineLayout, axis: &TimeAxis
     if whole.member_reconciliation.is_empty() {
         return Html::default();
     }
+    html! { <g class="reconciliation">{ markup(bands_markup(whole, lay, axis)) }</g> }
+}
+
+/// The reconciliation bands as markup (see [`markup`]): a `g.recon-lane`
+/// per lane with a band per span.
+fn bands_markup(whole: &Trace, lay: &TimelineLayout, axis: &TimeAxis) -> String {
     let pad = lay.options.lane_padding - 1.0;
-    let lanes = lay.lanes.iter().filter_map(|lane| {
-        lane.worker?;
-        let w = whole.worker_index(&lane.label)?;
+    let mut out = String::new();
+    for lane in &lay.lanes {
+        if lane.worker.is_none() {
+            continue;
+        }
+        let Some(w) = whole.worker_index(&lane.label) else {
+            continue;
+        };
         let spans: Vec<_> = whole
             .member_reconciliation
             .iter()
             .filter(|s| s.worker == w && s.end_ms >= axis.from_ms && s.start_ms <= axis.to_ms)
             .collect();
-        let threads = spans.iter().map(|s| s.thread + 1).max()?;
+        let Some(threads) = spans.iter().map(|s| s.thread + 1).max() else {
+            continue;
+        };
         let h = clamp(pad / f64::from(threads), 1.0, 3.0);
         let bottom = lane.y + lane.height - 1.0;
-        let bands = spans.into_iter().map(|s| {
+        let _ = write!(
+            out,
+            r#"<g class="recon-lane" data-lane="{}">"#,
+            esc(&lane.label)
+        );
+        for s in spans {
             let x0 = axis.x(s.start_ms.max(axis.from_ms));
             let x1 = axis.x(s.end_ms.min(axis.to_ms));
-            let kind = BandKind::of(s);
             let y = bottom - h * f64::from(s.thread + 1);
-            html! {
-                <rect class={classes!("recon", kind.class())} data-state={s.state.kafka_name()}
-                      x={f1(x0)} y={f1(y)} width={f1((x1 - x0).max(0.5))} height={f1(h)}>
-                    <title>{ band_title(whole, s) }</title>
-                </rect>
-            }
-        });
-        Some(html! { <g class="recon-lane" data-lane={lane.label.clone()}>{ for bands }</g> })
-    });
-    html! { <g class="reconciliation">{ for lanes }</g> }
+            let _ = write!(
+                out,
+                r#"<rect class="recon {}" data-state="{}" x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}"><title>{}</title></rect>"#,
+                BandKind::of(s).class(),
+                s.state.kafka_name(),
+                Fixed(x0),
+                Fixed(y),
+                Fixed((x1 - x0).max(0.5)),
+                Fixed(h),
+                esc(&band_title(whole, s))
+            );
+        }
+        out.push_str("</g>");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn streams_protocol_trace() -> Trace {
+        let p = engine::presets::all()
+            .iter()
+            .find(|p| p.id == "streams/streams-protocol-instance-joins")
+            .expect("preset");
+        let result = engine::run::run(&p.scenario());
+        let v = result
+            .variants
+            .iter()
+            .find(|v| !v.trace.member_reconciliation.is_empty())
+            .expect("a streams-protocol column");
+        v.trace.clone()
+    }
+
+    /// Instance names come from the scenario, which a link can carry.
+    #[test]
+    fn markup_escapes_names_and_marks_every_epoch_and_band() {
+        let mut trace = streams_protocol_trace();
+        let w = trace.member_reconciliation[0].worker as usize;
+        trace.workers[w] = r#"<i onclick="x">a&b</i>"#.into();
+        let lay = TimelineLayout::new(&trace, LayoutOptions::default());
+        let axis = lay.axis();
+        let bands = bands_markup(&trace, &lay, &axis);
+        assert!(!bands.contains("<i "), "{bands}");
+        assert!(bands.contains(r#"data-lane="&lt;i onclick=&quot;x&quot;&gt;a&amp;b&lt;/i&gt;""#));
+        let spans = trace
+            .member_reconciliation
+            .iter()
+            .filter(|s| s.end_ms >= axis.from_ms && s.start_ms <= axis.to_ms)
+            .count();
+        assert!(spans > 0);
+        assert_eq!(bands.matches("<rect class=\"recon ").count(), spans);
+        let epochs = epochs_markup(&trace, &axis, lay.options, 200.0);
+        let shown = trace
+            .target_assignments
+            .iter()
+            .filter(|a| axis.shows(a.computed_ms))
+            .count();
+        assert!(shown > 0);
+        assert_eq!(epochs.matches("<g class=\"target-epoch\"").count(), shown);
+        assert!(epochs.contains(r#"data-target="0""#));
+    }
 }
