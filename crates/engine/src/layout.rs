@@ -478,6 +478,19 @@ impl TimeAxis {
         labelled_ticks(self.from_ms, self.to_ms, step)
     }
 
+    /// The `text-anchor` of a tick label at `x` in a drawing `width` wide:
+    /// its start near the axis's left edge, its end near the drawing's
+    /// right one, its middle elsewhere, so that no label runs off.
+    pub fn label_anchor(&self, x: f64, width: f64) -> &'static str {
+        if x < self.left + 20.0 {
+            "start"
+        } else if x > width - 30.0 {
+            "end"
+        } else {
+            "middle"
+        }
+    }
+
     /// The ticks' times alone.
     pub fn ticks(&self) -> Vec<u64> {
         self.labelled_ticks().into_iter().map(|(t, _)| t).collect()

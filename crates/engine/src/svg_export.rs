@@ -132,15 +132,10 @@ fn render_timeline(s: &mut String, trace: &crate::trace::Trace, lay: &TimelineLa
         }
     }
     let bottom = lay.lanes_bottom();
+    let axis = lay.axis();
     for (ms, label) in lay.labelled_ticks() {
         let x = lay.x(ms);
-        let anchor = if ms == 0 {
-            "start"
-        } else if x > o.width - 30.0 {
-            "end"
-        } else {
-            "middle"
-        };
+        let anchor = axis.label_anchor(x, o.width);
         let _ = write!(
             s,
             r##"<line x1="{x:.1}" x2="{x:.1}" y1="{:.0}" y2="{bottom:.0}" stroke="#d0d6de" stroke-width="0.5"/><text x="{x:.1}" y="{:.0}" font-size="10" fill="#5b6470" text-anchor="{anchor}">{}</text>"##,

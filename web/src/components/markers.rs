@@ -73,25 +73,7 @@ pub fn markers(
     let events = events_markup(trace, axis, o, bottom);
     // One pair of listeners for every marker (a closure pair per round cost
     // thousands of listeners on a storm): the round is the marker's `data-round`.
-    // Hovering selects, but not while a button is held (a scrub passing by).
-    let on_hover = {
-        let on_round = on_round.clone();
-        Callback::from(move |e: MouseEvent| {
-            if e.buttons() == 0 {
-                if let Some(i) = marker_index(&e, "g.round", "data-round") {
-                    on_round.emit((i, false));
-                }
-            }
-        })
-    };
-    let on_tap = {
-        let on_round = on_round.clone();
-        Callback::from(move |e: MouseEvent| {
-            if let Some(i) = marker_index(&e, "g.round", "data-round") {
-                on_round.emit((i, true));
-            }
-        })
-    };
+    let (on_hover, on_tap) = marker_listeners(on_round, "g.round", "data-round");
 
     html! {
         <>
@@ -114,13 +96,7 @@ fn ticks_markup(axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
     let mut ticks = String::new();
     for (ms, label) in lay.labelled_ticks() {
         let x = lay.x(ms);
-        let anchor = if x < lay.left + 20.0 {
-            "start"
-        } else if x > o.width - 30.0 {
-            "end"
-        } else {
-            "middle"
-        };
+        let anchor = lay.label_anchor(x, o.width);
         let _ = write!(
             ticks,
             r#"<g class="tick"><line x1="{x:.1}" x2="{x:.1}" y1="{top:.0}" y2="{bottom_px:.0}"/><text x="{x:.1}" y="{:.0}" text-anchor="{anchor}">{}</text></g>"#,
@@ -272,10 +248,41 @@ fn round_markers(trace: &Trace, axis: &TimeAxis) -> Vec<RoundMarker> {
     out
 }
 
+/// The `mouseover` and `click` listeners of a group of markers drawn as
+/// markup: `on_marker` gets the index in `attribute` of the marker
+/// (`selector`) under the pointer, and whether it was tapped or clicked
+/// (`true`) or hovered (`false`; not while a button is held, a scrub
+/// passing by).
+pub(crate) fn marker_listeners(
+    on_marker: &Callback<(usize, bool)>,
+    selector: &'static str,
+    attribute: &'static str,
+) -> (Callback<MouseEvent>, Callback<MouseEvent>) {
+    let on_hover = {
+        let on_marker = on_marker.clone();
+        Callback::from(move |e: MouseEvent| {
+            if e.buttons() == 0 {
+                if let Some(i) = marker_index(&e, selector, attribute) {
+                    on_marker.emit((i, false));
+                }
+            }
+        })
+    };
+    let on_tap = {
+        let on_marker = on_marker.clone();
+        Callback::from(move |e: MouseEvent| {
+            if let Some(i) = marker_index(&e, selector, attribute) {
+                on_marker.emit((i, true));
+            }
+        })
+    };
+    (on_hover, on_tap)
+}
+
 /// The index in `attribute` of the marker (`selector`, e.g. `g.round`) a
 /// mouse event happened on: markers drawn as markup share their parent's
 /// listeners.
-pub(crate) fn marker_index(e: &MouseEvent, selector: &str, attribute: &str) -> Option<usize> {
+fn marker_index(e: &MouseEvent, selector: &str, attribute: &str) -> Option<usize> {
     use wasm_bindgen::JsCast;
     let target: web_sys::Element = e.target()?.dyn_into().ok()?;
     target

@@ -13,7 +13,7 @@ use engine::wording::duration as format_duration;
 use std::fmt::Write as _;
 use yew::prelude::*;
 
-use crate::components::markers::{marker_index, markup};
+use crate::components::markers::{marker_listeners, markup};
 use crate::state::target_view::{band_title, why, BandKind};
 
 /// The target assignment markers of `trace` in `axis`'s window, from the
@@ -30,24 +30,7 @@ pub fn epoch_markers(
     }
     // One pair of listeners for every marker, as for round markers: the
     // epoch is the marker's `data-target`.
-    let on_hover = {
-        let on_target = on_target.clone();
-        Callback::from(move |e: MouseEvent| {
-            if e.buttons() == 0 {
-                if let Some(i) = marker_index(&e, "g.target-epoch", "data-target") {
-                    on_target.emit((i, false));
-                }
-            }
-        })
-    };
-    let on_tap = {
-        let on_target = on_target.clone();
-        Callback::from(move |e: MouseEvent| {
-            if let Some(i) = marker_index(&e, "g.target-epoch", "data-target") {
-                on_target.emit((i, true));
-            }
-        })
-    };
+    let (on_hover, on_tap) = marker_listeners(on_target, "g.target-epoch", "data-target");
     html! {
         <g class="target-epochs" onmouseover={on_hover} onclick={on_tap}>
             { markup(epochs_markup(trace, axis, o, bottom)) }
