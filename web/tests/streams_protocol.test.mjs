@@ -40,6 +40,12 @@ test('a streams-protocol column shows target epochs, reconciliation bands and ta
   assert.match(title, /UNREVOKED_TASKS.*revoking 0_\d/);
   assert.ok(await page.locator('.legend .swatch.target').count() === 1);
 
+  // Hovering an epoch marker selects it, as hovering a round marker does
+  // (the markers share one pair of listeners on their group). Epoch 4's
+  // wide target overlaps epoch 3's right half.
+  await col.locator('g.target-epoch[data-epoch="3"] rect.round-hit').hover({ position: { x: 1, y: 20 } });
+  await page.locator('.round-details.target-details[data-epoch="3"]').waitFor();
+
   // Click the join's epoch marker: the details list every member's reconciliation.
   await col.locator('g.target-epoch[data-epoch="4"] rect.round-hit').click();
   const details = page.locator('.round-details.target-details[data-epoch="4"]');
