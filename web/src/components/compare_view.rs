@@ -171,7 +171,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
         }
     };
     html! {
-        <section class={classes!("compare", props.stale.then_some("stale"))} aria-busy={props.stale.to_string()}
+        <section class={classes!("compare", props.stale.then_some("stale"), props.playing.then_some("playing"))} aria-busy={props.stale.to_string()}
                  data-window={window.to_query()}>
             <Transport t_ms={props.t_ms} {end_ms} playing={props.playing} speed={props.speed}
                        can_step={props.can_step} on_action={props.on_play.clone()} on_help={props.on_help.clone()} />
