@@ -26,13 +26,14 @@ pub fn f0(v: f64) -> String {
     format!("{v:.0}", v = Fixed(v),)
 }
 
-/// SVG markup (escaped where it was written: labels and explanations come
-/// from the scenario) as the children of the element it is put in. The
-/// browser parses it in one call, where Yew would make each element and set
-/// each attribute in a call of its own; a new string replaces the old
-/// children whole (issue #13: a cold load's first timeline).
-pub fn markup(svg: String) -> Html {
-    Html::from_html_unchecked(AttrValue::from(svg))
+/// Markup (the timelines' SVG, the sweep view's plot and readouts), escaped
+/// where it was written: labels and explanations come from the scenario,
+/// which a link carries. It becomes the children of the element it is put
+/// in: the browser parses it in one call, where Yew would make each element
+/// and set each attribute in a call of its own, and a new string replaces
+/// the old children whole (issue #13: a cold load's first timeline).
+pub fn markup(text: String) -> Html {
+    Html::from_html_unchecked(AttrValue::from(text))
 }
 
 /// Event labels on two rows above the lanes, each placed where it does not
@@ -66,8 +67,7 @@ pub fn markers(
     bottom: f64,
     on_round: &Callback<(usize, bool)>,
 ) -> Html {
-    let lay = axis;
-    let right = lay.x(trace.end_ms);
+    let right = axis.x(trace.end_ms);
     let ticks = ticks_markup(axis, o, bottom);
     let rounds = rounds_markup(trace, axis, o, bottom);
     let events = events_markup(trace, axis, o, bottom);
@@ -78,25 +78,24 @@ pub fn markers(
     html! {
         <>
             <g class="ticks">{ markup(ticks) }</g>
-            if lay.shows(trace.end_ms) {
+            if axis.shows(trace.end_ms) {
                 <rect class="axis-end" x={f1(right)} y={f0(o.top)} width="1" height={f0((bottom - o.top).max(0.0))} />
             }
             <g class="events">{ markup(events) }</g>
             <g class="rounds" onmouseover={on_hover} onclick={on_tap}>{ markup(rounds) }</g>
-            { epoch_markers(trace, lay, o, bottom, on_round) }
-            { cut_marker(trace, lay, o, bottom) }
+            { epoch_markers(trace, axis, o, bottom, on_round) }
+            { cut_marker(trace, axis, o, bottom) }
         </>
     }
 }
 
 /// The axis' labelled ticks as markup (see [`markup`]).
 fn ticks_markup(axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
-    let lay = axis;
     let (top, bottom_px) = (Fixed(o.top), Fixed(bottom));
     let mut ticks = String::new();
-    for (ms, label) in lay.labelled_ticks() {
-        let x = lay.x(ms);
-        let anchor = lay.label_anchor(x, o.width);
+    for (ms, label) in axis.labelled_ticks() {
+        let x = axis.x(ms);
+        let anchor = axis.label_anchor(x, o.width);
         let _ = write!(
             ticks,
             r#"<g class="tick"><line x1="{x:.1}" x2="{x:.1}" y1="{top:.0}" y2="{bottom_px:.0}"/><text x="{x:.1}" y="{:.0}" text-anchor="{anchor}">{}</text></g>"#,
@@ -112,10 +111,9 @@ fn ticks_markup(axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
 /// The round markers as markup, each a `g.round` with its round's index
 /// in `data-round` (the listeners on their parent read it).
 fn rounds_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
-    let lay = axis;
     let (top, bottom_px) = (Fixed(o.top), Fixed(bottom));
     let mut rounds = String::new();
-    for m in round_markers(trace, lay) {
+    for m in round_markers(trace, axis) {
         let round = &trace.rounds[m.first];
         let x = Fixed(m.x);
         let title = if m.count == 1 {
@@ -158,17 +156,20 @@ fn rounds_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) 
 /// The scenario's events as markup: a line, a flag with the event as its
 /// tooltip and, where it fits, a label.
 fn events_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
-    let lay = axis;
     let (top, bottom_px) = (Fixed(o.top), Fixed(bottom));
-    let shown: Vec<_> = trace.events.iter().filter(|e| lay.shows(e.at_ms)).collect();
+    let shown: Vec<_> = trace
+        .events
+        .iter()
+        .filter(|e| axis.shows(e.at_ms))
+        .collect();
     let event_xs: Vec<(f64, usize)> = shown
         .iter()
-        .map(|e| (lay.x(e.at_ms), e.label.chars().count()))
+        .map(|e| (axis.x(e.at_ms), e.label.chars().count()))
         .collect();
     let placed = place_labels(&event_xs, o.width);
     let mut events = String::new();
     for (ev, place) in shown.into_iter().zip(placed) {
-        let x = Fixed(lay.x(ev.at_ms));
+        let x = Fixed(axis.x(ev.at_ms));
         let skipped = if ev.applied { "" } else { " skipped" };
         let title = format!(
             "{} at {}{}",

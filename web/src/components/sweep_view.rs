@@ -19,6 +19,7 @@ use crate::browser::hooks::use_element_width;
 use crate::browser::profile;
 use crate::components::app::description;
 use crate::components::engine_text::engine_text;
+use crate::components::markers::markup;
 use crate::state::sweep::{plot_options, step_point, SweepAction, SweepModel};
 use crate::worker::sweep_pool::{PoolEvent, SweepPool};
 use controls::SweepControls;
@@ -217,25 +218,20 @@ pub fn SweepView(props: &SweepViewProps) -> Html {
                 { for r.failed.iter().take(3).map(|(v, why)| html! {
                     <p class="notice failure">{ engine_text(&format!("{} = {}: {why}", r.result.spec.parameter.name(), r.result.unit.format(*v))) }</p>
                 }) }
-                { raw(legend_html(&r.result)) }
+                { markup(legend_html(&r.result)) }
             } else if !props.embed {
                 <p class="sweep-hint">{"Pick a setting and a range, then run: every point runs the whole scenario for every compared protocol."}</p>
             }
             <div class="sweep-plot-box" ref={plot_ref} tabindex={plot.is_some().then_some("0")}
                  aria-label="The sweep's plot: the arrow keys pick a point, Enter opens it"
                  onmouseover={on_over} onmouseleave={on_leave} onclick={on_click} onkeydown={on_key}>
-                { plot.map(raw).unwrap_or_default() }
+                { plot.map(markup).unwrap_or_default() }
             </div>
             if let Some(r) = run {
-                { raw(readout_html(&r.result, *hovered)) }
+                { markup(readout_html(&r.result, *hovered)) }
             }
         </section>
     }
-}
-
-/// Markup written by [`plot`] (escaped there).
-fn raw(html: String) -> Html {
-    Html::from_html_unchecked(AttrValue::from(html))
 }
 
 fn status_text(done: usize, total: usize, state: &str, ms: Option<f64>) -> String {
