@@ -36,6 +36,13 @@ pub fn markup(text: String) -> Html {
     Html::from_html_unchecked(AttrValue::from(text))
 }
 
+/// SVG [`markup`] inside one bare `<g>`: Yew inserts and removes a raw
+/// bundle's top-level nodes one call each, so a changed group of a hundred
+/// markers is one removal and one insertion instead of two hundred calls.
+pub fn svg_markup(text: String) -> Html {
+    markup(format!("<g>{text}</g>"))
+}
+
 /// Event labels on two rows above the lanes, each placed where it does not
 /// overlap the previous label on its row; a label that fits nowhere is left
 /// to the marker's tooltip. Returns `(x, row, anchored at its end)`.
@@ -77,12 +84,12 @@ pub fn markers(
 
     html! {
         <>
-            <g class="ticks">{ markup(ticks) }</g>
+            <g class="ticks">{ svg_markup(ticks) }</g>
             if axis.shows(trace.end_ms) {
                 <rect class="axis-end" x={f1(right)} y={f0(o.top)} width="1" height={f0((bottom - o.top).max(0.0))} />
             }
-            <g class="events">{ markup(events) }</g>
-            <g class="rounds" onmouseover={on_hover} onclick={on_tap}>{ markup(rounds) }</g>
+            <g class="events">{ svg_markup(events) }</g>
+            <g class="rounds" onmouseover={on_hover} onclick={on_tap}>{ svg_markup(rounds) }</g>
             { epoch_markers(trace, axis, o, bottom, on_round) }
             { cut_marker(trace, axis, o, bottom) }
         </>

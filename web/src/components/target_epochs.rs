@@ -13,7 +13,7 @@ use engine::wording::duration as format_duration;
 use std::fmt::Write as _;
 use yew::prelude::*;
 
-use crate::components::markers::{marker_listeners, markup};
+use crate::components::markers::{marker_listeners, svg_markup};
 use crate::state::target_view::{band_title, why, BandKind};
 
 /// The target assignment markers of `trace` in `axis`'s window, from the
@@ -33,7 +33,7 @@ pub fn epoch_markers(
     let (on_hover, on_tap) = marker_listeners(on_target, "g.target-epoch", "data-target");
     html! {
         <g class="target-epochs" onmouseover={on_hover} onclick={on_tap}>
-            { markup(epochs_markup(trace, axis, o, bottom)) }
+            { svg_markup(epochs_markup(trace, axis, o, bottom)) }
         </g>
     }
 }
@@ -74,7 +74,7 @@ pub fn reconciliation_bands(whole: &Trace, lay: &TimelineLayout, axis: &TimeAxis
     if whole.member_reconciliation.is_empty() {
         return Html::default();
     }
-    html! { <g class="reconciliation">{ markup(bands_markup(whole, lay, axis)) }</g> }
+    html! { <g class="reconciliation">{ svg_markup(bands_markup(whole, lay, axis)) }</g> }
 }
 
 /// The reconciliation bands as markup (see [`markup`]): a `g.recon-lane`

@@ -18,7 +18,7 @@ use engine::trace::{ItemState, Trace, WorkerState};
 use yew::prelude::*;
 
 use crate::browser::profile;
-use crate::components::markers::{markers, markup};
+use crate::components::markers::{markers, svg_markup};
 use crate::components::target_epochs::reconciliation_bands;
 use crate::shared::Shared;
 use crate::state::numbers::thousands;
@@ -191,7 +191,7 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
             // Markup the browser parses: one call into the page for every
             // lane, where Yew made an element and set each attribute in a
             // call of its own (issue #13: a cold load's first timeline).
-            <g class="lanes">{ markup(lanes) }</g>
+            <g class="lanes">{ svg_markup(lanes) }</g>
             { reconciliation_bands(&run.trace, lay, &axis) }
             { markers(&run.trace, &axis, o, lay.lanes_bottom(), &props.on_round) }
         </g>
