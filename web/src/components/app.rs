@@ -40,15 +40,19 @@ use crate::worker::sim_client::SimClient;
 pub(crate) fn description(text: &str, stale: bool) -> Html {
     let first = crate::components::gallery::first_sentence(text);
     let rest = text.trim()[first.len()..].trim();
-    let mark = stale.then(|| {
+    // Always laid out (hidden until the scenario is edited), so that
+    // showing it never moves what follows by a line.
+    let mark = if stale {
         html! { <span class="stale-note" id="description-stale">{" (edited — description may not match)"}</span> }
-    });
+    } else {
+        html! { <span class="stale-note reserved" aria-hidden="true">{" (edited — description may not match)"}</span> }
+    };
     if rest.is_empty() {
-        html! { <p class="description">{ text.to_string() }{ for mark }</p> }
+        html! { <p class="description">{ text.to_string() }{ mark }</p> }
     } else {
         html! {
             <details class="description">
-                <summary><span class="first">{ first.to_string() }</span><span class="more">{" more"}</span>{ for mark }</summary>
+                <summary><span class="first">{ first.to_string() }</span><span class="more">{" more"}</span>{ mark }</summary>
                 <p>{ rest.to_string() }</p>
             </details>
         }

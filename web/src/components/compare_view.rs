@@ -180,7 +180,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
             { view_bar(window, focus, end_ms, &on_view) }
             <div class="legend-row">
                 <Legend result={props.result.clone()} />
-                <span class="sim-status" id="sim-status">{ &props.status }</span>
+                <span class="sim-status" id="sim-status" title={props.status.clone()}>{ &props.status }</span>
             </div>
             { mode_bar }
             <div class="compare-body">
