@@ -136,6 +136,27 @@ test('blank scenarios of each family open from the gallery and simulate', async 
   assert.deepEqual(page.errors, []);
 });
 
+test('an edit does not move what is below the editor (the stale note and the status keep their lines)', async () => {
+  // Mixed-version upgrade's first sentence plus the note is wider than the
+  // line at 1280 px; the status after an edit is longer than before it.
+  const page = await newPage(browser, { width: 1280, height: 800 });
+  await page.goto(server.url + '#p=connect/mixed-version-upgrade');
+  await timelineReady(page);
+  await simulationShown(page);
+  await openEditor(page);
+  const where = () => page.evaluate(() => ['#editor', 'fieldset.protocols', '.legend-row', '.columns']
+    .map((s) => `${s} ${document.querySelector(s).getBoundingClientRect().y.toFixed(2)}`));
+  const before = await where();
+  const workers = Number(await page.inputValue('#workers'));
+  await commit(page, '#workers', String(workers + 1));
+  await page.waitForSelector('#description-stale');
+  assert.deepEqual(await where(), before, 'the note shown and the status changed');
+  await commit(page, '#workers', String(workers));
+  await page.waitForFunction(() => !document.querySelector('#description-stale'));
+  assert.deepEqual(await where(), before, 'the note hidden again');
+  assert.deepEqual(page.errors, []);
+});
+
 test('title and description are edited in the editor and marked stale when the scenario changes', async () => {
   const page = await newPage(browser);
   await page.goto(server.url + '#p=connect/worker-joins');
