@@ -85,11 +85,14 @@ pub fn Editor(props: &EditorProps) -> Html {
                 <form class="editor-body" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
                     <ClusterEditor scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()}
                                    text_stale={props.text_stale} />
-                    if matches!(s.family, Family::Streams(_)) {
-                        <StreamsEditor scenario={props.scenario.clone()} {on_edit} {on_error} />
-                    } else {
-                        <ConfigMatrix scenario={props.scenario.clone()} on_edit={on_edit.clone()} on_error={on_error.clone()} />
+                    if let Family::Connect(connect) = &s.family {
+                        // Only what the grid shows: an edit elsewhere leaves its
+                        // props equal, and Yew skips its render (issue #13).
+                        <ConfigMatrix cluster={Rc::new(connect.cluster.config.clone())} variants={Rc::new(connect.compare.clone())}
+                                      on_edit={on_edit.clone()} on_error={on_error.clone()} />
                         <EventsEditor scenario={props.scenario.clone()} {on_edit} {on_error} />
+                    } else {
+                        <StreamsEditor scenario={props.scenario.clone()} {on_edit} {on_error} />
                     }
                 </form>
             }
