@@ -136,6 +136,26 @@ test('blank scenarios of each family open from the gallery and simulate', async 
   assert.deepEqual(page.errors, []);
 });
 
+test('config edits and workers edits in turn keep each other (the config grid skips the renders it does not need)', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=connect/worker-joins');
+  await timelineReady(page);
+  await simulationShown(page);
+  await openEditor(page);
+  await commit(page, '#workers', '5');
+  await commit(page, '#cfg-cluster-session-timeout-ms', '20000');
+  await commit(page, '#workers', '6');
+  await commit(page, '#cfg-1-scheduled-rebalance-max-delay-ms', '60000');
+  const s = await decoded(page);
+  assert.equal(s.connect.workers, 6);
+  const text = JSON.stringify(s);
+  assert.match(text, /"session\.timeout\.ms":"?20000"?/);
+  assert.match(text, /"scheduled\.rebalance\.max\.delay\.ms":"?60000"?/);
+  assert.equal(await page.inputValue('#cfg-cluster-session-timeout-ms'), '20000');
+  assert.equal(await page.inputValue('#workers'), '6');
+  assert.deepEqual(page.errors, []);
+});
+
 test('an edit does not move what is below the editor (the stale note and the status keep their lines)', async () => {
   // Mixed-version upgrade's first sentence plus the note is wider than the
   // line at 1280 px; the status after an edit is longer than before it.
