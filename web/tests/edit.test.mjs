@@ -25,6 +25,16 @@ async function commit(page, selector, value) {
   await simulationShown(page);
 }
 
+/** A page on preset `id` with its editor open, its first simulation shown. */
+async function presetInEditor(id, viewport) {
+  const page = await newPage(browser, viewport);
+  await page.goto(server.url + '#p=' + id);
+  await timelineReady(page);
+  await simulationShown(page);
+  await openEditor(page);
+  return page;
+}
+
 test('each edit is a history entry: Back undoes it, Forward redoes it', async () => {
   const page = await newPage(browser);
   await page.goto(server.url + '#p=connect/worker-joins');
@@ -137,11 +147,7 @@ test('blank scenarios of each family open from the gallery and simulate', async 
 });
 
 test('config edits and workers edits in turn keep each other (the config grid skips the renders it does not need)', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '#p=connect/worker-joins');
-  await timelineReady(page);
-  await simulationShown(page);
-  await openEditor(page);
+  const page = await presetInEditor('connect/worker-joins');
   await commit(page, '#workers', '5');
   await commit(page, '#cfg-cluster-session-timeout-ms', '20000');
   await commit(page, '#workers', '6');
@@ -159,11 +165,7 @@ test('config edits and workers edits in turn keep each other (the config grid sk
 test('an edit does not move what is below the editor (the stale note and the status keep their lines)', async () => {
   // Mixed-version upgrade's first sentence plus the note is wider than the
   // line at 1280 px; the status after an edit is longer than before it.
-  const page = await newPage(browser, { width: 1280, height: 800 });
-  await page.goto(server.url + '#p=connect/mixed-version-upgrade');
-  await timelineReady(page);
-  await simulationShown(page);
-  await openEditor(page);
+  const page = await presetInEditor('connect/mixed-version-upgrade', { width: 1280, height: 800 });
   const where = () => page.evaluate(() => ['#editor', 'fieldset.protocols', '.legend-row', '.columns']
     .map((s) => `${s} ${document.querySelector(s).getBoundingClientRect().y.toFixed(2)}`));
   const before = await where();
@@ -178,11 +180,7 @@ test('an edit does not move what is below the editor (the stale note and the sta
 });
 
 test('title and description are edited in the editor and marked stale when the scenario changes', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '#p=connect/worker-joins');
-  await timelineReady(page);
-  await simulationShown(page);
-  await openEditor(page);
+  const page = await presetInEditor('connect/worker-joins');
   assert.equal(await page.locator('#description-stale').count(), 0);
   await commit(page, '#workers', '1000');
   // The preset's "Three workers run…" no longer fits.
@@ -205,11 +203,7 @@ test('title and description are edited in the editor and marked stale when the s
 });
 
 test('the Streams editor has the config grid: Kafka names, defaults, warmups switch, columns, restore rate', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '#p=streams/stateful-scale-out');
-  await timelineReady(page);
-  await simulationShown(page);
-  await openEditor(page);
+  const page = await presetInEditor('streams/stateful-scale-out');
   const grid = page.locator('.editor table.config-matrix');
   // Kafka property names with their defaults for the app's version (shown
   // with the page's thousands separators; the inputs take plain digits).
@@ -255,11 +249,7 @@ test('the Streams editor has the config grid: Kafka names, defaults, warmups swi
 });
 
 test('the Streams editor sets a column\'s Kafka release and a slow handler\'s stream thread', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '#p=streams/slow-handler');
-  await timelineReady(page);
-  await simulationShown(page);
-  await openEditor(page);
+  const page = await presetInEditor('streams/slow-handler');
   // kafka_version is the grid's first row: the application inherits the
   // newest release, a column its application's; the choices are the
   // releases the engine models.
@@ -296,11 +286,7 @@ test('the Streams editor sets a column\'s Kafka release and a slow handler\'s st
 });
 
 test('errors name the column as the page does', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '#p=streams/stateful-scale-out');
-  await timelineReady(page);
-  await simulationShown(page);
-  await openEditor(page);
+  const page = await presetInEditor('streams/stateful-scale-out');
   let r = await request(page);
   await page.fill('#cfg-0-heartbeat-interval-ms', '999999');
   await page.press('#cfg-0-heartbeat-interval-ms', 'Enter');
