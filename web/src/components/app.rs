@@ -42,10 +42,11 @@ pub(crate) fn description(text: &str, stale: bool) -> Html {
     let rest = text.trim()[first.len()..].trim();
     // Always laid out (hidden until the scenario is edited), so that
     // showing it never moves what follows by a line.
-    let mark = if stale {
-        html! { <span class="stale-note" id="description-stale">{" (edited — description may not match)"}</span> }
-    } else {
-        html! { <span class="stale-note reserved" aria-hidden="true">{" (edited — description may not match)"}</span> }
+    let mark = html! {
+        <span class={classes!("stale-note", (!stale).then_some("reserved"))}
+              id={stale.then_some("description-stale")} aria-hidden={(!stale).then_some("true")}>
+            {" (edited — description may not match)"}
+        </span>
     };
     if rest.is_empty() {
         html! { <p class="description">{ text.to_string() }{ mark }</p> }

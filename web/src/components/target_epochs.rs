@@ -38,7 +38,8 @@ pub fn epoch_markers(
     }
 }
 
-/// The target assignment markers as markup (see [`markup`]).
+/// The target assignment markers as markup (see
+/// [`markup`](crate::components::markers::markup)).
 fn epochs_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
     let (top, bottom_px) = (Fixed(o.top), Fixed(bottom));
     let mut s = String::new();
@@ -48,7 +49,8 @@ fn epochs_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) 
         .enumerate()
         .filter(|(_, a)| axis.shows(a.computed_ms))
     {
-        let x = Fixed(axis.x(a.computed_ms));
+        let x_px = axis.x(a.computed_ms);
+        let x = Fixed(x_px);
         let title = format!(
             "target assignment epoch {} at {}: {}",
             a.epoch,
@@ -60,7 +62,7 @@ fn epochs_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) 
             r#"<g class="target-epoch" data-target="{i}" data-epoch="{}" data-at="{}"><line class="target-marker" x1="{x:.1}" x2="{x:.1}" y1="{top:.0}" y2="{bottom_px:.0}"/><path class="target-tick" d="M{x:.1} {bottom_px:.0}l-4 3 4 3 4-3z"/><rect class="round-hit" x="{:.1}" y="{top:.0}" width="10" height="{:.0}"><title>{}</title></rect></g>"#,
             a.epoch,
             a.computed_ms,
-            Fixed(axis.x(a.computed_ms) - 5.0),
+            Fixed(x_px - 5.0),
             Fixed(bottom - o.top + 6.0),
             esc(&title)
         );
@@ -77,8 +79,9 @@ pub fn reconciliation_bands(whole: &Trace, lay: &TimelineLayout, axis: &TimeAxis
     html! { <g class="reconciliation">{ svg_markup(bands_markup(whole, lay, axis)) }</g> }
 }
 
-/// The reconciliation bands as markup (see [`markup`]): a `g.recon-lane`
-/// per lane with a band per span.
+/// The reconciliation bands as markup (see
+/// [`markup`](crate::components::markers::markup)): a `g.recon-lane` per
+/// lane with a band per span.
 fn bands_markup(whole: &Trace, lay: &TimelineLayout, axis: &TimeAxis) -> String {
     let pad = lay.options.lane_padding - 1.0;
     let mut out = String::new();
