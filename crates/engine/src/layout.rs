@@ -3,10 +3,15 @@
 //! Pure geometry from a [`Trace`], shared by the page and the static SVG
 //! export so both draw the same picture. A lane per worker (plus one for
 //! unassigned work), a row per connector or task that was ever on that lane,
-//! and one bar per state span: long runs of one state are one shape.
+//! and one bar per state span: long runs of one state are one shape. Drawn,
+//! a row's bars of one state that overlap or touch are one rectangle
+//! ([`TimelineLayout::drawn_bars_on`]).
 
 use crate::fixed::clamp;
 use std::collections::HashMap;
+
+mod drawn_bars;
+pub use drawn_bars::DrawnBar;
 
 use crate::time_ticks::labelled_ticks;
 pub use crate::time_ticks::{tick_step, AxisUnit, AXIS_CHAR_W};

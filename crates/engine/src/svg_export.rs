@@ -146,7 +146,7 @@ fn render_timeline(s: &mut String, trace: &crate::trace::Trace, lay: &TimelineLa
             x = Fixed(x)
         );
     }
-    for bar in lay.bars(trace) {
+    for bar in lay.drawn_bars_on(trace, lay.axis(), |_| true) {
         let _ = write!(
             s,
             r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{}" fill="{}"/>"#,

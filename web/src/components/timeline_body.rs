@@ -167,10 +167,7 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
     // One path per (lane, state).
     let paths = profile::timed("bar paths", || {
         let mut paths: HashMap<(Option<u32>, ItemState), String> = HashMap::new();
-        for bar in lay
-            .bars_on(trace, axis)
-            .filter(|b| shown.contains(&b.worker))
-        {
+        for bar in lay.drawn_bars_on(trace, axis, |w| shown.contains(&w)) {
             let d = paths.entry((bar.worker, bar.state)).or_default();
             let _ = write!(
                 d,
