@@ -8,7 +8,7 @@
 //! ([`TimelineLayout::drawn_bars_on`]).
 
 use crate::fixed::clamp;
-use std::collections::HashMap;
+use crate::multiply_hash::MultiplyHashMap;
 
 mod drawn_bars;
 pub use drawn_bars::DrawnBar;
@@ -98,7 +98,7 @@ pub struct TimelineLayout {
     /// The sizes used.
     pub options: LayoutOptions,
     end_ms: u64,
-    row_y: HashMap<(Option<u32>, u32), f64>,
+    row_y: MultiplyHashMap<(Option<u32>, u32), f64>,
 }
 
 impl TimelineLayout {
@@ -165,7 +165,7 @@ impl TimelineLayout {
             });
             y += height;
         }
-        let mut row_y = HashMap::new();
+        let mut row_y = MultiplyHashMap::default();
         for lane in &lanes {
             for (r, item) in lane.rows.iter().enumerate() {
                 row_y.insert(
@@ -283,8 +283,19 @@ impl TimelineLayout {
         trace: &'a Trace,
         axis: TimeAxis,
     ) -> impl Iterator<Item = Bar> + 'a {
+        self.bars_on_lanes(trace, axis, |_| true)
+    }
+
+    /// [`Self::bars_on`] of the lanes (workers, `None` for unassigned)
+    /// `keep` accepts, asked once a span.
+    pub fn bars_on_lanes<'a>(
+        &'a self,
+        trace: &'a Trace,
+        axis: TimeAxis,
+        keep: impl Fn(Option<u32>) -> bool + 'a,
+    ) -> impl Iterator<Item = Bar> + 'a {
         let shown = move |s: &&crate::trace::StateSpan| {
-            s.end_ms >= axis.from_ms && s.start_ms <= axis.to_ms
+            s.end_ms >= axis.from_ms && s.start_ms <= axis.to_ms && keep(s.worker)
         };
         trace.spans.iter().filter(shown).flat_map(move |span| {
             let x0 = axis.x(span.start_ms);

@@ -18,6 +18,7 @@ pub(crate) mod kafka_version;
 pub mod layout;
 pub mod link;
 pub mod metrics;
+pub(crate) mod multiply_hash;
 pub mod presets;
 pub mod report;
 pub mod result_wire;

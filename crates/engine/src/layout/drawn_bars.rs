@@ -11,9 +11,8 @@
 //! or touch, so the pixels are those of the bars drawn one by one; bars that
 //! do not overlap are kept exactly as they were.
 
-use std::collections::HashMap;
-
 use super::{TimeAxis, TimelineLayout};
+use crate::multiply_hash::MultiplyHashMap;
 use crate::trace::{ItemState, Trace};
 
 /// One drawn rectangle: a bar, or a run of a row's bars in one state.
@@ -60,8 +59,8 @@ impl TimelineLayout {
         keep: impl Fn(Option<u32>) -> bool,
     ) -> Vec<DrawnBar> {
         let mut drawn: Vec<DrawnBar> = Vec::new();
-        let mut last: HashMap<RowState, LastRect> = HashMap::new();
-        for bar in self.bars_on(trace, axis).filter(|b| keep(b.worker)) {
+        let mut last: MultiplyHashMap<RowState, LastRect> = MultiplyHashMap::default();
+        for bar in self.bars_on_lanes(trace, axis, &keep) {
             let left = tenths(bar.x);
             let right = left + tenths(bar.width);
             match last.get_mut(&(bar.worker, bar.item, bar.state)) {

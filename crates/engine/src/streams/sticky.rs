@@ -16,8 +16,9 @@
 //! satisfies every expectation of Kafka's `LegacyStickyTaskAssignorTest`. Where Kafka's own result depends on hash order, the two can
 //! differ in which of several equally good clients gets a task.
 
-use std::collections::{BTreeSet, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BTreeSet;
+
+use crate::multiply_hash::MultiplyHashSet;
 
 use super::assignment::{AssignmentConfigs, AssignmentError, StreamsAssignment};
 use super::client_state::ClientState;
@@ -104,7 +105,7 @@ impl Sticky {
             previous_active,
             previous_standby,
             task_pairs: TaskPairs {
-                pairs: HashSet::default(),
+                pairs: MultiplyHashSet::default(),
                 max_pairs: task_count_u64 * task_count_u64.saturating_sub(1) / 2,
             },
         }
@@ -304,7 +305,7 @@ impl Sticky {
 /// There can be millions of pairs, so they are packed into `u64`s in a set
 /// with a cheap deterministic hash.
 struct TaskPairs {
-    pairs: HashSet<u64, BuildHasherDefault<PairHasher>>,
+    pairs: MultiplyHashSet<u64>,
     max_pairs: u64,
 }
 
@@ -325,27 +326,5 @@ impl TaskPairs {
         for &other in assigned {
             self.pairs.insert(Self::pair(other, task));
         }
-    }
-}
-
-/// A multiplicative hash for packed task pairs (Fibonacci hashing).
-#[derive(Default)]
-struct PairHasher(u64);
-
-impl Hasher for PairHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0 ^ n)
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .rotate_left(29);
     }
 }
