@@ -162,6 +162,23 @@ test('config edits and workers edits in turn keep each other (the config grid sk
   assert.deepEqual(page.errors, []);
 });
 
+test('Streams config edits and instance edits in turn keep each other (the Streams grid skips the renders it does not need)', async () => {
+  const page = await presetInEditor('streams/warmup-convergence');
+  const instances = Number(await page.inputValue('#instances'));
+  await commit(page, '#instances', String(instances + 1));
+  await commit(page, '#cfg-app-num-standby-replicas', '2');
+  await commit(page, '#instances', String(instances + 2));
+  await commit(page, '#cfg-0-max-warmup-replicas', '3');
+  const s = await decoded(page);
+  assert.equal(s.streams.instances, instances + 2);
+  assert.equal(String(s.streams.config?.['num.standby.replicas']), '2', JSON.stringify(s));
+  assert.equal(String(s.compare[0].config?.['max.warmup.replicas']), '3', JSON.stringify(s));
+  assert.equal(await page.inputValue('#cfg-app-num-standby-replicas'), '2');
+  assert.equal(await page.inputValue('#cfg-0-max-warmup-replicas'), '3');
+  assert.equal(await page.inputValue('#instances'), String(instances + 2));
+  assert.deepEqual(page.errors, []);
+});
+
 test('an edit does not move what is below the editor (the stale note and the status keep their lines)', async () => {
   // Mixed-version upgrade's first sentence plus the note is wider than the
   // line at 1280 px; the status after an edit is longer than before it.

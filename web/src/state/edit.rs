@@ -5,7 +5,8 @@
 
 use engine::scenario::{
     ConnectConfig, ConnectScenario, ConnectVariant, ConnectorSpec, Family, FamilyKind,
-    KafkaVersion, Scenario, StreamsEvent, StreamsScenario, TimedEvent, Timings,
+    KafkaVersion, Scenario, StreamsConfig, StreamsEvent, StreamsScenario, StreamsVariant,
+    TimedEvent, Timings,
 };
 use engine::streams::versions::{KNOWN_RELEASES, NEWEST_RELEASE};
 
@@ -39,6 +40,38 @@ pub enum Edit {
     /// Streams instances at time 0 (one field of [`Edit::Streams`], on its
     /// own so that it may wait to be shown: [`Edit::stands_alone`]).
     Instances(u32),
+    /// What the Streams config grid edits, and only that, so that the grid
+    /// need not be drawn again for an edit of anything else.
+    StreamsConfigs(Box<StreamsConfigs>),
+}
+
+/// The part of a Streams scenario its config grid shows and edits: the
+/// application's release and configs, and the compared columns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamsConfigs {
+    /// The application's release (`None`: Kafka's newest).
+    pub app_version: Option<KafkaVersion>,
+    /// The application's configs.
+    pub app_config: StreamsConfig,
+    /// The compared columns.
+    pub compare: Vec<StreamsVariant>,
+}
+
+impl StreamsConfigs {
+    /// The application's release, as [`engine::scenario::StreamsApp::version`]
+    /// gives it.
+    pub fn app_release(&self) -> KafkaVersion {
+        self.app_version.unwrap_or(KafkaVersion::DEFAULT)
+    }
+
+    /// Those of `st`.
+    pub fn of(st: &StreamsScenario) -> Self {
+        StreamsConfigs {
+            app_version: st.app.kafka_version,
+            app_config: st.app.config.clone(),
+            compare: st.compare.clone(),
+        }
+    }
 }
 
 impl Edit {
@@ -61,6 +94,13 @@ impl Edit {
             Edit::Instances(n) => {
                 if let Family::Streams(st) = &mut s.family {
                     st.app.instances = n;
+                }
+            }
+            Edit::StreamsConfigs(c) => {
+                if let Family::Streams(st) = &mut s.family {
+                    st.app.kafka_version = c.app_version;
+                    st.app.config = c.app_config;
+                    st.compare = c.compare;
                 }
             }
         }
@@ -137,7 +177,7 @@ pub const STREAMS_VERSION_KEY: &str = "kafka_version";
 /// compared column from `text` (empty: inherit — the application's release
 /// for a column, the newest for the application).
 pub fn set_streams_version(
-    st: &mut StreamsScenario,
+    configs: &mut StreamsConfigs,
     column: Option<usize>,
     text: &str,
 ) -> Result<(), String> {
@@ -156,8 +196,8 @@ pub fn set_streams_version(
         }
     };
     match column {
-        None => st.app.kafka_version = version,
-        Some(i) => match st.compare.get_mut(i) {
+        None => configs.app_version = version,
+        Some(i) => match configs.compare.get_mut(i) {
             Some(v) => v.kafka_version = version,
             None => return Ok(()),
         },
@@ -274,7 +314,7 @@ mod tests {
 
     #[test]
     fn a_column_and_the_application_get_their_own_release() {
-        let mut st = streams();
+        let mut st = StreamsConfigs::of(&streams());
         set_streams_version(&mut st, Some(0), "3.9").unwrap();
         assert_eq!(st.compare[0].kafka_version, Some(KafkaVersion::new(3, 9)));
         assert_eq!(
@@ -282,7 +322,7 @@ mod tests {
             "the other column inherits"
         );
         set_streams_version(&mut st, None, "3.8").unwrap();
-        assert_eq!(st.app.kafka_version, Some(KafkaVersion::new(3, 8)));
+        assert_eq!(st.app_version, Some(KafkaVersion::new(3, 8)));
         set_streams_version(&mut st, Some(0), " ").unwrap();
         assert_eq!(st.compare[0].kafka_version, None);
         let err = set_streams_version(&mut st, Some(1), "9.9").unwrap_err();
@@ -298,13 +338,38 @@ mod tests {
         // The scenario a link carries.
         let mut s = blank(FamilyKind::Streams);
         set_streams_version(&mut st, Some(1), "3.9").unwrap();
-        s = Edit::Streams(Box::new(st)).apply(&s);
+        s = Edit::StreamsConfigs(Box::new(st)).apply(&s);
         s.validate().unwrap();
         assert!(
             s.to_json().contains(r#""kafka_version":"3.9""#),
             "{}",
             s.to_json()
         );
+    }
+
+    #[test]
+    fn a_config_grid_edit_keeps_the_instances_and_events() {
+        let s = crate::presets::all()
+            .iter()
+            .find(|p| p.id == "streams/warmup-convergence")
+            .expect("preset")
+            .scenario();
+        let Family::Streams(before) = &s.family else {
+            panic!("a Streams preset")
+        };
+        // The grid's configs as drawn, then an instance count edit, then a
+        // grid edit built from the configs drawn before it.
+        let mut configs = StreamsConfigs::of(before);
+        configs.app_config.num_standby_replicas = Some(2);
+        let s = Edit::Instances(before.app.instances + 3).apply(&s);
+        let s = Edit::StreamsConfigs(Box::new(configs.clone())).apply(&s);
+        let Family::Streams(after) = &s.family else {
+            panic!("still Streams")
+        };
+        assert_eq!(after.app.instances, before.app.instances + 3);
+        assert_eq!(after.events, before.events);
+        assert_eq!(after.app.subtopologies, before.app.subtopologies);
+        assert_eq!(StreamsConfigs::of(after), configs);
     }
 
     #[test]

@@ -5,14 +5,14 @@
 
 use std::rc::Rc;
 
-use engine::scenario::{
-    limits, ConnectConfig, ConnectVariant, Family, Scenario, StreamsConfig, StreamsVariant,
-};
+use engine::scenario::{limits, ConnectConfig, ConnectVariant, StreamsConfig, StreamsVariant};
 use yew::prelude::*;
 
 use super::config_grid::{config_grid, Column, Grid, GridColumn, Switch};
 use crate::state::config_keys::{self, Key, WARMUPS_OFF_KEY, WARMUPS_OFF_VALUE};
-use crate::state::edit::{set_streams_version, streams_version_key, Edit, STREAMS_VERSION_KEY};
+use crate::state::edit::{
+    set_streams_version, streams_version_key, Edit, StreamsConfigs, STREAMS_VERSION_KEY,
+};
 
 /// Props of [`ConfigMatrix`]: only the configs the grid shows, so that an
 /// edit of anything else leaves them equal and Yew skips the grid's render
@@ -29,11 +29,13 @@ pub struct ConnectConfigProps {
     pub on_error: Callback<String>,
 }
 
-/// The arguments of [`streams_config_matrix`].
+/// Props of [`StreamsConfigMatrix`]: only what the grid shows, as for
+/// [`ConnectConfigProps`], so an edit of the instances, the topology or the
+/// events leaves them equal and Yew skips the grid's render.
 #[derive(Properties, PartialEq)]
-pub struct ConfigMatrixProps {
-    /// The scenario.
-    pub scenario: Rc<Scenario>,
+pub struct StreamsConfigProps {
+    /// The application's release and configs and the compared columns.
+    pub configs: Rc<StreamsConfigs>,
     /// An edit.
     pub on_edit: Callback<Edit>,
     /// Text that is not a value for its key.
@@ -145,24 +147,21 @@ const STREAMS_SWITCHES: &[Switch] = &[Switch {
 }];
 
 /// The Streams matrix: the Kafka Streams release and configs, with a
-/// switch for warmups (a function the Streams editor calls, not a
-/// component of its own).
-pub fn streams_config_matrix(props: &ConfigMatrixProps) -> Html {
-    let Family::Streams(st) = &props.scenario.family else {
-        return html! {};
-    };
+/// switch for warmups.
+#[component]
+pub fn StreamsConfigMatrix(props: &StreamsConfigProps) -> Html {
+    let configs = props.configs.clone();
     // The release first, as Connect's `kafka_version` key is; Kafka's
     // config keys after it (row `k` of the grid is `keys[k]`).
     let mut rows = vec![streams_version_key()];
-    rows.extend(config_keys::streams_keys(st.app.version()));
+    rows.extend(config_keys::streams_keys(configs.app_release()));
     let keys = Rc::new(rows);
     let with_version = |version: Option<engine::scenario::KafkaVersion>, config: &StreamsConfig| {
         let mut v = vec![version.map(|v| v.to_string())];
         v.extend(values(&keys[1..], config));
         v
     };
-    let st = Rc::new(st.clone());
-    let columns: Vec<GridColumn> = st
+    let columns: Vec<GridColumn> = configs
         .compare
         .iter()
         .map(|v| GridColumn {
@@ -170,13 +169,13 @@ pub fn streams_config_matrix(props: &ConfigMatrixProps) -> Html {
             values: with_version(v.kafka_version, &v.config),
         })
         .collect();
-    // Every change to the Streams part is one edit of the whole part.
+    // Every change in the grid is one edit of the grid's part.
     let change = {
-        let (on_edit, st) = (props.on_edit.clone(), st.clone());
-        move |f: &dyn Fn(&mut engine::scenario::StreamsScenario) -> bool| {
-            let mut next = (*st).clone();
+        let (on_edit, configs) = (props.on_edit.clone(), configs.clone());
+        move |f: &dyn Fn(&mut StreamsConfigs) -> bool| {
+            let mut next = (*configs).clone();
             if f(&mut next) {
-                on_edit.emit(Edit::Streams(Box::new(next)));
+                on_edit.emit(Edit::StreamsConfigs(Box::new(next)));
             }
         }
     };
@@ -195,7 +194,7 @@ pub fn streams_config_matrix(props: &ConfigMatrixProps) -> Html {
                     };
                 }
                 let target: &mut StreamsConfig = match column {
-                    None => &mut s.app.config,
+                    None => &mut s.app_config,
                     Some(i) => match s.compare.get_mut(i) {
                         Some(v) => &mut v.config,
                         None => return false,
@@ -253,11 +252,11 @@ pub fn streams_config_matrix(props: &ConfigMatrixProps) -> Html {
         legend: "Streams configs (Kafka property names; empty cells inherit)".into(),
         base_title: "application".into(),
         base_id: "cfg-app".into(),
-        base: Rc::new(with_version(st.app.kafka_version, &st.app.config)),
+        base: Rc::new(with_version(configs.app_version, &configs.app_config)),
         keys,
         columns: Rc::new(columns),
         switches: STREAMS_SWITCHES,
-        can_add: st.compare.len() < limits::MAX_VARIANTS,
+        can_add: configs.compare.len() < limits::MAX_VARIANTS,
         on_cell,
         on_label,
         on_add,

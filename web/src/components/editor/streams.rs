@@ -12,11 +12,11 @@ use engine::scenario::{
 };
 use yew::prelude::*;
 
-use super::config_matrix::{streams_config_matrix, ConfigMatrixProps};
+use super::config_matrix::StreamsConfigMatrix;
 use super::fields::{
     ms_to_s, seconds_of, whole_number, whole_number_edit, NumberField, SelectField, TextField,
 };
-use crate::state::edit::{set_blocked_thread, Edit};
+use crate::state::edit::{set_blocked_thread, Edit, StreamsConfigs};
 
 /// Props of [`StreamsEditor`].
 #[derive(Properties, PartialEq)]
@@ -350,11 +350,8 @@ pub fn StreamsEditor(props: &StreamsEditorProps) -> Html {
                     partitions: 4, stateful: false, changelog_records: 0, changelog_records_per_sec: 0, count: None,
                 })))}>{"+ subtopology"}</button>
             </fieldset>
-            { streams_config_matrix(&ConfigMatrixProps {
-                scenario: props.scenario.clone(),
-                on_edit: props.on_edit.clone(),
-                on_error: props.on_error.clone(),
-            }) }
+            <StreamsConfigMatrix configs={Rc::new(StreamsConfigs::of(&st))}
+                                 on_edit={props.on_edit.clone()} on_error={props.on_error.clone()} />
             <fieldset class="events">
                 <legend>{"Events"}</legend>
                 <ol class="event-list">
