@@ -598,7 +598,8 @@ mod tests {
     use super::*;
     use crate::trace::ItemKind;
 
-    fn preset(id: &str) -> crate::run::RunResult {
+    /// A preset's run (also for [`drawn_bars`]' tests).
+    pub(super) fn preset(id: &str) -> crate::run::RunResult {
         let p = crate::presets::all()
             .iter()
             .find(|p| p.id == id)

@@ -94,22 +94,19 @@ impl TimelineLayout {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layout::tests::preset;
     use crate::layout::LayoutOptions;
 
-    fn preset(id: &str) -> crate::run::RunResult {
-        let p = crate::presets::all()
-            .iter()
-            .find(|p| p.id == id)
-            .expect("preset");
-        crate::run::run(&p.scenario())
-    }
-
-    /// The pixels a set of rectangles covers, row by row, in tenths.
+    /// The tenths of a unit a set of rectangles (worker, y, state, x,
+    /// width) covers, row by row.
     fn covered(
-        rects: impl Iterator<Item = (Option<u32>, u64, ItemState, i64, i64)>,
+        rects: impl Iterator<Item = (Option<u32>, f64, ItemState, f64, f64)>,
     ) -> Vec<(Option<u32>, u64, ItemState, i64)> {
         let mut cells: Vec<_> = rects
-            .flat_map(|(w, y, s, l, r)| (l..r).map(move |t| (w, y, s, t)))
+            .flat_map(|(w, y, s, x, width)| {
+                let left = tenths(x);
+                (left..left + tenths(width)).map(move |t| (w, y.to_bits(), s, t))
+            })
             .collect();
         cells.sort();
         cells.dedup();
@@ -125,25 +122,10 @@ mod tests {
         let drawn = lay.drawn_bars_on(trace, lay.axis(), |_| true);
         assert!(bars.len() > 100_000, "{} bars", bars.len());
         assert!(drawn.len() < 2_000, "{} rectangles", drawn.len());
-        let bar_cells = covered(bars.iter().map(|b| {
-            (
-                b.worker,
-                b.y.to_bits(),
-                b.state,
-                tenths(b.x),
-                tenths(b.x) + tenths(b.width),
-            )
-        }));
-        let drawn_cells = covered(drawn.iter().map(|d| {
-            (
-                d.worker,
-                d.y.to_bits(),
-                d.state,
-                tenths(d.x),
-                tenths(d.x) + tenths(d.width),
-            )
-        }));
-        assert_eq!(bar_cells, drawn_cells);
+        assert_eq!(
+            covered(bars.iter().map(|b| (b.worker, b.y, b.state, b.x, b.width))),
+            covered(drawn.iter().map(|d| (d.worker, d.y, d.state, d.x, d.width)))
+        );
     }
 
     #[test]
@@ -157,21 +139,15 @@ mod tests {
                 let lay = TimelineLayout::new(&v.trace, LayoutOptions::default());
                 let bars: Vec<_> = lay.bars(&v.trace).collect();
                 let drawn = lay.drawn_bars_on(&v.trace, lay.axis(), |_| true);
-                let edges = |x: f64, w: f64| (tenths(x), tenths(x) + tenths(w));
                 assert_eq!(
-                    covered(bars.iter().map(|b| {
-                        let (l, r) = edges(b.x, b.width);
-                        (b.worker, b.y.to_bits(), b.state, l, r)
-                    })),
-                    covered(drawn.iter().map(|d| {
-                        let (l, r) = edges(d.x, d.width);
-                        (d.worker, d.y.to_bits(), d.state, l, r)
-                    })),
+                    covered(bars.iter().map(|b| (b.worker, b.y, b.state, b.x, b.width))),
+                    covered(drawn.iter().map(|d| (d.worker, d.y, d.state, d.x, d.width))),
                     "{}",
                     p.id
                 );
                 // A bar that neither overlaps nor touches another of its
                 // row and state is drawn exactly as it is.
+                let edges = |x: f64, width: f64| (tenths(x), tenths(x) + tenths(width));
                 for b in &bars {
                     let (l, r) = edges(b.x, b.width);
                     let alone = bars.iter().filter(|o| {
