@@ -288,7 +288,7 @@ impl TimelineLayout {
 
     /// [`Self::bars_on`] of the lanes (workers, `None` for unassigned)
     /// `keep` accepts, asked once a span.
-    pub fn bars_on_lanes<'a>(
+    pub(crate) fn bars_on_lanes<'a>(
         &'a self,
         trace: &'a Trace,
         axis: TimeAxis,

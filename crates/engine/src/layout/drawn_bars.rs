@@ -11,7 +11,7 @@
 //! or touch, so the pixels are those of the bars drawn one by one; bars that
 //! do not overlap are kept exactly as they were.
 
-use super::{TimeAxis, TimelineLayout};
+use super::{Bar, TimeAxis, TimelineLayout};
 use crate::multiply_hash::MultiplyHashMap;
 use crate::trace::{ItemState, Trace};
 
@@ -28,6 +28,19 @@ pub struct DrawnBar {
     pub state: ItemState,
     /// The lane's worker.
     pub worker: Option<u32>,
+}
+
+impl From<Bar> for DrawnBar {
+    /// The bar as it is, unmerged.
+    fn from(bar: Bar) -> Self {
+        DrawnBar {
+            x: bar.x,
+            y: bar.y,
+            width: bar.width,
+            state: bar.state,
+            worker: bar.worker,
+        }
+    }
 }
 
 /// A row (its lane's worker and its item) and a state: bars with the same
@@ -63,7 +76,8 @@ impl TimelineLayout {
         for bar in self.bars_on_lanes(trace, axis, &keep) {
             let left = tenths(bar.x);
             let right = left + tenths(bar.width);
-            match last.get_mut(&(bar.worker, bar.item, bar.state)) {
+            let key = (bar.worker, bar.item, bar.state);
+            match last.get_mut(&key) {
                 Some(rect) if left <= rect.right && right >= rect.left => {
                     rect.left = rect.left.min(left);
                     rect.right = rect.right.max(right);
@@ -73,17 +87,8 @@ impl TimelineLayout {
                 }
                 _ => {
                     let index = drawn.len();
-                    last.insert(
-                        (bar.worker, bar.item, bar.state),
-                        LastRect { index, left, right },
-                    );
-                    drawn.push(DrawnBar {
-                        x: bar.x,
-                        y: bar.y,
-                        width: bar.width,
-                        state: bar.state,
-                        worker: bar.worker,
-                    });
+                    last.insert(key, LastRect { index, left, right });
+                    drawn.push(bar.into());
                 }
             }
         }
@@ -157,13 +162,7 @@ mod tests {
                             && or >= l
                     });
                     if alone.count() == 1 {
-                        let as_is = DrawnBar {
-                            x: b.x,
-                            y: b.y,
-                            width: b.width,
-                            state: b.state,
-                            worker: b.worker,
-                        };
+                        let as_is = DrawnBar::from(*b);
                         assert!(drawn.contains(&as_is), "{}: {as_is:?}", p.id);
                     }
                 }
