@@ -100,6 +100,28 @@ test('space plays and pauses; the playhead advances; scrubbing moves it', async 
   assert.deepEqual(page.errors, []);
 });
 
+test('the lanes get a layer of their own while the pointer rests on Play or playback runs, not paused elsewhere', async () => {
+  // Their layer is rastered on the way to Play, not in playback's first
+  // frames (web/style.css); paused, it would cost every edit (docs/performance.md).
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=connect/worker-bounce');
+  await timelineReady(page);
+  const willChange = () => page.locator('svg.timeline .lanes').first().evaluate((g) => getComputedStyle(g).willChange);
+  const lanes = await page.locator('svg.timeline .lanes').first().boundingBox();
+  await page.mouse.move(lanes.x + 5, lanes.y + 5);
+  assert.equal(await willChange(), 'auto');
+  await page.hover('#play');
+  assert.equal(await willChange(), 'transform');
+  await page.mouse.move(lanes.x + 5, lanes.y + 5);
+  assert.equal(await willChange(), 'auto');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => +document.querySelector('#clock').dataset.t > 0);
+  assert.equal(await willChange(), 'transform');
+  await page.keyboard.press(' ');
+  assert.equal(await willChange(), 'auto');
+  assert.deepEqual(page.errors, []);
+});
+
 test('? opens the keyboard help, which lists the shortcuts', async () => {
   const page = await newPage(browser);
   await page.goto(server.url + '#p=connect/worker-joins');
