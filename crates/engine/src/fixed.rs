@@ -23,9 +23,11 @@ pub struct Fixed(pub f64);
 
 impl fmt::Display for Fixed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut out = String::new();
-        write_fixed(&mut out, self.0, f.precision().unwrap_or(0));
-        f.write_str(&out)
+        let mut buf = [0u8; SHORT_LEN];
+        match text(self.0, f.precision().unwrap_or(0), &mut buf) {
+            Text::Short(s) => f.write_str(s),
+            Text::Long(s) => f.write_str(&s),
+        }
     }
 }
 
@@ -39,16 +41,32 @@ pub fn fixed(v: f64, decimals: usize) -> String {
 
 /// Appends `v` with `decimals` decimals to `out`.
 pub fn write_fixed(out: &mut String, v: f64, decimals: usize) {
+    let mut buf = [0u8; SHORT_LEN];
+    match text(v, decimals, &mut buf) {
+        Text::Short(s) => out.push_str(s),
+        Text::Long(s) => out.push_str(&s),
+    }
+}
+
+/// Room for every text below 2^52: a sign, 19 digits and a point.
+const SHORT_LEN: usize = 24;
+
+/// A number's text: in a caller's buffer (every drawing's coordinate,
+/// written without an allocation: the timelines write thousands per
+/// redraw), or, from 2^52 up, allocated.
+enum Text<'a> {
+    Short(&'a str),
+    Long(String),
+}
+
+fn text(v: f64, decimals: usize, buf: &mut [u8; SHORT_LEN]) -> Text<'_> {
+    const POW10: [u64; MAX_DECIMALS + 1] = [1, 10, 100, 1000];
     if v.is_nan() {
-        out.push_str("NaN");
-        return;
+        return Text::Short("NaN");
     }
-    if v.is_sign_negative() {
-        out.push('-');
-    }
+    let negative = v.is_sign_negative();
     if v.is_infinite() {
-        out.push_str("inf");
-        return;
+        return Text::Short(if negative { "-inf" } else { "inf" });
     }
     let bits = v.to_bits();
     let biased = ((bits >> 52) & 0x7ff) as i32;
@@ -60,46 +78,61 @@ pub fn write_fixed(out: &mut String, v: f64, decimals: usize) {
         (fraction | (1 << 52), biased - 1075)
     };
     if exp >= 0 {
-        // A whole number: its digits, then zeros.
-        write_whole(out, mantissa, exp as u32);
+        // A whole number from 2^52 up: its digits, then zeros.
+        let mut out = String::new();
+        if negative {
+            out.push('-');
+        }
+        write_whole(&mut out, mantissa, exp as u32);
         if decimals > 0 {
             out.push('.');
             out.extend(std::iter::repeat_n('0', decimals));
         }
-        return;
+        return Text::Long(out);
     }
-    // |v| × 10^decimals rounded to a whole number, ties to even: below
-    // 2^52 × 1000, so the digits fit a u64 (and the product a u128).
+    // |v| × 10^decimals rounded to a whole number, ties to even. The
+    // mantissa is below 2^53 and 10^decimals at most 1000, so the product
+    // fits 63 bits; from a shift of 64 the half exceeds it: zero.
     let decimals = decimals.min(MAX_DECIMALS);
     let shift = (-exp) as u32;
-    let scaled = u128::from(mantissa) * 10u128.pow(decimals as u32);
-    let rounded = if shift >= 128 {
-        // Below 2^-117 even after scaling: rounds to zero, never a tie.
+    let scaled = mantissa * POW10[decimals];
+    let rounded = if shift >= 64 {
         0
     } else {
         let whole = scaled >> shift;
-        let rest = scaled - (whole << shift);
-        let half = 1u128 << (shift - 1);
+        let rest = scaled & ((1u64 << shift) - 1);
+        let half = 1u64 << (shift - 1);
         if rest > half || (rest == half && whole & 1 == 1) {
             whole + 1
         } else {
             whole
         }
     };
-    let digits = (rounded as u64).to_string();
-    if decimals == 0 {
-        out.push_str(&digits);
-        return;
+    // Digits from the right, the point after `decimals` of them, and at
+    // least one digit before it.
+    let mut at = SHORT_LEN;
+    let (mut n, mut written) = (rounded, 0);
+    loop {
+        if written == decimals && decimals > 0 {
+            at -= 1;
+            buf[at] = b'.';
+        }
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        written += 1;
+        if n == 0 && written > decimals {
+            break;
+        }
     }
-    if digits.len() <= decimals {
-        out.push_str("0.");
-        out.extend(std::iter::repeat_n('0', decimals - digits.len()));
-        out.push_str(&digits);
-    } else {
-        let (int, frac) = digits.split_at(digits.len() - decimals);
-        out.push_str(int);
-        out.push('.');
-        out.push_str(frac);
+    if negative {
+        at -= 1;
+        buf[at] = b'-';
+    }
+    // ASCII digits, a point and a sign: always UTF-8.
+    match std::str::from_utf8(&buf[at..]) {
+        Ok(s) => Text::Short(s),
+        Err(_) => Text::Long(String::new()),
     }
 }
 
