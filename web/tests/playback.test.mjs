@@ -100,7 +100,7 @@ test('space plays and pauses; the playhead advances; scrubbing moves it', async 
   assert.deepEqual(page.errors, []);
 });
 
-test('the lanes get a layer of their own while the pointer rests on Play or playback runs, not paused elsewhere', async () => {
+test('the lanes get a layer of their own while the pointer rests on Play, Space is down or playback runs, not paused elsewhere', async () => {
   // Their layer is rastered on the way to Play, not in playback's first
   // frames (web/style.css); paused, it would cost every edit (docs/performance.md).
   const page = await newPage(browser);
@@ -114,10 +114,15 @@ test('the lanes get a layer of their own while the pointer rests on Play or play
   assert.equal(await willChange(), 'transform');
   await page.mouse.move(lanes.x + 5, lanes.y + 5);
   assert.equal(await willChange(), 'auto');
-  await page.keyboard.press(' ');
+  // Space plays on its release; while it is down, the layer is there.
+  await page.keyboard.down(' ');
+  assert.equal(await willChange(), 'transform');
+  assert.equal(await page.locator('#play').getAttribute('aria-pressed'), 'false');
+  await page.keyboard.up(' ');
   await page.waitForFunction(() => +document.querySelector('#clock').dataset.t > 0);
   assert.equal(await willChange(), 'transform');
   await page.keyboard.press(' ');
+  assert.equal(await page.locator('#play').getAttribute('aria-pressed'), 'false');
   assert.equal(await willChange(), 'auto');
   assert.deepEqual(page.errors, []);
 });

@@ -30,6 +30,14 @@ pub fn command(key: &str, shift: bool) -> Option<Command> {
     })
 }
 
+/// Whether `cmd` runs when its key is released rather than pressed: play
+/// and pause do, as a button's Space does. While the key is down the page
+/// gets ready for playback (the lanes' layer is rastered, see
+/// `web/style.css`), and a key held down toggles once, not on every repeat.
+pub fn runs_on_release(cmd: &Command) -> bool {
+    matches!(cmd, Command::Play(PlayAction::Toggle))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -49,5 +57,15 @@ mod tests {
         assert_eq!(command("Escape", false), Some(Command::Escape));
         assert_eq!(command("x", false), None);
         assert_eq!(crate::components::help_overlay::SHORTCUTS.len(), 7);
+    }
+
+    #[test]
+    fn only_play_and_pause_wait_for_the_key_to_be_released() {
+        let keys = [" ", "ArrowRight", "ArrowLeft", "Home", "End", "?", "Escape"];
+        let on_release: Vec<&str> = keys
+            .into_iter()
+            .filter(|k| command(k, false).is_some_and(|c| runs_on_release(&c)))
+            .collect();
+        assert_eq!(on_release, [" "]);
     }
 }

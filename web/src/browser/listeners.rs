@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{DragEvent, Element, KeyboardEvent};
 use yew::prelude::*;
 
-use crate::browser::keyboard::{command, Command};
+use crate::browser::keyboard::{command, runs_on_release, Command};
 use crate::browser::location;
 use crate::browser::share;
 
@@ -46,28 +46,79 @@ fn belongs_to_field(e: &KeyboardEvent) -> bool {
 }
 
 /// Keyboard shortcuts: each key press that maps to a [`Command`] is handled
-/// (and its default, such as scrolling on Space, prevented).
+/// (and its default, such as scrolling on Space, prevented), on the key
+/// going down or, for play and pause, on its release
+/// ([`runs_on_release`]). Between the two, the root element carries
+/// `data-play-pending`, which gives the lanes the layer playback draws them
+/// on: a hint to the stylesheet only, set here so a key press costs no
+/// render.
 #[hook]
 pub fn use_shortcuts(on_command: Callback<Command>) {
     use_effect_with((), move |_| {
-        let listener = EventListener::new_with_options(
-            &gloo::utils::window(),
-            "keydown",
-            EventListenerOptions::enable_prevent_default(),
-            move |e| {
+        let window = gloo::utils::window();
+        let pending = Rc::new(Cell::new(false));
+        let set_pending = {
+            let pending = pending.clone();
+            move |on: bool| {
+                pending.set(on);
+                if let Some(root) = gloo::utils::document().document_element() {
+                    let _ = if on {
+                        root.set_attribute("data-play-pending", "")
+                    } else {
+                        root.remove_attribute("data-play-pending")
+                    };
+                }
+            }
+        };
+        let down = {
+            let (on_command, set_pending) = (on_command.clone(), set_pending.clone());
+            EventListener::new_with_options(
+                &window,
+                "keydown",
+                EventListenerOptions::enable_prevent_default(),
+                move |e| {
+                    let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                        return;
+                    };
+                    if e.ctrl_key() || e.meta_key() || e.alt_key() || belongs_to_field(e) {
+                        return;
+                    }
+                    let Some(cmd) = command(&e.key(), e.shift_key()) else {
+                        return;
+                    };
+                    e.prevent_default();
+                    if !runs_on_release(&cmd) {
+                        on_command.emit(cmd);
+                    } else if !e.repeat() {
+                        set_pending(true);
+                    }
+                },
+            )
+        };
+        // Only a release whose press was seen runs its command: not one
+        // whose press went to a form field.
+        let up = {
+            let (pending, set_pending) = (pending.clone(), set_pending.clone());
+            EventListener::new(&window, "keyup", move |e| {
                 let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
                     return;
                 };
-                if e.ctrl_key() || e.meta_key() || e.alt_key() || belongs_to_field(e) {
+                let Some(cmd) = command(&e.key(), e.shift_key()) else {
                     return;
-                }
-                if let Some(cmd) = command(&e.key(), e.shift_key()) {
-                    e.prevent_default();
+                };
+                if runs_on_release(&cmd) && pending.get() {
+                    set_pending(false);
                     on_command.emit(cmd);
                 }
-            },
-        );
-        move || drop(listener)
+            })
+        };
+        // A release the page never sees (the window lost focus first).
+        let blur = EventListener::new(&window, "blur", move |_| {
+            if pending.get() {
+                set_pending(false);
+            }
+        });
+        move || drop((down, up, blur))
     });
 }
 
