@@ -199,7 +199,7 @@ pub fn CompareView(props: &CompareViewProps) -> Html {
                 // columns' first render (a cold load's first result was one
                 // 50-70 ms main-thread task; issue #13).
                 if mounted {
-                    <SidePanel result={props.result.clone()} t_ms={props.t_ms} selected={props.selected}
+                    <SidePanel result={props.result.clone()} t_ms={props.t_ms} playing={props.playing} selected={props.selected}
                                steps_taken={props.steps_taken} on_seek={on_seek.clone()} on_round={on_round.clone()}
                                on_close={on_close_round} />
                 } else {

@@ -25,6 +25,8 @@ pub struct SidePanelProps {
     pub result: Shared<RunResult>,
     /// The playhead.
     pub t_ms: u64,
+    /// Whether playback runs (the story then moves its lines less often).
+    pub playing: bool,
     /// The selected round.
     pub selected: Option<RoundRef>,
     /// Counts round steps; each moves the focus to the details.
@@ -77,7 +79,7 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
             .map(|v| story(&v.trace))
             .unwrap_or_default()
     });
-    let now = use_followed_line(current(&items, props.t_ms), column_n, &items);
+    let now = use_followed_line(current(&items, props.t_ms), column_n, &items, props.playing);
     let list_ref = use_node_ref();
     let folded = use_state_eq(|| false);
     let stepped_variant = props.selected.map(|s| s.variant);

@@ -38,32 +38,52 @@ pub fn keep_current_in_view(list_ref: &NodeRef) {
 /// each move of the lines drawn re-lays out their text.
 const FOLLOW_EVERY_MS: f64 = 200.0;
 
+/// ...and, while playing, moves the lines drawn ([`shown_lines`]) at most
+/// this often: a move redraws and re-lays out all of them (8–13 ms of a
+/// playback frame on a storm, the frames that came late; docs/performance.md,
+/// "Session 24"), where a move within them only moves the current line's
+/// class. Stepping and seeking move them at once.
+const SHIFT_EVERY_MS: f64 = 1_000.0;
+
 /// The line the story shows as current: `now`, at once when it has rested
-/// or the story changed, else at most every [`FOLLOW_EVERY_MS`] (the last
-/// move always lands).
+/// or the story changed, else at most every [`FOLLOW_EVERY_MS`], or while
+/// `playing` every [`SHIFT_EVERY_MS`] when the lines drawn would move (the
+/// last move always lands).
 #[hook]
 pub fn use_followed_line(
     now: Option<usize>,
     column: usize,
     items: &Rc<Vec<StoryItem>>,
+    playing: bool,
 ) -> Option<usize> {
     let story = (column, Rc::as_ptr(items) as usize);
     let shown = use_state_eq(|| (now, story));
-    let last_move = use_mut_ref(|| f64::NEG_INFINITY);
+    // When the current line and the lines drawn last moved.
+    let last_move = use_mut_ref(|| (f64::NEG_INFINITY, f64::NEG_INFINITY));
     let pending = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
     {
         let shown = shown.clone();
         use_effect_with((now, story), move |&(now, story)| {
             let t = crate::browser::profile::now();
-            let wait = *last_move.borrow() + FOLLOW_EVERY_MS - t;
-            if wait <= 0.0 || shown.1 != story {
-                pending.borrow_mut().take();
-                *last_move.borrow_mut() = t;
+            let shifts = playing && shown_lines(now) != shown_lines(shown.0);
+            let story_changed = shown.1 != story;
+            let (moved, shifted) = *last_move.borrow();
+            let wait = if shifts {
+                (moved + FOLLOW_EVERY_MS).max(shifted + SHIFT_EVERY_MS)
+            } else {
+                moved + FOLLOW_EVERY_MS
+            } - t;
+            let land = move |t: f64| {
+                let mut last = last_move.borrow_mut();
+                *last = (t, if shifts { t } else { last.1 });
                 shown.set((now, story));
+            };
+            if wait <= 0.0 || story_changed {
+                pending.borrow_mut().take();
+                land(t);
             } else {
                 let timer = gloo::timers::callback::Timeout::new(wait.ceil() as u32, move || {
-                    *last_move.borrow_mut() = crate::browser::profile::now();
-                    shown.set((now, story));
+                    land(crate::browser::profile::now())
                 });
                 *pending.borrow_mut() = Some(timer);
             }
