@@ -119,8 +119,13 @@ test('release .wasm sizes (gzip -9)', async () => {
   // 377,683 B, tightened. Session 23: talc for the allocator (web/src/lib.rs:
   // each module about 3.2 KB less), the drawn bars merged (+0.5 KB of page)
   // and the Streams config grid a component (+0.2 KB): page 375,131 B,
-  // simulator 436,509 B, sweep 243,377 B, tightened.
-  const limits = { page_wasm: 375_500, worker_wasm: 436_900, sweep_wasm: 243_800 };
+  // simulator 436,509 B, sweep 243,377 B, tightened. Session 24:
+  // engine::fixed without allocations (each module about 0.15 KB less),
+  // Space playing on its release with the lanes' layer while it is down
+  // (browser/listeners.rs, +0.5 KB of page) and the story moving its lines
+  // once a second while playing (+0.2 KB): page 375,732 B, loosened by
+  // that; simulator 436,355 B and sweep 243,228 B, tightened.
+  const limits = { page_wasm: 376_100, worker_wasm: 436_700, sweep_wasm: 243_600 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }

@@ -55,11 +55,10 @@ fn belongs_to_field(e: &KeyboardEvent) -> bool {
 #[hook]
 pub fn use_shortcuts(on_command: Callback<Command>) {
     use_effect_with((), move |_| {
-        let window = gloo::utils::window();
         let pending = Rc::new(Cell::new(false));
-        let set_pending = {
-            let pending = pending.clone();
-            move |on: bool| {
+        // One handler for the three events (one copy of the listener glue).
+        let on_event = move |e: &web_sys::Event| {
+            let set_pending = |on: bool| {
                 pending.set(on);
                 if let Some(root) = gloo::utils::document().document_element() {
                     let _ = if on {
@@ -68,57 +67,46 @@ pub fn use_shortcuts(on_command: Callback<Command>) {
                         root.remove_attribute("data-play-pending")
                     };
                 }
-            }
-        };
-        let down = {
-            let (on_command, set_pending) = (on_command.clone(), set_pending.clone());
-            EventListener::new_with_options(
-                &window,
-                "keydown",
-                EventListenerOptions::enable_prevent_default(),
-                move |e| {
-                    let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
-                        return;
-                    };
-                    if e.ctrl_key() || e.meta_key() || e.alt_key() || belongs_to_field(e) {
-                        return;
-                    }
-                    let Some(cmd) = command(&e.key(), e.shift_key()) else {
-                        return;
-                    };
-                    e.prevent_default();
-                    if !runs_on_release(&cmd) {
-                        on_command.emit(cmd);
-                    } else if !e.repeat() {
-                        set_pending(true);
-                    }
-                },
-            )
-        };
-        // Only a release whose press was seen runs its command: not one
-        // whose press went to a form field.
-        let up = {
-            let (pending, set_pending) = (pending.clone(), set_pending.clone());
-            EventListener::new(&window, "keyup", move |e| {
-                let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
-                    return;
-                };
-                let Some(cmd) = command(&e.key(), e.shift_key()) else {
-                    return;
-                };
+            };
+            let Some(key) = e.dyn_ref::<KeyboardEvent>() else {
+                // A release the page never sees: the window lost focus first.
+                if pending.get() {
+                    set_pending(false);
+                }
+                return;
+            };
+            let Some(cmd) = command(&key.key(), key.shift_key()) else {
+                return;
+            };
+            if e.type_() == "keyup" {
+                // Only a release whose press was seen runs its command: not
+                // one whose press went to a form field.
                 if runs_on_release(&cmd) && pending.get() {
                     set_pending(false);
                     on_command.emit(cmd);
                 }
-            })
-        };
-        // A release the page never sees (the window lost focus first).
-        let blur = EventListener::new(&window, "blur", move |_| {
-            if pending.get() {
-                set_pending(false);
+                return;
             }
+            if key.ctrl_key() || key.meta_key() || key.alt_key() || belongs_to_field(key) {
+                return;
+            }
+            e.prevent_default();
+            if !runs_on_release(&cmd) {
+                on_command.emit(cmd);
+            } else if !key.repeat() {
+                set_pending(true);
+            }
+        };
+        let window = gloo::utils::window();
+        let listeners = ["keydown", "keyup", "blur"].map(|event| {
+            EventListener::new_with_options(
+                &window,
+                event,
+                EventListenerOptions::enable_prevent_default(),
+                on_event.clone(),
+            )
         });
-        move || drop((down, up, blur))
+        move || drop(listeners)
     });
 }
 
