@@ -123,9 +123,11 @@ test('release .wasm sizes (gzip -9)', async () => {
   // engine::fixed without allocations (each module about 0.15 KB less),
   // Space playing on its release with the lanes' layer while it is down
   // (browser/listeners.rs, +0.5 KB of page) and the story moving its lines
-  // once a second while playing (+0.2 KB): page 375,732 B, loosened by
-  // that; simulator 436,355 B and sweep 243,228 B, tightened.
-  const limits = { page_wasm: 376_100, worker_wasm: 436_700, sweep_wasm: 243_600 };
+  // once a second while playing (+0.2 KB), the story list a component that
+  // skips playback frames' renders (+1.3 KB; about 0.9 ms less main-thread
+  // work a playback frame): page 377,006 B, loosened by that; simulator
+  // 436,355 B and sweep 243,234 B, tightened.
+  const limits = { page_wasm: 377_400, worker_wasm: 436_700, sweep_wasm: 243_600 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }

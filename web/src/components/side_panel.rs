@@ -11,9 +11,7 @@ use yew::prelude::*;
 
 use crate::browser::hooks::scroll_into_view_nearest;
 use crate::components::round_details::RoundDetails;
-use crate::components::story_list::{
-    keep_current_in_view, story_list, use_followed_line, StoryView,
-};
+use crate::components::story_list::{keep_current_in_view, use_followed_line, StoryList};
 use crate::shared::Shared;
 use crate::state::playback::RoundRef;
 use crate::state::story::{current, story};
@@ -104,9 +102,12 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
             }
         });
     }
+    // Kept across renders, so the story list skips the side panel's.
     let on_column = {
-        let (column, selected) = (column.clone(), props.selected);
-        Callback::from(move |c: usize| column.set((c, selected)))
+        let column = column.clone();
+        use_callback(props.selected, move |c: usize, selected| {
+            column.set((c, *selected))
+        })
     };
     let on_fold = {
         let folded = folded.clone();
@@ -121,10 +122,9 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                               on_close={props.on_close.clone()} node={details_ref}
                               folded={*folded} {on_fold} />
             }
-            { story_list(
-                StoryView { result: &props.result, items: &items, column: column_n, now, list_ref },
-                &on_column, &props.on_seek, &props.on_round,
-            ) }
+            <StoryList result={props.result.clone()} items={Shared(items.clone())} column={column_n}
+                       {now} {list_ref} {on_column} on_seek={props.on_seek.clone()}
+                       on_round={props.on_round.clone()} />
         </aside>
     }
 }

@@ -12,6 +12,7 @@ use web_sys::HtmlElement;
 use yew::prelude::*;
 
 use crate::components::engine_text::engine_text;
+use crate::shared::Shared;
 use crate::state::story::{shown_lines, StoryItem, StoryKind};
 
 /// Keeps the current line of the story list behind `list_ref` in view,
@@ -96,32 +97,38 @@ pub fn use_followed_line(
     }
 }
 
-/// What a story list needs to draw.
-pub struct StoryView<'a> {
+/// Props of [`StoryList`]: all compare cheaply (the result and the lines
+/// by allocation, callbacks by identity), so the list skips the side
+/// panel's renders on every playback frame and draws again only when its
+/// current line, lines or column change.
+#[derive(Properties, PartialEq)]
+pub struct StoryListProps {
     /// The whole result.
-    pub result: &'a RunResult,
+    pub result: Shared<RunResult>,
     /// The story's lines.
-    pub items: &'a [StoryItem],
+    pub items: Shared<Vec<StoryItem>>,
     /// Whose story.
     pub column: usize,
     /// The line shown as current ([`use_followed_line`]).
     pub now: Option<usize>,
     /// The list's node.
     pub list_ref: NodeRef,
+    /// Another column's story was picked.
+    pub on_column: Callback<usize>,
+    /// A line was clicked: move the playhead to its time.
+    pub on_seek: Callback<u64>,
+    /// A round's line was clicked: (column, round, tapped).
+    pub on_round: Callback<(usize, usize, bool)>,
 }
 
-/// The story list: column switcher and lines. `on_column` tells another
-/// column's story; a click on a line seeks (`on_seek`) or opens its round
-/// (`on_round`: column, round, tapped). The lines drawn move in steps
-/// ([`shown_lines`]), so a new current line mostly moves a class.
-pub fn story_list(
-    v: StoryView<'_>,
-    on_column: &Callback<usize>,
-    on_seek: &Callback<u64>,
-    on_round: &Callback<(usize, usize, bool)>,
-) -> Html {
-    let (items, now, column) = (v.items, v.now, v.column);
-    let Some(trace) = v.result.variants.get(column).map(|r| &r.trace) else {
+/// The story list: column switcher and lines. A click on a line seeks or
+/// opens its round. The lines drawn move in steps ([`shown_lines`]), so a
+/// new current line mostly moves a class.
+#[component]
+pub fn StoryList(props: &StoryListProps) -> Html {
+    let (on_column, on_seek, on_round) = (&props.on_column, &props.on_seek, &props.on_round);
+    let (items, now, column) = (&props.items[..], props.now, props.column);
+    let Some(trace) = props.result.variants.get(column).map(|r| &r.trace) else {
         return html! {};
     };
     let shown = shown_lines(now);
@@ -171,7 +178,7 @@ pub fn story_list(
                 </li>
             }
         });
-    let variants = &v.result.variants;
+    let variants = &props.result.variants;
     html! {
         <section class="story" aria-labelledby="story-title">
             <header>
@@ -188,7 +195,7 @@ pub fn story_list(
                     </div>
                 }
             </header>
-            <ol class="story-list" ref={v.list_ref} data-column={column.to_string()} start={(first + 1).to_string()}
+            <ol class="story-list" ref={props.list_ref.clone()} data-column={column.to_string()} start={(first + 1).to_string()}
                 style={format!("--at-chars: {at_chars}")}>
                 { for lines }
             </ol>
