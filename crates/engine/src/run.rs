@@ -86,25 +86,181 @@ pub fn run_steered(
     scenario: &Scenario,
     observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
 ) -> Option<RunResult> {
-    match &scenario.family {
-        Family::Connect(connect) => {
-            let sims = connect
-                .compare
-                .iter()
-                .map(|v| Box::new(ConnectSimulation::new(scenario, connect, v)) as Box<dyn Column>)
-                .collect();
-            let last_event = connect.events.iter().map(|e| e.at_ms).max();
-            run_variants(sims, scenario.start, scenario.end_ms, last_event, observer)
+    let mut group = VariantGroup::new(scenario, 0..usize::MAX);
+    let settled = group.settle(observer)?;
+    let end = group.end(&settled);
+    let variants = group.finish(end, observer)?;
+    Some(RunResult { variants })
+}
+
+/// How a variant's first half ended ([`VariantGroup::settle`]), on the
+/// variant's own clock (t = 0 when its group formed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Settled {
+    /// Quiet since this time: no rebalance, no pending protocol step.
+    Quiet(u64),
+    /// Stopped by the run budget ([`crate::budget`]) at this time.
+    Cut(u64),
+}
+
+/// Some of a scenario's compared variants, run in two halves so that
+/// separate threads can share one scenario's run (the page's simulator gives
+/// half of a big scenario's variants to a second Web Worker):
+/// [`settle`](Self::settle) runs each variant until it is quiet,
+/// [`end`](Self::end) of every variant's [`Settled`] is the end they all
+/// share, and [`finish`](Self::finish) runs them to it. However a scenario's
+/// variants are split into groups, the groups' runs in order are [`run`]'s
+/// result: each variant simulates on its own, and only the shared end ties
+/// them.
+pub struct VariantGroup {
+    columns: Vec<Box<dyn Column>>,
+    /// Each column's t = 0 in simulated time.
+    origins: Vec<u64>,
+    /// The scenario's index of the first variant here.
+    first: usize,
+    /// How many variants the scenario compares.
+    variants: u32,
+    end_ms: Option<u64>,
+    last_event_ms: Option<u64>,
+}
+
+impl VariantGroup {
+    /// The scenario's variants whose indices are in `range` (clipped to the
+    /// ones it has), each formed (its t = 0 found: that runs the formation,
+    /// so it costs as much as the start of a run) and ready to run.
+    pub fn new(scenario: &Scenario, range: std::ops::Range<usize>) -> Self {
+        let (mut columns, variants, last_event_ms) = match &scenario.family {
+            Family::Connect(connect) => {
+                let all = &connect.compare;
+                let some = &all[range.start.min(all.len())..range.end.min(all.len())];
+                let columns: Vec<Box<dyn Column>> = some
+                    .iter()
+                    .map(|v| {
+                        Box::new(ConnectSimulation::new(scenario, connect, v)) as Box<dyn Column>
+                    })
+                    .collect();
+                let last = connect.events.iter().map(|e| e.at_ms).max();
+                (columns, all.len(), last)
+            }
+            Family::Streams(streams) => {
+                let all = &streams.compare;
+                let some = &all[range.start.min(all.len())..range.end.min(all.len())];
+                let columns: Vec<Box<dyn Column>> = some
+                    .iter()
+                    .map(|v| streams_column(scenario, streams, v))
+                    .collect();
+                let last = streams.events.iter().map(|e| e.at_ms).max();
+                (columns, all.len(), last)
+            }
+        };
+        let origins = columns
+            .iter_mut()
+            .map(|c| c.begin(scenario.start))
+            .collect();
+        VariantGroup {
+            columns,
+            origins,
+            first: range.start.min(variants),
+            variants: variants as u32,
+            end_ms: scenario.end_ms,
+            last_event_ms,
         }
-        Family::Streams(streams) => {
-            let sims = streams
-                .compare
-                .iter()
-                .map(|v| streams_column(scenario, streams, v))
-                .collect();
-            let last_event = streams.events.iter().map(|e| e.at_ms).max();
-            run_variants(sims, scenario.start, scenario.end_ms, last_event, observer)
+    }
+
+    /// How many variants this group runs.
+    pub fn len(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// True when the group runs no variant.
+    pub fn is_empty(&self) -> bool {
+        self.columns.is_empty()
+    }
+
+    /// Runs each variant until it is quiet (or cut, or one day has passed)
+    /// and says how each ended; nothing to run, and no [`Settled`], when the
+    /// scenario gives `end_ms`. `None` if `observer` stopped it.
+    pub fn settle(
+        &mut self,
+        observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
+    ) -> Option<Vec<Settled>> {
+        if self.end_ms.is_some() {
+            return Some(Vec::new());
         }
+        let mut stopped = false;
+        let mut settled = Vec::with_capacity(self.columns.len());
+        for (i, (column, &origin)) in self.columns.iter_mut().zip(&self.origins).enumerate() {
+            let last = {
+                let mut progress = progress_of(
+                    &mut *observer,
+                    &mut stopped,
+                    self.first + i,
+                    self.variants,
+                    origin,
+                );
+                column.run_until_quiet(origin + limits::MAX_TIME_MS, &mut progress)
+            };
+            if stopped {
+                return None;
+            }
+            settled.push(match column.cut() {
+                Some(cut) => Settled::Cut(cut.at_ms.saturating_sub(origin)),
+                None => Settled::Quiet(last.saturating_sub(origin)),
+            });
+        }
+        Some(settled)
+    }
+
+    /// The end every variant of the scenario runs to, from all of its
+    /// variants' [`Settled`] (this group's and the others'): the scenario's
+    /// `end_ms`; else `SETTLE_MARGIN_MS` after the slowest uncut variant was
+    /// quiet (not before the last scripted event) or the latest cut if that
+    /// is later, capped at one day.
+    pub fn end(&self, settled: &[Settled]) -> u64 {
+        if let Some(end) = self.end_ms {
+            return end;
+        }
+        let mut settle_from = self.last_event_ms.unwrap_or(0);
+        let mut latest_cut = 0;
+        for s in settled {
+            match *s {
+                Settled::Cut(at) => latest_cut = latest_cut.max(at),
+                Settled::Quiet(at) => settle_from = settle_from.max(at),
+            }
+        }
+        (settle_from + SETTLE_MARGIN_MS)
+            .max(latest_cut)
+            .min(limits::MAX_TIME_MS)
+    }
+
+    /// Runs every variant to `end` (a cut one ends at its cut) and closes
+    /// its trace and metrics. `None` if `observer` stopped it.
+    pub fn finish(
+        self,
+        end: u64,
+        observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
+    ) -> Option<Vec<VariantRun>> {
+        let mut stopped = false;
+        let mut runs = Vec::with_capacity(self.columns.len());
+        for (i, (mut column, origin)) in self.columns.into_iter().zip(self.origins).enumerate() {
+            {
+                let mut progress = progress_of(
+                    &mut *observer,
+                    &mut stopped,
+                    self.first + i,
+                    self.variants,
+                    origin,
+                );
+                column.run_until(origin + end, &mut progress);
+            }
+            if stopped {
+                return None;
+            }
+            let (trace, metrics) = column.finish(origin + end);
+            runs.push(VariantRun::new(trace, metrics));
+        }
+        Some(runs)
     }
 }
 
@@ -238,62 +394,4 @@ fn progress_of<'a>(
         *stopped |= flow.is_break();
         flow
     }
-}
-
-/// Runs and settles every variant of one family: to `end_ms`, or until the
-/// slowest uncut variant has been quiet for `SETTLE_MARGIN_MS` (not before
-/// the last scripted event) or the latest cut, capped at one day. Times
-/// count from each variant's own t = 0; a cut variant ends at its cut.
-/// `None` if `observer` stopped it.
-fn run_variants(
-    mut sims: Vec<Box<dyn Column>>,
-    start: Start,
-    end_ms: Option<u64>,
-    last_event_ms: Option<u64>,
-    observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
-) -> Option<RunResult> {
-    let variants = sims.len() as u32;
-    let mut stopped = false;
-    let origins: Vec<u64> = sims.iter_mut().map(|s| s.begin(start)).collect();
-    let end = match end_ms {
-        Some(end) => end,
-        None => {
-            let mut quiet = Vec::with_capacity(sims.len());
-            for (i, (s, &origin)) in sims.iter_mut().zip(&origins).enumerate() {
-                let last = {
-                    let mut progress =
-                        progress_of(&mut *observer, &mut stopped, i, variants, origin);
-                    s.run_until_quiet(origin + limits::MAX_TIME_MS, &mut progress)
-                };
-                if stopped {
-                    return None;
-                }
-                quiet.push(last.saturating_sub(origin));
-            }
-            let mut settle_from = last_event_ms.unwrap_or(0);
-            let mut latest_cut = 0;
-            for ((sim, quiet), &origin) in sims.iter().zip(quiet).zip(&origins) {
-                match sim.cut() {
-                    Some(cut) => latest_cut = latest_cut.max(cut.at_ms.saturating_sub(origin)),
-                    None => settle_from = settle_from.max(quiet),
-                }
-            }
-            (settle_from + SETTLE_MARGIN_MS)
-                .max(latest_cut)
-                .min(limits::MAX_TIME_MS)
-        }
-    };
-    let mut runs = Vec::with_capacity(sims.len());
-    for (i, (mut sim, origin)) in sims.into_iter().zip(origins).enumerate() {
-        {
-            let mut progress = progress_of(&mut *observer, &mut stopped, i, variants, origin);
-            sim.run_until(origin + end, &mut progress);
-        }
-        if stopped {
-            return None;
-        }
-        let (trace, metrics) = sim.finish(origin + end);
-        runs.push(VariantRun::new(trace, metrics));
-    }
-    Some(RunResult { variants: runs })
 }

@@ -1,0 +1,134 @@
+//! A scenario's variants split into groups (`engine::run::VariantGroup`),
+//! as the page's simulator splits a big scenario between two Web Workers:
+//! each group settles its variants, every group takes the same end from all
+//! of them, and the groups' runs in order are `run`'s result, field for
+//! field, whatever the split.
+
+use std::ops::ControlFlow;
+
+use engine::presets;
+use engine::run::{run, RunResult, Settled, VariantGroup};
+use engine::scenario::Scenario;
+
+fn scenario(json: &str) -> Scenario {
+    Scenario::from_json(json).expect("a valid scenario")
+}
+
+fn go(_: engine::budget::RunProgress) -> ControlFlow<()> {
+    ControlFlow::Continue(())
+}
+
+/// The scenario run as two groups split before variant `at`, the way two
+/// threads would: both settle, both take the end of all their `Settled`.
+fn run_split(scenario: &Scenario, at: usize) -> RunResult {
+    let mut head = VariantGroup::new(scenario, 0..at);
+    let mut tail = VariantGroup::new(scenario, at..usize::MAX);
+    let mut settled: Vec<Settled> = head.settle(&mut go).expect("not stopped");
+    settled.extend(tail.settle(&mut go).expect("not stopped"));
+    let end = head.end(&settled);
+    assert_eq!(end, tail.end(&settled), "both groups take the same end");
+    let mut variants = head.finish(end, &mut go).expect("not stopped");
+    variants.extend(tail.finish(end, &mut go).expect("not stopped"));
+    RunResult { variants }
+}
+
+fn variant_count(scenario: &Scenario) -> usize {
+    scenario.variant_labels().len()
+}
+
+fn assert_every_split_is_the_run(id: &str, scenario: &Scenario) {
+    let whole = run(scenario);
+    let n = variant_count(scenario);
+    assert!(n >= 2, "{id}: compares {n} variants");
+    for at in 1..n {
+        let split = run_split(scenario, at);
+        assert_eq!(
+            split.variants.len(),
+            whole.variants.len(),
+            "{id} split at {at}"
+        );
+        for (a, b) in split.variants.iter().zip(&whole.variants) {
+            assert_eq!(
+                a.fingerprint, b.fingerprint,
+                "{id} split at {at}: {}",
+                b.label
+            );
+            assert!(
+                a == b,
+                "{id} split at {at}: {} differs beyond its fingerprint",
+                b.label
+            );
+        }
+    }
+}
+
+#[test]
+fn every_preset_split_anywhere_is_its_run() {
+    for preset in presets::all() {
+        assert_every_split_is_the_run(preset.id, &preset.scenario());
+    }
+}
+
+#[test]
+fn a_storm_split_from_its_sane_column_shares_the_axis_up_to_the_cut() {
+    let s = scenario(
+        r#"{"version": 1, "title": "storm and sane",
+            "connect": {"workers": 3, "connectors": [{"name": "c", "tasks": 6}]},
+            "compare": [{"label": "storm", "config": {"rebalance.timeout.ms": 10}},
+                        {"label": "sane"}],
+            "events": [{"at_ms": 30000, "type": "worker_join"}]}"#,
+    );
+    let mut storm = VariantGroup::new(&s, 0..1);
+    let settled = storm.settle(&mut go).expect("not stopped");
+    assert!(matches!(settled[..], [Settled::Cut(_)]), "{settled:?}");
+    assert_every_split_is_the_run("storm and sane", &s);
+}
+
+#[test]
+fn a_scenario_with_an_end_settles_nothing_and_ends_there() {
+    let s = scenario(
+        r#"{"version": 1, "title": "ends",
+            "connect": {"workers": 3, "connectors": [{"name": "c", "tasks": 6}]},
+            "events": [{"at_ms": 30000, "type": "worker_join"}],
+            "end_ms": 45000}"#,
+    );
+    let mut group = VariantGroup::new(&s, 1..2);
+    assert_eq!(group.settle(&mut go), Some(Vec::new()));
+    assert_eq!(group.end(&[Settled::Quiet(900_000)]), 45_000);
+    assert_every_split_is_the_run("ends", &s);
+}
+
+#[test]
+fn the_end_is_the_slowest_quiet_plus_the_margin_or_the_latest_cut() {
+    let s = scenario(
+        r#"{"version": 1, "title": "end",
+            "connect": {"workers": 3, "connectors": [{"name": "c", "tasks": 6}]},
+            "events": [{"at_ms": 30000, "type": "worker_join"}]}"#,
+    );
+    let group = VariantGroup::new(&s, 0..1);
+    // `run`'s settle margin: 30 s of quiet after the slowest variant.
+    let margin = 30_000;
+    // Not before the last scripted event.
+    assert_eq!(group.end(&[Settled::Quiet(1_000)]), 30_000 + margin);
+    assert_eq!(
+        group.end(&[Settled::Quiet(50_000), Settled::Quiet(70_000)]),
+        70_000 + margin
+    );
+    // A cut later than every quiet variant's settle point is the end.
+    assert_eq!(
+        group.end(&[Settled::Quiet(50_000), Settled::Cut(500_000)]),
+        500_000
+    );
+    assert_eq!(
+        group.end(&[Settled::Quiet(50_000), Settled::Cut(60_000)]),
+        50_000 + margin
+    );
+}
+
+#[test]
+fn a_range_past_the_variants_is_an_empty_group() {
+    let s = presets::all()[0].scenario();
+    let n = variant_count(&s);
+    assert!(VariantGroup::new(&s, n..usize::MAX).is_empty());
+    assert_eq!(VariantGroup::new(&s, 1..1).len(), 0);
+}
