@@ -138,8 +138,70 @@ fn put_explanations(result: &mut RunResult, table: &[Explanation], index: &[u32]
 /// A result being put back together a part at a time: the rest of it
 /// first ([`Decoding::start`]), then the explanations' table and each
 /// trace's rounds, steps and spans ([`Decoding::step`]), each small enough
-/// for a task of its own.
+/// for a task of its own. A result whose variants were simulated on
+/// separate threads arrives in pieces, each [`encode`]d on its own
+/// ([`Decoding::start_pieces`]); they are read one after the other, as one.
 pub struct Decoding {
+    current: PieceDecoding,
+    /// The pieces still to read, last first.
+    rest: Vec<Wire>,
+    /// The variants of the pieces read.
+    read: Vec<crate::run::VariantRun>,
+}
+
+impl Decoding {
+    /// Reads everything of the result but the explanations and the traces'
+    /// rounds, steps and spans; `lists` must be the ones [`encode`] split off.
+    pub fn start(bytes: Vec<u8>, lists: Vec<Vec<u32>>) -> Result<Self, String> {
+        Self::start_pieces(vec![Wire { bytes, lists }])
+    }
+
+    /// [`Self::start`] of a result in pieces: their variants, in order, are
+    /// the result's.
+    pub fn start_pieces(mut pieces: Vec<Wire>) -> Result<Self, String> {
+        pieces.reverse();
+        let first = pieces.pop().ok_or("the result arrived empty")?;
+        Ok(Decoding {
+            current: PieceDecoding::start(first.bytes, first.lists)?,
+            rest: pieces,
+            read: Vec::new(),
+        })
+    }
+
+    /// True when every part has been read.
+    pub fn done(&self) -> bool {
+        self.current.done() && self.rest.is_empty()
+    }
+
+    /// Reads the next part (the explanations' table, or one trace's rounds,
+    /// steps or spans; or the start of the next piece).
+    pub fn step(&mut self) -> Result<(), String> {
+        if !self.current.done() {
+            return self.current.step();
+        }
+        let Some(next) = self.rest.pop() else {
+            return Ok(());
+        };
+        let piece = std::mem::replace(
+            &mut self.current,
+            PieceDecoding::start(next.bytes, next.lists)?,
+        );
+        self.read.extend(piece.finish()?.variants);
+        Ok(())
+    }
+
+    /// The whole result, once [`Self::done`].
+    pub fn finish(self) -> Result<RunResult, String> {
+        let Decoding {
+            current, mut read, ..
+        } = self;
+        read.extend(current.finish()?.variants);
+        Ok(RunResult { variants: read })
+    }
+}
+
+/// One piece of a [`Decoding`].
+struct PieceDecoding {
     bytes: Vec<u8>,
     /// Where the next part starts in `bytes`.
     at: usize,
@@ -156,10 +218,10 @@ fn unreadable(_: BinaryError) -> String {
     "cannot read the result: it arrived damaged".to_string()
 }
 
-impl Decoding {
+impl PieceDecoding {
     /// Reads everything but the explanations and the traces' rounds, steps
     /// and spans; `lists` must be the ones [`encode`] split off.
-    pub fn start(bytes: Vec<u8>, lists: Vec<Vec<u32>>) -> Result<Self, String> {
+    fn start(bytes: Vec<u8>, lists: Vec<Vec<u32>>) -> Result<Self, String> {
         let mut input = Reader::new(&bytes);
         let shared = bool::read(&mut input).map_err(unreadable)?;
         let index = Vec::<u32>::read(&mut input).map_err(unreadable)?;
@@ -168,7 +230,7 @@ impl Decoding {
             return Err("the result arrived without its item lists".to_string());
         }
         let at = bytes.len() - input.remaining();
-        Ok(Decoding {
+        Ok(PieceDecoding {
             bytes,
             at,
             parts: 0,
@@ -180,14 +242,11 @@ impl Decoding {
         })
     }
 
-    /// True when every part has been read.
-    pub fn done(&self) -> bool {
+    fn done(&self) -> bool {
         self.parts == 1 + self.result.variants.len() * PARTS
     }
 
-    /// Reads the next part (the explanations' table, or one trace's rounds,
-    /// steps or spans).
-    pub fn step(&mut self) -> Result<(), String> {
+    fn step(&mut self) -> Result<(), String> {
         if self.done() {
             return Ok(());
         }
@@ -208,9 +267,8 @@ impl Decoding {
         Ok(())
     }
 
-    /// The whole result, once [`Self::done`].
-    pub fn finish(self) -> Result<RunResult, String> {
-        let Decoding {
+    fn finish(self) -> Result<RunResult, String> {
+        let PieceDecoding {
             bytes,
             at,
             shared,
@@ -241,7 +299,12 @@ impl Decoding {
 /// Puts a result back together in one go; `lists` must be the ones
 /// [`encode`] split off.
 pub fn decode(bytes: Vec<u8>, lists: Vec<Vec<u32>>) -> Result<RunResult, String> {
-    let mut decoding = Decoding::start(bytes, lists)?;
+    decode_pieces(vec![Wire { bytes, lists }])
+}
+
+/// [`decode`] of a result in pieces ([`Decoding::start_pieces`]).
+pub fn decode_pieces(pieces: Vec<Wire>) -> Result<RunResult, String> {
+    let mut decoding = Decoding::start_pieces(pieces)?;
     while !decoding.done() {
         decoding.step()?;
     }
@@ -350,12 +413,12 @@ mod tests {
         let wire = encode(result.clone());
         let total = wire.bytes.len();
         let mut decoding = Decoding::start(wire.bytes, wire.lists).expect("starts");
-        assert!(decoding.result.variants[0].trace.rounds.is_empty());
-        let mut sizes = vec![decoding.at];
+        assert!(decoding.current.result.variants[0].trace.rounds.is_empty());
+        let mut sizes = vec![decoding.current.at];
         while !decoding.done() {
-            let before = decoding.at;
+            let before = decoding.current.at;
             decoding.step().expect("a part");
-            sizes.push(decoding.at - before);
+            sizes.push(decoding.current.at - before);
         }
         assert_eq!(sizes.len(), 2 + PARTS * result.variants.len());
         assert!(
@@ -363,6 +426,48 @@ mod tests {
             "no part is half the result: {sizes:?} of {total}"
         );
         assert_eq!(decoding.finish().expect("finishes"), result);
+    }
+
+    /// A result whose variants were encoded in pieces (simulated on separate
+    /// threads) reads back as the whole, a part at a time.
+    #[test]
+    fn a_result_in_pieces_reads_as_one() {
+        let result = storm();
+        assert!(result.variants.len() >= 2);
+        let pieces: Vec<Wire> = result
+            .variants
+            .iter()
+            .map(|v| {
+                encode(RunResult {
+                    variants: vec![v.clone()],
+                })
+            })
+            .collect();
+        let mut decoding = Decoding::start_pieces(pieces).expect("starts");
+        let mut steps = 0;
+        while !decoding.done() {
+            decoding.step().expect("a part");
+            steps += 1;
+        }
+        // Each piece: its table and its traces' parts; and one step to
+        // start each piece after the first.
+        let n = result.variants.len();
+        assert_eq!(steps, n * (1 + PARTS) + (n - 1));
+        assert_eq!(decoding.finish().expect("finishes"), result);
+        assert!(Decoding::start_pieces(Vec::new()).is_err());
+        let damaged = vec![
+            encode(result.clone()),
+            Wire {
+                bytes: vec![1, 2, 3],
+                lists: Vec::new(),
+            },
+        ];
+        let mut decoding = Decoding::start_pieces(damaged).expect("the first piece starts");
+        let mut read = Ok(());
+        while read.is_ok() && !decoding.done() {
+            read = decoding.step();
+        }
+        assert!(read.is_err(), "a damaged second piece is an error");
     }
 
     #[test]
