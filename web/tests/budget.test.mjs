@@ -126,8 +126,14 @@ test('release .wasm sizes (gzip -9)', async () => {
   // once a second while playing (+0.2 KB), the story list a component that
   // skips playback frames' renders (+1.3 KB; about 0.9 ms less main-thread
   // work a playback frame): page 377,006 B, loosened by that; simulator
-  // 436,355 B and sweep 243,234 B, tightened.
-  const limits = { page_wasm: 377_400, worker_wasm: 436_700, sweep_wasm: 243_600 };
+  // 436,355 B and sweep 243,234 B, tightened. Session 25: a big
+  // scenario's protocols shared between the worker and a helper worker
+  // (web/src/worker/split_run.rs; engine::run::VariantGroup; a result read
+  // in pieces): simulator 442,903 B (+6.5 KB: the helper's messages and
+  // start), page 378,664 B (+1.7 KB) and sweep 244,151 B (+0.9 KB: pieces
+  // read as one result), loosened by that; the 1,000 x 100,000 edit about
+  // 35-70 ms faster (docs/performance.md).
+  const limits = { page_wasm: 379_000, worker_wasm: 443_300, sweep_wasm: 244_500 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }

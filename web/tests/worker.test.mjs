@@ -130,7 +130,36 @@ test('a storm and a big scenario are still simulated in the worker', async () =>
   await page.press('#workers', 'Enter');
   await page.waitForFunction((r) => document.querySelector('main').dataset.request !== r, before);
   await simulationShown(page, 120000);
-  assert.equal(await page.locator('main').getAttribute('data-ran-in'), 'worker');
+  // In the worker, or shared with its helper (started by the first big run).
+  assert.match(await page.locator('main').getAttribute('data-ran-in'), /^workers?$/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('a big scenario runs half its protocols in a helper worker, with the same result', async () => {
+  const page = await newPage(browser);
+  // 300 workers × 30,000 tasks: the first run starts the worker's helper and
+  // runs alone; the next is shared (web/src/worker/split_run.rs).
+  await page.goto(server.url + '#p=connect/worker-joins');
+  await page.waitForFunction(() => window.wasmBindings?.encodeLink);
+  await readyToEdit(page, '#' + await joinLink(page, 'big', 300));
+  for (const workers of [301, 302]) {
+    const before = await page.locator('main').getAttribute('data-request');
+    await page.fill('#workers', String(workers));
+    await page.press('#workers', 'Enter');
+    await page.waitForFunction((r) => document.querySelector('main').dataset.request !== r, before);
+    await simulationShown(page, 120000);
+  }
+  assert.equal(await page.locator('main').getAttribute('data-ran-in'), 'workers');
+  assert.match(await page.locator('#sim-status').textContent(), /in two Web Workers/);
+  // The same result as one thread gives: the simulator's JS API on the main thread.
+  const fingerprints = await page.locator('article.column').evaluateAll((cs) => cs.map((c) => c.dataset.fingerprint));
+  const expected = await page.evaluate(async () => (await window.wasmBindings.simulate(window.wasmBindings.decodeLink(location.hash)))
+    .variants.map((v) => v.fingerprint));
+  assert.equal(fingerprints.length, 2);
+  assert.deepEqual(fingerprints, expected);
+  const rounds = await page.locator('article.column').evaluateAll((cs) => cs.map((c) => +c.dataset.rounds));
+  assert.ok(rounds.every((n) => n > 0), `${rounds}`);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

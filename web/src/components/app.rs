@@ -406,6 +406,10 @@ pub fn App() -> Html {
                 "simulated in {:.0} ms in a Web Worker",
                 Fixed(shown.elapsed_ms)
             ),
+            RanIn::Workers => format!(
+                "simulated in {:.0} ms in two Web Workers (half of the protocols each)",
+                Fixed(shown.elapsed_ms)
+            ),
             RanIn::MainThread => format!(
                 "simulated in {:.0} ms on the main thread (no Web Worker)",
                 Fixed(shown.elapsed_ms)

@@ -10,7 +10,7 @@ use engine::scenario::Scenario;
 use wasm_bindgen::prelude::*;
 
 use crate::browser::profile;
-use crate::worker::messages::{lists_from_js, Reply, Update};
+use crate::worker::messages::{pieces_from_js, Reply, Update};
 use engine::result_wire as wire;
 
 /// A scenario only the simulator's module can parse (the page's holds no
@@ -74,6 +74,9 @@ pub struct SimOutcome {
 pub enum RanIn {
     /// The simulator's Web Worker.
     Worker,
+    /// The simulator's Web Worker and its helper, half of the compared
+    /// variants each (a big scenario; `split_run`).
+    Workers,
     /// The simulator's module on the main thread: no worker could start.
     MainThread,
     /// The simulator's module on the main thread, in the task of the edit
@@ -89,6 +92,7 @@ impl RanIn {
     pub fn as_str(self) -> &'static str {
         match self {
             RanIn::Worker => "worker",
+            RanIn::Workers => "workers",
             RanIn::MainThread => "main-thread",
             RanIn::Inline => "inline",
             RanIn::SiteBuild => "site-build",
@@ -136,14 +140,21 @@ pub(crate) fn read_reply(reply: Reply) -> Answer {
             }
         }
         Reply::Refused { message, .. } => Answer::Refused(message),
-        Reply::Simulated { result, lists, .. } => Answer::Simulated(
+        Reply::Simulated {
+            result,
+            lists,
+            more,
+            ..
+        } => Answer::Simulated(
             profile::timed("decode result", || {
-                wire::decode(result.to_vec(), lists_from_js(&lists))
+                wire::decode_pieces(pieces_from_js(&result, &lists, &more))
             })
             .map(Rc::new),
         ),
         Reply::Failed { message, .. } => Answer::Simulated(Err(message)),
-        Reply::Ready => Answer::Simulated(Err("The simulator sent no result.".to_string())),
+        Reply::Ready | Reply::Settled { .. } => {
+            Answer::Simulated(Err("The simulator sent no result.".to_string()))
+        }
     }
 }
 

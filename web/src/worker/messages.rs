@@ -34,6 +34,7 @@
 //! serde reads a field-tagged enum through a buffer that would lose the
 //! preserved arrays.
 
+use engine::result_wire as wire;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::js_sys::{Array, Object, Reflect, Uint32Array, Uint8Array};
@@ -98,6 +99,21 @@ pub(crate) enum Task {
     /// The task, run even if it is far above the interactive range (the
     /// user said "Run it"; no [`Reply::Expensive`] question).
     Confirmed(Box<Task>),
+    /// Worker → its helper ([`super::split_run`]): run the variants of
+    /// `task`'s scenario from index `first` on until they are quiet, answer
+    /// [`Reply::Settled`], then wait for [`Task::Finish`].
+    Part {
+        /// The simulation, open or file the worker was asked for.
+        task: Box<Task>,
+        /// The first variant the helper runs.
+        first: u32,
+    },
+    /// Worker → its helper: run the settled variants to `end_ms` and answer
+    /// [`Reply::Simulated`] with them.
+    Finish {
+        /// The end every variant of the scenario shares.
+        end_ms: u64,
+    },
 }
 
 /// Worker → page.
@@ -131,8 +147,20 @@ pub(crate) enum Reply {
         /// Each variant's item-list pool, a `Uint32Array` each, in order.
         #[serde(with = "serde_wasm_bindgen::preserve")]
         lists: Array,
+        /// The rest of the variants, when a helper simulated them
+        /// ([`super::split_run`]): `{result, lists}` pieces in order, each
+        /// encoded as `result` and `lists` are. Usually empty.
+        #[serde(with = "serde_wasm_bindgen::preserve")]
+        more: Array,
         /// Time the worker spent, ms.
         elapsed_ms: f64,
+    },
+    /// Helper → worker ([`Task::Part`]): how each of its variants settled.
+    Settled {
+        /// The request it answers.
+        id: Option<u64>,
+        /// One per variant the helper runs, in order.
+        settled: Vec<engine::run::Settled>,
     },
     /// The scenario was invalid, or the simulator stopped on it.
     Failed {
@@ -218,6 +246,7 @@ impl Reply {
             Reply::Opened { id, .. }
             | Reply::Refused { id, .. }
             | Reply::Simulated { id, .. }
+            | Reply::Settled { id, .. }
             | Reply::Failed { id, .. } => *id,
         }
     }
@@ -246,6 +275,8 @@ impl Reply {
                 lists: field(&o, "lists")
                     .dyn_into::<Array>()
                     .map_err(|_| "its `lists` is not an array".to_string())?,
+                // Absent: the one piece.
+                more: field(&o, "more").dyn_into::<Array>().unwrap_or_default(),
                 elapsed_ms: field(&o, "elapsed_ms")
                     .as_f64()
                     .ok_or("its `elapsed_ms` is not a number")?,
@@ -271,6 +302,29 @@ impl Reply {
         }
         Err("it is none of ready, opened, refused, simulated or failed".to_string())
     }
+
+    /// A helper's [`Reply::Settled`] (only a worker reads one, so it is not
+    /// in [`Self::from_js`], which the page's module holds too).
+    pub(crate) fn settled_from_js(value: &JsValue) -> Option<Self> {
+        let o = Some(field(value, "settled")).filter(JsValue::is_object)?;
+        let settled = field(&o, "settled")
+            .dyn_into::<Array>()
+            .ok()?
+            .iter()
+            .map(|s| {
+                let at = |name| field(&s, name).as_f64().map(|ms| ms as u64);
+                match (at("quiet"), at("cut")) {
+                    (Some(ms), _) => Some(engine::run::Settled::Quiet(ms)),
+                    (_, Some(ms)) => Some(engine::run::Settled::Cut(ms)),
+                    _ => None,
+                }
+            })
+            .collect::<Option<_>>()?;
+        Some(Reply::Settled {
+            id: id_field(&o),
+            settled,
+        })
+    }
 }
 
 impl Task {
@@ -285,6 +339,18 @@ impl Task {
                 object(&[("name", &text(name)), ("text", &text(t))]),
             ),
             Task::Confirmed(task) => ("confirmed", task.to_js()),
+            Task::Part { task, first } => (
+                "part",
+                object(&[
+                    ("task", &task.to_js()),
+                    ("first", &JsValue::from_f64(f64::from(*first))),
+                ]),
+            ),
+            // Simulated times stay below one day (`limits::MAX_TIME_MS`): exact.
+            Task::Finish { end_ms } => (
+                "finish",
+                object(&[("end_ms", &JsValue::from_f64(*end_ms as f64))]),
+            ),
         };
         object(&[(tag, &body)])
     }
@@ -304,6 +370,28 @@ pub(crate) fn result_to_js(bytes: &[u8], lists: &[Vec<u32>]) -> (Uint8Array, Arr
         typed.push(&array);
     }
     (result, typed, transfer)
+}
+
+/// A [`Reply::Simulated`]'s result as the pieces it came in: `result` and
+/// `lists`, then each of `more` (an entry without a `Uint8Array` result is
+/// skipped; decoding then reports what is missing).
+pub(crate) fn pieces_from_js(result: &Uint8Array, lists: &Array, more: &Array) -> Vec<wire::Wire> {
+    let mut pieces = vec![wire::Wire {
+        bytes: result.to_vec(),
+        lists: lists_from_js(lists),
+    }];
+    for piece in more.iter() {
+        if let Ok(bytes) = field(&piece, "result").dyn_into::<Uint8Array>() {
+            let lists = field(&piece, "lists")
+                .dyn_into::<Array>()
+                .unwrap_or_default();
+            pieces.push(wire::Wire {
+                bytes: bytes.to_vec(),
+                lists: lists_from_js(&lists),
+            });
+        }
+    }
+    pieces
 }
 
 /// The item-list pools of [`Reply::Simulated`] back in Rust (an entry that
@@ -365,6 +453,40 @@ mod tests {
             r#"{"id":3,"task":{"confirmed":{"open_link":{"json":"{}"}}}}"#
         );
         assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), request);
+    }
+
+    /// The worker's messages to its helper and the helper's settling, in
+    /// the shapes `settled_from_js` and `Task::to_js` read and write.
+    #[test]
+    fn a_shared_run_has_the_documented_shape() {
+        let part = Request {
+            id: 5,
+            task: Task::Part {
+                task: Box::new(Task::Simulate {
+                    scenario: "{}".to_string(),
+                }),
+                first: 1,
+            },
+        };
+        let json = serde_json::to_string(&part).unwrap();
+        assert_eq!(
+            json,
+            r#"{"id":5,"task":{"part":{"task":{"simulate":{"scenario":"{}"}},"first":1}}}"#
+        );
+        assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), part);
+        let finish = serde_json::to_string(&Task::Finish { end_ms: 90_000 }).unwrap();
+        assert_eq!(finish, r#"{"finish":{"end_ms":90000}}"#);
+        let settled = Reply::Settled {
+            id: Some(5),
+            settled: vec![
+                engine::run::Settled::Quiet(60_000),
+                engine::run::Settled::Cut(7),
+            ],
+        };
+        assert_eq!(
+            serde_json::to_string(&settled).unwrap(),
+            r#"{"settled":{"id":5,"settled":[{"quiet":60000},{"cut":7}]}}"#
+        );
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! parts see requests and answers as [`answers`] has them; a result crosses
 //! the boundary as [`engine::result_wire`] packs it. A preset link's first
 //! answer can be the result the site ships ([`shipped`]). A sweep's points
-//! run in a [`sweep_pool`] of workers.
+//! run in a [`sweep_pool`] of workers. A big scenario's variants are
+//! shared between the worker and a helper worker it starts ([`split_run`]).
 
 pub(crate) mod answers;
 pub(crate) mod brief_sim;
@@ -16,5 +17,6 @@ pub(crate) mod shipped;
 pub(crate) mod sim_client;
 pub mod sim_module;
 pub mod sim_worker;
+mod split_run;
 pub(crate) mod sweep_pool;
 pub(crate) mod worker_thread;

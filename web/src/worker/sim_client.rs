@@ -37,7 +37,7 @@ use crate::worker::answers::{
     read_replies, read_reply, read_update, Answer, Job, Opening, RanIn, SimOutcome, WorkerStatus,
 };
 use crate::worker::brief_sim::BriefSimulator;
-use crate::worker::messages::{lists_from_js, Reply, Request, Task, Update};
+use crate::worker::messages::{pieces_from_js, Reply, Request, Task, Update};
 use crate::worker::shipped::{fetch_bytes, take_early_result, Shipped};
 use crate::worker::worker_thread::{self, take_early_worker, Spawned};
 use engine::result_wire as wire;
@@ -91,6 +91,7 @@ enum After {
     Decode {
         id: u64,
         elapsed_ms: f64,
+        ran_in: RanIn,
         /// When its reading began (`profile::now`).
         since: f64,
         decoding: wire::Decoding,
@@ -458,6 +459,8 @@ impl SimClient {
                         After::Nothing
                     }
                 }
+                // Only a worker's helper settles (`split_run`).
+                Reply::Settled { .. } => After::Nothing,
                 Reply::Refused { .. } | Reply::Simulated { .. } | Reply::Failed { .. } => {
                     // An answer to an older request posted before the
                     // worker started leaves the newer one running.
@@ -476,14 +479,25 @@ impl SimClient {
                     }
                     match reply {
                         _ if !fresh => After::Nothing,
-                        Reply::Simulated { result, lists, .. } => {
+                        Reply::Simulated {
+                            result,
+                            lists,
+                            more,
+                            ..
+                        } => {
                             let since = profile::now();
+                            let ran_in = if more.length() > 0 {
+                                RanIn::Workers
+                            } else {
+                                RanIn::Worker
+                            };
                             match profile::timed("decode result", || {
-                                wire::Decoding::start(result.to_vec(), lists_from_js(&lists))
+                                wire::Decoding::start_pieces(pieces_from_js(&result, &lists, &more))
                             }) {
                                 Ok(decoding) => After::Decode {
                                     id: inner.latest,
                                     elapsed_ms,
+                                    ran_in,
                                     since,
                                     decoding,
                                 },
@@ -608,9 +622,10 @@ impl SimClient {
             After::Decode {
                 id,
                 elapsed_ms,
+                ran_in,
                 since,
                 decoding,
-            } => self.read_parts(id, elapsed_ms, decoding, since),
+            } => self.read_parts(id, elapsed_ms, ran_in, decoding, since),
             After::RunOnMainThread => {
                 let on_status = self.0.borrow().on_status.clone();
                 on_status.emit(WorkerStatus::Unavailable);
@@ -639,7 +654,14 @@ impl SimClient {
     /// 45–55 ms main-thread task; issue #13). Each further task would cost a
     /// preset's edit a few milliseconds (nested timeouts wait at least
     /// 4 ms). A newer request makes the rest moot.
-    fn read_parts(&self, id: u64, elapsed_ms: f64, mut decoding: wire::Decoding, since: f64) {
+    fn read_parts(
+        &self,
+        id: u64,
+        elapsed_ms: f64,
+        ran_in: RanIn,
+        mut decoding: wire::Decoding,
+        since: f64,
+    ) {
         let mut read = Ok(());
         while read.is_ok() && !decoding.done() && profile::now() < since + READ_FOR_MS {
             read = profile::timed("decode part", || decoding.step());
@@ -648,7 +670,7 @@ impl SimClient {
             let weak = self.weak();
             Timeout::new(0, move || {
                 if let Some(rc) = weak.upgrade().filter(|rc| rc.borrow().latest == id) {
-                    SimClient(rc).read_parts(id, elapsed_ms, decoding, profile::now());
+                    SimClient(rc).read_parts(id, elapsed_ms, ran_in, decoding, profile::now());
                 }
             })
             .forget();
@@ -658,7 +680,7 @@ impl SimClient {
             id,
             answer: Answer::Simulated(read.and_then(|()| decoding.finish()).map(Rc::new)),
             elapsed_ms,
-            ran_in: RanIn::Worker,
+            ran_in,
         }));
     }
 }

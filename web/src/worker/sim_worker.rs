@@ -14,6 +14,7 @@ use web_sys::js_sys::{self, Array, Uint8Array};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::messages::{result_to_js, Reply, Request, Task, Update};
+use super::split_run;
 use crate::browser::{profile, share};
 use engine::result_wire as wire;
 
@@ -39,6 +40,7 @@ pub fn serve() {
                 };
                 answer(Some(request.id), request.task, Runner::Worker, send, notify);
                 CURRENT.with(|c| c.set(None));
+                split_run::start_helper_if_wanted();
             }
             Err(e) => send(
                 Reply::Failed {
@@ -143,7 +145,7 @@ enum Answered {
 /// the worker is its accurate end, a few thousand workers and tasks, where
 /// a run would hold the main thread as long as a worker's round trip and a
 /// frame together.
-const BRIEF_PAGE_MS: f64 = 20.0;
+pub(crate) const BRIEF_PAGE_MS: f64 = 20.0;
 
 /// True when a scenario's estimate lets it run as a [`Runner::Brief`].
 fn small_enough_for_brief(cost: &engine::cost::CostEstimate) -> bool {
@@ -151,7 +153,7 @@ fn small_enough_for_brief(cost: &engine::cost::CostEstimate) -> bool {
 }
 
 /// Posts progress at most this often, ms of wall time.
-const PROGRESS_INTERVAL_MS: f64 = 100.0;
+pub(crate) const PROGRESS_INTERVAL_MS: f64 = 100.0;
 
 /// Answers one task: for an open, [`Reply::Opened`] (or [`Reply::Refused`])
 /// first, so the page can show the scenario while it simulates; then the
@@ -176,37 +178,23 @@ fn answer(
     if brief && !matches!(task, Task::Simulate { .. }) {
         return Answered::GaveUp;
     }
-    let scenario = match task {
-        // Nested confirmations read as one.
-        Task::Confirmed(_) => {
-            let message =
-                "The simulator cannot read this request: a confirmation of a confirmation"
-                    .to_string();
-            send(Reply::Failed { id, message }, Array::new());
+    if matches!(task, Task::Part { .. } | Task::Finish { .. }) {
+        split_run::answer_part(id, task, started, send);
+        return Answered::Yes;
+    }
+    let parsed = scenario_of(&task);
+    let scenario = if matches!(task, Task::OpenLink { .. } | Task::OpenFile { .. }) {
+        let Some(scenario) = open(id, parsed, &mut send) else {
             return Answered::Yes;
-        }
-        // The page already validated it, but the worker trusts nobody.
-        Task::Simulate { scenario } => match Scenario::from_json(&scenario) {
+        };
+        scenario
+    } else {
+        match parsed {
             Ok(scenario) => scenario,
-            Err(e) => {
-                let message = e.to_string();
+            Err(message) => {
                 send(Reply::Failed { id, message }, Array::new());
                 return Answered::Yes;
             }
-        },
-        Task::OpenLink { json } => {
-            let parsed = engine::link::parse_scenario(&json).map_err(|e| e.to_string());
-            let Some(scenario) = open(id, parsed, &mut send) else {
-                return Answered::Yes;
-            };
-            scenario
-        }
-        Task::OpenFile { name, text } => {
-            let parsed = share::parse_scenario_file(&name, &text);
-            let Some(scenario) = open(id, parsed, &mut send) else {
-                return Answered::Yes;
-            };
-            scenario
         }
     };
     let cost = engine::cost::estimate(&scenario);
@@ -216,6 +204,10 @@ fn answer(
     if !confirmed && cost.class == engine::cost::CostClass::VeryLarge {
         let question = cost.question();
         notify(Update::Expensive { id, question });
+        return Answered::Yes;
+    }
+    if runner == Runner::Worker && split_run::shares(&scenario, &cost) {
+        split_run::start(id, task, &scenario, started, notify);
         return Answered::Yes;
     }
     let mut last_post = started;
@@ -240,10 +232,27 @@ fn answer(
         id,
         result,
         lists,
+        more: Array::new(),
         elapsed_ms: profile::now() - started,
     };
     send(reply, transfer);
     Answered::Yes
+}
+
+/// The scenario a simulation, open or part asks for, or why there is none
+/// (as the page shows it).
+pub(crate) fn scenario_of(task: &Task) -> Result<Scenario, String> {
+    match task {
+        // The page already validated it, but the worker trusts nobody.
+        Task::Simulate { scenario } => Scenario::from_json(scenario).map_err(|e| e.to_string()),
+        Task::OpenLink { json } => engine::link::parse_scenario(json).map_err(|e| e.to_string()),
+        Task::OpenFile { name, text } => share::parse_scenario_file(name, text),
+        Task::Part { task, .. } => scenario_of(task),
+        // Nested confirmations read as one.
+        Task::Confirmed(_) | Task::Finish { .. } => Err(
+            "The simulator cannot read this request: a confirmation of a confirmation".to_string(),
+        ),
+    }
 }
 
 /// Tells the page what an open found: the scenario (then simulated), or why
@@ -275,7 +284,7 @@ fn open(
 
 /// Posts a reply, moving the buffers in `transfer`; a reply that cannot be
 /// converted goes as a failure of the same request instead.
-fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply, transfer: &Array) {
+pub(crate) fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply, transfer: &Array) {
     match reply.to_js() {
         Ok(message) => {
             let _ = scope.post_message_with_transfer(&message, transfer);
@@ -339,5 +348,15 @@ mod tests {
         )
         .expect("a valid scenario");
         assert!(!small_enough_for_brief(&engine::cost::estimate(&big)));
+        // The browser tests split this one between the worker and its helper.
+        assert!(engine::cost::estimate(&big).page_ms >= split_run::SPLIT_FROM_MS);
+    }
+
+    /// No preset is split ([`split_run`]): a split run's answer comes in
+    /// pieces, and a preset's must be the result the site ships, byte for
+    /// byte.
+    #[test]
+    fn no_run_brief_enough_for_the_page_is_split() {
+        assert!(split_run::SPLIT_FROM_MS > BRIEF_PAGE_MS);
     }
 }

@@ -22,7 +22,7 @@ use gloo::timers::callback::Timeout;
 use wasm_bindgen::JsValue;
 use yew::Callback;
 
-use super::messages::{lists_from_js, Reply, Request, Task};
+use super::messages::{pieces_from_js, Reply, Request, Task};
 use super::worker_thread::{self, Spawned};
 use engine::result_wire as wire;
 
@@ -207,8 +207,13 @@ impl SweepPool {
                     slot.ready = true;
                     None
                 }
-                Reply::Simulated { result, lists, .. } => answered.map(|(_, value)| {
-                    match wire::decode(result.to_vec(), lists_from_js(&lists)) {
+                Reply::Simulated {
+                    result,
+                    lists,
+                    more,
+                    ..
+                } => answered.map(|(_, value)| {
+                    match wire::decode_pieces(pieces_from_js(&result, &lists, &more)) {
                         Ok(r) => PoolEvent::Point(run, point_result(value, family, r)),
                         Err(e) => PoolEvent::Failed(run, value, e),
                     }
@@ -216,7 +221,7 @@ impl SweepPool {
                 Reply::Failed { message, .. } => {
                     answered.map(|(_, value)| PoolEvent::Failed(run, value, message))
                 }
-                Reply::Opened { .. } | Reply::Refused { .. } => None,
+                Reply::Opened { .. } | Reply::Refused { .. } | Reply::Settled { .. } => None,
             }
         };
         self.feed();
