@@ -372,6 +372,25 @@ pub(crate) fn result_to_js(bytes: &[u8], lists: &[Vec<u32>]) -> (Uint8Array, Arr
     (result, typed, transfer)
 }
 
+/// A [`Reply::Simulated`] of `result` in one piece, and the buffers to
+/// transfer with it.
+pub(crate) fn simulated(
+    id: Option<u64>,
+    result: engine::run::RunResult,
+    elapsed_ms: f64,
+) -> (Reply, Array) {
+    let wire = wire::encode(result);
+    let (result, lists, transfer) = result_to_js(&wire.bytes, &wire.lists);
+    let reply = Reply::Simulated {
+        id,
+        result,
+        lists,
+        more: Array::new(),
+        elapsed_ms,
+    };
+    (reply, transfer)
+}
+
 /// A [`Reply::Simulated`]'s result as the pieces it came in: `result` and
 /// `lists`, then each of `more` (an entry without a `Uint8Array` result is
 /// skipped; decoding then reports what is missing).

@@ -13,10 +13,9 @@ use wasm_bindgen::JsCast;
 use web_sys::js_sys::{self, Array, Uint8Array};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use super::messages::{result_to_js, Reply, Request, Task, Update};
+use super::messages::{simulated, Reply, Request, Task, Update};
 use super::split_run;
 use crate::browser::{profile, share};
-use engine::result_wire as wire;
 
 thread_local! {
     /// The request being simulated, so a panic can say which one failed.
@@ -226,15 +225,7 @@ fn answer(
     let Some(result) = result else {
         return Answered::GaveUp;
     };
-    let wire = wire::encode(result);
-    let (result, lists, transfer) = result_to_js(&wire.bytes, &wire.lists);
-    let reply = Reply::Simulated {
-        id,
-        result,
-        lists,
-        more: Array::new(),
-        elapsed_ms: profile::now() - started,
-    };
+    let (reply, transfer) = simulated(id, result, profile::now() - started);
     send(reply, transfer);
     Answered::Yes
 }
@@ -350,13 +341,5 @@ mod tests {
         assert!(!small_enough_for_brief(&engine::cost::estimate(&big)));
         // The browser tests split this one between the worker and its helper.
         assert!(engine::cost::estimate(&big).page_ms >= split_run::SPLIT_FROM_MS);
-    }
-
-    /// No preset is split ([`split_run`]): a split run's answer comes in
-    /// pieces, and a preset's must be the result the site ships, byte for
-    /// byte.
-    #[test]
-    fn no_run_brief_enough_for_the_page_is_split() {
-        assert!(split_run::SPLIT_FROM_MS > BRIEF_PAGE_MS);
     }
 }

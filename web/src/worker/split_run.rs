@@ -25,7 +25,7 @@ use wasm_bindgen::JsCast;
 use web_sys::js_sys::{self, Array, Object, Reflect, Uint32Array, Uint8Array};
 use web_sys::DedicatedWorkerGlobalScope;
 
-use super::messages::{result_to_js, Reply, Request, Task, Update};
+use super::messages::{result_to_js, simulated, Reply, Request, Task, Update};
 use super::worker_thread::{self, Spawned};
 use crate::browser::profile;
 use engine::result_wire as wire;
@@ -36,6 +36,9 @@ use engine::result_wire as wire;
 /// ships, byte for byte; below it, splitting would save less than the
 /// second piece costs to post and read.
 pub(crate) const SPLIT_FROM_MS: f64 = 30.0;
+
+// Every preset's run is brief enough (sim_worker's tests), so none is split.
+const _: () = assert!(SPLIT_FROM_MS > super::sim_worker::BRIEF_PAGE_MS);
 
 /// The worker's side: its helper, and the run they share.
 struct Worker {
@@ -311,15 +314,7 @@ pub(crate) fn answer_part(
             let variants = group
                 .finish(end_ms, &mut |_| ControlFlow::Continue(()))
                 .unwrap_or_default();
-            let wire = wire::encode(RunResult { variants });
-            let (result, lists, transfer) = result_to_js(&wire.bytes, &wire.lists);
-            let reply = Reply::Simulated {
-                id,
-                result,
-                lists,
-                more: Array::new(),
-                elapsed_ms: profile::now() - started,
-            };
+            let (reply, transfer) = simulated(id, RunResult { variants }, profile::now() - started);
             send(reply, transfer);
         }
         _ => {}
