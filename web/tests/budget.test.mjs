@@ -129,7 +129,7 @@ test('release .wasm sizes (gzip -9)', async () => {
   // 436,355 B and sweep 243,234 B, tightened. Session 25: a big
   // scenario's protocols shared between the worker and a helper worker
   // (web/src/worker/split_run.rs; engine::run::VariantGroup; a result read
-  // in pieces): simulator 442,903 B (+6.5 KB: the helper's messages and
+  // in pieces): simulator 442,769 B (+6.4 KB: the helper's messages and
   // start), page 378,664 B (+1.7 KB) and sweep 244,151 B (+0.9 KB: pieces
   // read as one result), loosened by that; the 1,000 x 100,000 edit about
   // 35-70 ms faster (docs/performance.md).
