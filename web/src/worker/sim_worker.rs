@@ -31,14 +31,14 @@ pub fn serve() {
         let send = |reply: Reply, transfer: Array| post(&replies, &reply, &transfer);
         match Request::from_js(e.data()) {
             Ok(request) => {
-                CURRENT.with(|c| c.set(Some(request.id)));
+                set_current(Some(request.id));
                 let notify = |update: Update| {
                     if let Ok(message) = update.to_js() {
                         let _ = replies.post_message(&message);
                     }
                 };
                 answer(Some(request.id), request.task, Runner::Worker, send, notify);
-                CURRENT.with(|c| c.set(None));
+                set_current(None);
                 split_run::start_helper_if_wanted();
             }
             Err(e) => send(
@@ -54,6 +54,12 @@ pub fn serve() {
     // The handler lives as long as the worker does.
     on_message.forget();
     post(&scope, &Reply::Ready, &Array::new());
+}
+
+/// The request being simulated, for a panic's report to name; `None` once
+/// it is answered.
+pub(crate) fn set_current(id: Option<u64>) {
+    CURRENT.with(|c| c.set(id));
 }
 
 /// True when this module runs in a dedicated Web Worker (not on a page).

@@ -244,6 +244,8 @@ fn finish_own_half(helper_settled: Vec<Settled>) {
     }) else {
         return;
     };
+    // Runs in the helper's message handler: a panic here reports this request.
+    super::sim_worker::set_current(id);
     settled.extend(helper_settled);
     let end_ms = group.end(&settled);
     let finish = Request {
@@ -265,6 +267,7 @@ fn finish_own_half(helper_settled: Vec<Settled>) {
             run.done = Some(done);
         }
     });
+    super::sim_worker::set_current(None);
 }
 
 /// The helper could not start, or stopped: the run it shared fails (the
