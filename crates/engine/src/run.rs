@@ -130,11 +130,15 @@ impl VariantGroup {
     /// ones it has), each formed (its t = 0 found: that runs the formation,
     /// so it costs as much as the start of a run) and ready to run.
     pub fn new(scenario: &Scenario, range: std::ops::Range<usize>) -> Self {
+        // The range clipped to the variants there are (empty when reversed).
+        let clip = |len: usize| {
+            let start = range.start.min(len);
+            start..range.end.clamp(start, len)
+        };
         let (mut columns, variants, last_event_ms) = match &scenario.family {
             Family::Connect(connect) => {
                 let all = &connect.compare;
-                let some = &all[range.start.min(all.len())..range.end.min(all.len())];
-                let columns: Vec<Box<dyn Column>> = some
+                let columns: Vec<Box<dyn Column>> = all[clip(all.len())]
                     .iter()
                     .map(|v| {
                         Box::new(ConnectSimulation::new(scenario, connect, v)) as Box<dyn Column>
@@ -145,8 +149,7 @@ impl VariantGroup {
             }
             Family::Streams(streams) => {
                 let all = &streams.compare;
-                let some = &all[range.start.min(all.len())..range.end.min(all.len())];
-                let columns: Vec<Box<dyn Column>> = some
+                let columns: Vec<Box<dyn Column>> = all[clip(all.len())]
                     .iter()
                     .map(|v| streams_column(scenario, streams, v))
                     .collect();
@@ -188,28 +191,20 @@ impl VariantGroup {
         if self.end_ms.is_some() {
             return Some(Vec::new());
         }
-        let mut stopped = false;
-        let mut settled = Vec::with_capacity(self.columns.len());
-        for (i, (column, &origin)) in self.columns.iter_mut().zip(&self.origins).enumerate() {
-            let last = {
-                let mut progress = progress_of(
-                    &mut *observer,
-                    &mut stopped,
-                    self.first + i,
-                    self.variants,
-                    origin,
-                );
-                column.run_until_quiet(origin + limits::MAX_TIME_MS, &mut progress)
-            };
-            if stopped {
-                return None;
-            }
-            settled.push(match column.cut() {
-                Some(cut) => Settled::Cut(cut.at_ms.saturating_sub(origin)),
-                None => Settled::Quiet(last.saturating_sub(origin)),
-            });
-        }
-        Some(settled)
+        let runs = self.columns.iter_mut().zip(self.origins.iter().copied());
+        run_each(
+            runs,
+            self.first,
+            self.variants,
+            observer,
+            |column, origin, progress| {
+                let last = column.run_until_quiet(origin + limits::MAX_TIME_MS, progress);
+                match column.cut() {
+                    Some(cut) => Settled::Cut(cut.at_ms.saturating_sub(origin)),
+                    None => Settled::Quiet(last.saturating_sub(origin)),
+                }
+            },
+        )
     }
 
     /// The end every variant of the scenario runs to, from all of its
@@ -241,27 +236,53 @@ impl VariantGroup {
         end: u64,
         observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
     ) -> Option<Vec<VariantRun>> {
-        let mut stopped = false;
-        let mut runs = Vec::with_capacity(self.columns.len());
-        for (i, (mut column, origin)) in self.columns.into_iter().zip(self.origins).enumerate() {
-            {
-                let mut progress = progress_of(
-                    &mut *observer,
-                    &mut stopped,
-                    self.first + i,
-                    self.variants,
-                    origin,
-                );
-                column.run_until(origin + end, &mut progress);
-            }
-            if stopped {
-                return None;
-            }
-            let (trace, metrics) = column.finish(origin + end);
-            runs.push(VariantRun::new(trace, metrics));
-        }
-        Some(runs)
+        let runs = self.columns.into_iter().zip(self.origins);
+        let ran = run_each(
+            runs,
+            self.first,
+            self.variants,
+            observer,
+            |mut column, origin, progress| {
+                column.run_until(origin + end, progress);
+                (column, origin)
+            },
+        )?;
+        // Closed only once every variant has run: a stopped run is not worth closing.
+        Some(
+            ran.into_iter()
+                .map(|(column, origin)| {
+                    let (trace, metrics) = column.finish(origin + end);
+                    VariantRun::new(trace, metrics)
+                })
+                .collect(),
+        )
     }
+}
+
+/// Runs `step` on each of a group's columns (with its origin) in order,
+/// telling `observer` how far each has got as variant `first + i` of
+/// `variants`; `None` as soon as `observer` stops one.
+fn run_each<C, R>(
+    columns: impl Iterator<Item = (C, u64)>,
+    first: usize,
+    variants: u32,
+    observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
+    mut step: impl FnMut(C, u64, Observer) -> R,
+) -> Option<Vec<R>> {
+    let mut stopped = false;
+    let mut out = Vec::new();
+    for (i, (column, origin)) in columns.enumerate() {
+        let done = {
+            let mut progress =
+                progress_of(&mut *observer, &mut stopped, first + i, variants, origin);
+            step(column, origin, &mut progress)
+        };
+        if stopped {
+            return None;
+        }
+        out.push(done);
+    }
+    Some(out)
 }
 
 /// One family's simulation of one variant, as [`run`] drives it.

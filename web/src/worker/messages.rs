@@ -391,6 +391,19 @@ pub(crate) fn simulated(
     (reply, transfer)
 }
 
+/// A piece of [`Reply::Simulated`]'s `more`: another worker's `result` and
+/// `lists` as it posted them, their buffers added to `transfer` (what
+/// [`pieces_from_js`] reads).
+pub(crate) fn piece_to_js(result: &Uint8Array, lists: &Array, transfer: &Array) -> JsValue {
+    transfer.push(&result.buffer());
+    for list in lists.iter() {
+        if let Some(list) = list.dyn_ref::<Uint32Array>() {
+            transfer.push(&list.buffer());
+        }
+    }
+    object(&[("result", result), ("lists", lists)])
+}
+
 /// A [`Reply::Simulated`]'s result as the pieces it came in: `result` and
 /// `lists`, then each of `more` (an entry without a `Uint8Array` result is
 /// skipped; decoding then reports what is missing).

@@ -158,7 +158,27 @@ fn small_enough_for_brief(cost: &engine::cost::CostEstimate) -> bool {
 }
 
 /// Posts progress at most this often, ms of wall time.
-pub(crate) const PROGRESS_INTERVAL_MS: f64 = 100.0;
+const PROGRESS_INTERVAL_MS: f64 = 100.0;
+
+/// Tells `notify` how far request `id`'s run (started at `started`) has
+/// got, at most every [`PROGRESS_INTERVAL_MS`].
+pub(crate) fn progress_poster(
+    id: Option<u64>,
+    started: f64,
+    mut notify: impl FnMut(Update),
+) -> impl FnMut(&engine::budget::RunProgress) {
+    let mut last_post = started;
+    move |progress| {
+        let now = profile::now();
+        if now - last_post >= PROGRESS_INTERVAL_MS {
+            last_post = now;
+            notify(Update::Progress {
+                id,
+                summary: progress.summary(),
+            });
+        }
+    }
+}
 
 /// Answers one task: for an open, [`Reply::Opened`] (or [`Reply::Refused`])
 /// first, so the page can show the scenario while it simulates; then the
@@ -183,9 +203,16 @@ fn answer(
     if brief && !matches!(task, Task::Simulate { .. }) {
         return Answered::GaveUp;
     }
-    if matches!(task, Task::Part { .. } | Task::Finish { .. }) {
-        split_run::answer_part(id, task, started, send);
-        return Answered::Yes;
+    match task {
+        Task::Part { task, first } => {
+            split_run::settle_part(id, &task, first, send);
+            return Answered::Yes;
+        }
+        Task::Finish { end_ms } => {
+            split_run::finish_part(id, end_ms, started, send);
+            return Answered::Yes;
+        }
+        _ => {}
     }
     let parsed = scenario_of(&task);
     let scenario = if matches!(task, Task::OpenLink { .. } | Task::OpenFile { .. }) {
@@ -215,16 +242,13 @@ fn answer(
         split_run::start(id, task, &scenario, started, notify);
         return Answered::Yes;
     }
-    let mut last_post = started;
+    let mut post_progress = progress_poster(id, started, notify);
     let result = engine::run::run_steered(&scenario, &mut |progress| {
         if brief {
             return ControlFlow::Break(());
         }
-        let now = profile::now();
-        if runner == Runner::Worker && now - last_post >= PROGRESS_INTERVAL_MS {
-            last_post = now;
-            let summary = progress.summary();
-            notify(Update::Progress { id, summary });
+        if runner == Runner::Worker {
+            post_progress(&progress);
         }
         ControlFlow::Continue(())
     });
@@ -246,9 +270,12 @@ pub(crate) fn scenario_of(task: &Task) -> Result<Scenario, String> {
         Task::OpenFile { name, text } => share::parse_scenario_file(name, text),
         Task::Part { task, .. } => scenario_of(task),
         // Nested confirmations read as one.
-        Task::Confirmed(_) | Task::Finish { .. } => Err(
+        Task::Confirmed(_) => Err(
             "The simulator cannot read this request: a confirmation of a confirmation".to_string(),
         ),
+        Task::Finish { .. } => {
+            Err("The simulator cannot read this request: it names no scenario".to_string())
+        }
     }
 }
 

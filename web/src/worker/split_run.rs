@@ -22,13 +22,12 @@ use engine::run::{RunResult, Settled, VariantGroup};
 use engine::scenario::Scenario;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::js_sys::{self, Array, Object, Reflect, Uint32Array, Uint8Array};
+use web_sys::js_sys::{self, Array, Reflect};
 use web_sys::DedicatedWorkerGlobalScope;
 
-use super::messages::{result_to_js, simulated, Reply, Request, Task, Update};
+use super::messages::{piece_to_js, simulated, Reply, Request, Task, Update};
 use super::worker_thread::{self, Spawned};
 use crate::browser::profile;
-use engine::result_wire as wire;
 
 /// The estimated page time (`engine::cost::estimate`) from which a run is
 /// shared with the helper, ms. Above [`super::sim_worker`]'s brief limit,
@@ -40,14 +39,23 @@ pub(crate) const SPLIT_FROM_MS: f64 = 30.0;
 // Every preset's run is brief enough (sim_worker's tests), so none is split.
 const _: () = assert!(SPLIT_FROM_MS > super::sim_worker::BRIEF_PAGE_MS);
 
+/// The worker's helper.
+enum Helper {
+    /// None yet, and no run has wanted one.
+    None,
+    /// A run worth sharing ran alone: start one once it is answered.
+    Wanted,
+    /// Started; not listening yet.
+    Starting(Spawned),
+    /// Listening.
+    Ready(Spawned),
+    /// It failed to start or stopped: runs stay in one thread from now on.
+    Failed,
+}
+
 /// The worker's side: its helper, and the run they share.
 struct Worker {
-    /// A run worth sharing ran alone: start the helper once it is answered.
-    helper_wanted: bool,
-    helper: Option<Spawned>,
-    helper_ready: bool,
-    /// The helper failed to start or stopped: run in one thread from now on.
-    helper_failed: bool,
+    helper: Helper,
     shared: Option<SharedRun>,
 }
 
@@ -55,23 +63,24 @@ struct Worker {
 struct SharedRun {
     id: Option<u64>,
     started: f64,
-    /// This worker's half, until it has run to the end.
-    group: Option<VariantGroup>,
-    settled: Vec<Settled>,
-    /// This worker's half, run and encoded, until the helper's arrives:
-    /// the result and lists to post, and their buffers.
-    done: Option<(Uint8Array, Array, Array)>,
+    stage: Stage,
+}
+
+/// Where this worker's half of a shared run is.
+enum Stage {
+    /// Settled; waiting for the helper's half to settle.
+    Settled {
+        group: VariantGroup,
+        settled: Vec<Settled>,
+    },
+    /// Run to the end and encoded, as a reply to post with its buffers;
+    /// waiting for the helper's half.
+    Finished { reply: Reply, transfer: Array },
 }
 
 thread_local! {
     static WORKER: RefCell<Worker> = const {
-        RefCell::new(Worker {
-            helper_wanted: false,
-            helper: None,
-            helper_ready: false,
-            helper_failed: false,
-            shared: None,
-        })
+        RefCell::new(Worker { helper: Helper::None, shared: None })
     };
     /// The helper's side: its half of the run it was given, settled.
     static PART: RefCell<Option<(Option<u64>, VariantGroup)>> = const { RefCell::new(None) };
@@ -91,19 +100,15 @@ fn two_cores() -> bool {
 /// helper. The first run worth sharing runs alone, and the helper starts
 /// once it is answered ([`start_helper_if_wanted`]).
 pub(crate) fn shares(scenario: &Scenario, cost: &CostEstimate) -> bool {
-    if cost.page_ms < SPLIT_FROM_MS || scenario.variant_labels().len() < 2 {
+    if cost.page_ms < SPLIT_FROM_MS || scenario.variant_labels().len() < 2 || !two_cores() {
         return false;
     }
     WORKER.with(|w| {
-        let mut w = w.borrow_mut();
-        if w.helper_failed || !two_cores() {
-            return false;
+        let helper = &mut w.borrow_mut().helper;
+        if matches!(helper, Helper::None) {
+            *helper = Helper::Wanted;
         }
-        if w.helper.is_none() {
-            w.helper_wanted = true;
-            return false;
-        }
-        w.helper_ready
+        matches!(helper, Helper::Ready(_))
     })
 }
 
@@ -112,11 +117,21 @@ pub(crate) fn shares(scenario: &Scenario, cost: &CostEstimate) -> bool {
 /// slow the run down on a machine with two cores.
 pub(crate) fn start_helper_if_wanted() {
     WORKER.with(|w| {
-        let mut w = w.borrow_mut();
-        if std::mem::take(&mut w.helper_wanted) && w.helper.is_none() {
-            w.helper = worker_thread::spawn(0, on_helper_message, on_helper_error);
-            w.helper_failed = w.helper.is_none();
+        let helper = &mut w.borrow_mut().helper;
+        if matches!(helper, Helper::Wanted) {
+            *helper = match worker_thread::spawn(0, on_helper_message, on_helper_error) {
+                Some(spawned) => Helper::Starting(spawned),
+                None => Helper::Failed,
+            };
         }
+    })
+}
+
+/// Posts `request` to the helper, if it listens.
+fn post_helper(request: &Request) -> Option<()> {
+    WORKER.with(|w| match &w.borrow().helper {
+        Helper::Ready(helper) => helper.worker.post_message(&request.to_js().ok()?).ok(),
+        _ => None,
     })
 }
 
@@ -129,7 +144,7 @@ pub(crate) fn start(
     task: Task,
     scenario: &Scenario,
     started: f64,
-    mut notify: impl FnMut(Update),
+    notify: impl FnMut(Update),
 ) {
     // Forming a group is work (each variant forms its own): count, don't build.
     let first = scenario.variant_labels().len().div_ceil(2);
@@ -140,40 +155,24 @@ pub(crate) fn start(
             first: first as u32,
         },
     };
-    let posted = WORKER.with(|w| {
-        let w = w.borrow();
-        let helper = w.helper.as_ref()?;
-        let message = part.to_js().ok()?;
-        helper.worker.post_message(&message).ok()
-    });
-    if posted.is_none() {
+    if post_helper(&part).is_none() {
         return post_page(&Reply::Failed {
             id,
             message: "The simulator could not hand half of this run to its helper.".to_string(),
         });
     }
     let mut group = VariantGroup::new(scenario, 0..first);
-    let mut last_post = started;
+    let mut post_progress = super::sim_worker::progress_poster(id, started, notify);
     let settled = group.settle(&mut |progress| {
-        let now = profile::now();
-        if now - last_post >= super::sim_worker::PROGRESS_INTERVAL_MS {
-            last_post = now;
-            notify(Update::Progress {
-                id,
-                summary: progress.summary(),
-            });
-        }
+        post_progress(&progress);
         ControlFlow::Continue(())
     });
-    let settled = settled.unwrap_or_default();
+    let stage = Stage::Settled {
+        group,
+        settled: settled.unwrap_or_default(),
+    };
     WORKER.with(|w| {
-        w.borrow_mut().shared = Some(SharedRun {
-            id,
-            started,
-            group: Some(group),
-            settled,
-            done: None,
-        })
+        w.borrow_mut().shared = Some(SharedRun { id, started, stage });
     });
 }
 
@@ -183,91 +182,80 @@ fn on_helper_message(data: JsValue) {
         return;
     };
     if matches!(reply, Reply::Ready) {
-        WORKER.with(|w| w.borrow_mut().helper_ready = true);
-        return;
-    }
-    let current = WORKER.with(|w| {
-        w.borrow()
-            .shared
-            .as_ref()
-            .is_some_and(|s| s.id == reply.id())
-    });
-    if !current {
-        return;
-    }
-    match reply {
-        Reply::Settled { settled, .. } => finish_own_half(settled),
-        Reply::Simulated { result, lists, .. } => {
-            let Some(run) = WORKER.with(|w| w.borrow_mut().shared.take()) else {
-                return;
-            };
-            let Some((own, own_lists, transfer)) = run.done else {
-                return post_page(&Reply::Failed {
-                    id: run.id,
-                    message: "The simulator's helper answered before it was told the end."
-                        .to_string(),
-                });
-            };
-            transfer.push(&result.buffer());
-            for list in lists.iter() {
-                if let Some(list) = list.dyn_ref::<Uint32Array>() {
-                    transfer.push(&list.buffer());
-                }
+        WORKER.with(|w| {
+            let helper = &mut w.borrow_mut().helper;
+            if let Helper::Starting(spawned) = std::mem::replace(helper, Helper::None) {
+                *helper = Helper::Ready(spawned);
             }
-            let piece = Object::new();
-            let _ = Reflect::set(&piece, &JsValue::from_str("result"), &result);
-            let _ = Reflect::set(&piece, &JsValue::from_str("lists"), &lists);
-            let reply = Reply::Simulated {
-                id: run.id,
-                result: own,
-                lists: own_lists,
-                more: Array::of1(&piece),
-                elapsed_ms: profile::now() - run.started,
-            };
+        });
+        return;
+    }
+    // Only the shared run's messages count; its stage is taken while it is used.
+    let Some(run) = WORKER.with(|w| {
+        let mut w = w.borrow_mut();
+        w.shared.take_if(|run| run.id == reply.id())
+    }) else {
+        return;
+    };
+    match (reply, run.stage) {
+        (
+            Reply::Settled { settled, .. },
+            Stage::Settled {
+                group,
+                settled: own,
+            },
+        ) => {
+            let stage = finish_own_half(run.id, group, own, settled);
+            WORKER.with(|w| {
+                w.borrow_mut().shared = Some(SharedRun { stage, ..run });
+            });
+        }
+        (
+            Reply::Simulated { result, lists, .. },
+            Stage::Finished {
+                mut reply,
+                transfer,
+            },
+        ) => {
+            if let Reply::Simulated {
+                more, elapsed_ms, ..
+            } = &mut reply
+            {
+                more.push(&piece_to_js(&result, &lists, &transfer));
+                *elapsed_ms = profile::now() - run.started;
+            }
             post_page_with(&reply, &transfer);
         }
-        Reply::Failed { id, message } => {
-            WORKER.with(|w| w.borrow_mut().shared = None);
-            post_page(&Reply::Failed { id, message });
-        }
-        Reply::Ready | Reply::Opened { .. } | Reply::Refused { .. } => {}
+        (Reply::Failed { id, message }, _) => post_page(&Reply::Failed { id, message }),
+        _ => post_page(&Reply::Failed {
+            id: run.id,
+            message: "The simulator's helper answered out of turn.".to_string(),
+        }),
     }
 }
 
 /// The helper has settled its half: the end from both halves goes to the
-/// helper, and this worker runs its own half to it.
-fn finish_own_half(helper_settled: Vec<Settled>) {
-    let Some((id, group, mut settled)) = WORKER.with(|w| {
-        let mut w = w.borrow_mut();
-        let run = w.shared.as_mut()?;
-        Some((run.id, run.group.take()?, std::mem::take(&mut run.settled)))
-    }) else {
-        return;
-    };
+/// helper, and this worker runs its own half to it, encoded as the reply.
+fn finish_own_half(
+    id: Option<u64>,
+    group: VariantGroup,
+    mut settled: Vec<Settled>,
+    helper_settled: Vec<Settled>,
+) -> Stage {
     // Runs in the helper's message handler: a panic here reports this request.
     super::sim_worker::set_current(id);
     settled.extend(helper_settled);
     let end_ms = group.end(&settled);
-    let finish = Request {
+    let _ = post_helper(&Request {
         id: id.unwrap_or(0),
         task: Task::Finish { end_ms },
-    };
-    WORKER.with(|w| {
-        if let (Some(helper), Ok(message)) = (&w.borrow().helper, finish.to_js()) {
-            let _ = helper.worker.post_message(&message);
-        }
     });
     let variants = group
         .finish(end_ms, &mut |_| ControlFlow::Continue(()))
         .unwrap_or_default();
-    let wire = wire::encode(RunResult { variants });
-    let done = result_to_js(&wire.bytes, &wire.lists);
-    WORKER.with(|w| {
-        if let Some(run) = w.borrow_mut().shared.as_mut() {
-            run.done = Some(done);
-        }
-    });
+    let (reply, transfer) = simulated(id, RunResult { variants }, 0.0);
     super::sim_worker::set_current(None);
+    Stage::Finished { reply, transfer }
 }
 
 /// The helper could not start, or stopped: the run it shared fails (the
@@ -275,9 +263,7 @@ fn finish_own_half(helper_settled: Vec<Settled>) {
 fn on_helper_error(message: String) {
     let run = WORKER.with(|w| {
         let mut w = w.borrow_mut();
-        w.helper = None;
-        w.helper_ready = false;
-        w.helper_failed = true;
+        w.helper = Helper::Failed;
         w.shared.take()
     });
     if let Some(run) = run {
@@ -288,40 +274,44 @@ fn on_helper_error(message: String) {
     }
 }
 
-/// The helper's side of [`Task::Part`] and [`Task::Finish`].
-pub(crate) fn answer_part(
+/// The helper's side of [`Task::Part`]: settles the variants of `task`'s
+/// scenario from `first` on and keeps them for [`finish_part`].
+pub(crate) fn settle_part(
     id: Option<u64>,
-    task: Task,
+    task: &Task,
+    first: u32,
+    mut send: impl FnMut(Reply, Array),
+) {
+    let scenario = match super::sim_worker::scenario_of(task) {
+        Ok(scenario) => scenario,
+        Err(message) => return send(Reply::Failed { id, message }, Array::new()),
+    };
+    let mut group = VariantGroup::new(&scenario, first as usize..usize::MAX);
+    let settled = group
+        .settle(&mut |_| ControlFlow::Continue(()))
+        .unwrap_or_default();
+    PART.with(|p| *p.borrow_mut() = Some((id, group)));
+    send(Reply::Settled { id, settled }, Array::new());
+}
+
+/// The helper's side of [`Task::Finish`]: runs the kept variants to
+/// `end_ms` and answers with them.
+pub(crate) fn finish_part(
+    id: Option<u64>,
+    end_ms: u64,
     started: f64,
     mut send: impl FnMut(Reply, Array),
 ) {
-    match task {
-        Task::Part { first, .. } => {
-            let scenario = match super::sim_worker::scenario_of(&task) {
-                Ok(scenario) => scenario,
-                Err(message) => return send(Reply::Failed { id, message }, Array::new()),
-            };
-            let mut group = VariantGroup::new(&scenario, first as usize..usize::MAX);
-            let settled = group
-                .settle(&mut |_| ControlFlow::Continue(()))
-                .unwrap_or_default();
-            PART.with(|p| *p.borrow_mut() = Some((id, group)));
-            send(Reply::Settled { id, settled }, Array::new());
-        }
-        Task::Finish { end_ms } => {
-            let part = PART.with(|p| p.borrow_mut().take());
-            let Some((_, group)) = part.filter(|(part_id, _)| *part_id == id) else {
-                let message = "The simulator's helper has no part of this run.".to_string();
-                return send(Reply::Failed { id, message }, Array::new());
-            };
-            let variants = group
-                .finish(end_ms, &mut |_| ControlFlow::Continue(()))
-                .unwrap_or_default();
-            let (reply, transfer) = simulated(id, RunResult { variants }, profile::now() - started);
-            send(reply, transfer);
-        }
-        _ => {}
-    }
+    let part = PART.with(|p| p.borrow_mut().take());
+    let Some((_, group)) = part.filter(|(part_id, _)| *part_id == id) else {
+        let message = "The simulator's helper has no part of this run.".to_string();
+        return send(Reply::Failed { id, message }, Array::new());
+    };
+    let variants = group
+        .finish(end_ms, &mut |_| ControlFlow::Continue(()))
+        .unwrap_or_default();
+    let (reply, transfer) = simulated(id, RunResult { variants }, profile::now() - started);
+    send(reply, transfer);
 }
 
 fn post_page(reply: &Reply) {
