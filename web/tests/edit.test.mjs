@@ -214,6 +214,7 @@ test('title and description are edited in the editor and marked stale when the s
   await page.locator('#description').blur();
   await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
   await page.waitForFunction(() => !document.querySelector('#description-stale'));
+  await simulationShown(page);
   assert.equal((await decoded(page)).description, 'A thousand workers run two connectors.');
   assert.match(await page.locator('.description').textContent(), /A thousand workers/);
   assert.deepEqual([...page.errors, ...other.errors], []);
@@ -245,6 +246,8 @@ test('the Streams editor has the config grid: Kafka names, defaults, warmups swi
   r = await request(page);
   await page.locator('#cfg-2-warmups-off').uncheck();
   await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
+  // The link is written after the frame that shows the result.
+  await simulationShown(page);
   assert.equal((await decoded(page)).compare[2].config?.['acceptable.recovery.lag'], undefined);
   // Add a column, then remove it.
   r = await request(page);
