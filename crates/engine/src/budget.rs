@@ -120,7 +120,7 @@ impl RunCut {
 }
 
 /// How far one variant's run has got: what [`crate::run::run_observed`]
-/// hands its observer every [`PROGRESS_EVERY`] events. Reporting reads the
+/// hands its observer every [`OBSERVE_EVERY`] events. Reporting reads the
 /// run and changes nothing, so an observed run gives the same result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunProgress {
@@ -159,11 +159,13 @@ impl RunProgress {
     }
 }
 
-/// A run reports its progress every this many processed events: rare enough
-/// to cost nothing measurable (a counter check per event), often enough
-/// that a caller can throttle to wall time (the page's worker posts at most
-/// every 100 ms).
-pub const PROGRESS_EVERY: u64 = 4096;
+/// A run tells its observer where it stands every this many processed
+/// events: rare enough to cost nothing measurable (a counter check per
+/// event), often enough that a caller running it in slices stops within a
+/// few milliseconds (the page's Web Worker gives its thread back between
+/// slices, so that a superseded run stops; a caller throttles its progress
+/// posts to wall time, as the worker does to one every 100 ms).
+pub const OBSERVE_EVERY: u64 = 64;
 
 /// `10000` → `10,000`.
 pub(crate) fn thousands(n: u64) -> String {

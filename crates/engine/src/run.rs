@@ -66,7 +66,7 @@ pub fn run(scenario: &Scenario) -> RunResult {
 }
 
 /// [`run`], telling `observer` how far each variant has got every
-/// [`crate::budget::PROGRESS_EVERY`] events (the page's worker posts it as
+/// [`crate::budget::OBSERVE_EVERY`] events (the page's worker posts it as
 /// progress). Observing changes nothing: the result is [`run`]'s.
 pub fn run_observed(scenario: &Scenario, observer: &mut dyn FnMut(RunProgress)) -> RunResult {
     let run = run_steered(scenario, &mut |progress| {
@@ -113,15 +113,24 @@ pub enum Settled {
 /// variants are split into groups, the groups' runs in order are [`run`]'s
 /// result: each variant simulates on its own, and only the shared end ties
 /// them.
+///
+/// A stopped [`form`](Self::form), [`settle`](Self::settle) or
+/// [`run_to`](Self::run_to) goes on where it stopped when called again (the
+/// simulators stop between two events), so a caller can run a group in
+/// slices, giving its thread back in between (the page's Web Worker does,
+/// so that a superseded run stops within a slice), and still get [`run`]'s
+/// result.
 pub struct VariantGroup {
+    /// The scenario, to build the variants' simulations from.
+    scenario: Scenario,
+    /// The scenario's indices of the variants here.
+    range: std::ops::Range<usize>,
+    /// The variants' simulations built so far, in order.
     columns: Vec<Box<dyn Column>>,
-    /// Each column's t = 0 in simulated time.
+    /// Each formed column's t = 0 in simulated time.
     origins: Vec<u64>,
-    /// The scenario's index of the first variant here.
-    first: usize,
     /// How many variants the scenario compares.
     variants: u32,
-    end_ms: Option<u64>,
     last_event_ms: Option<u64>,
 }
 
@@ -130,71 +139,112 @@ impl VariantGroup {
     /// ones it has), each formed (its t = 0 found: that runs the formation,
     /// so it costs as much as the start of a run) and ready to run.
     pub fn new(scenario: &Scenario, range: std::ops::Range<usize>) -> Self {
+        let mut group = Self::forming(scenario, range);
+        let formed = group.form(&mut |_| ControlFlow::Continue(()));
+        formed.unwrap_or_else(|| unreachable!("an observer that never stops formation stopped it"));
+        group
+    }
+
+    /// [`Self::new`] with nothing built or formed yet: [`Self::form`] does
+    /// that (or the first [`Self::settle`]).
+    pub fn forming(scenario: &Scenario, range: std::ops::Range<usize>) -> Self {
+        let (variants, last_event_ms) = match &scenario.family {
+            Family::Connect(connect) => (
+                connect.compare.len(),
+                connect.events.iter().map(|e| e.at_ms).max(),
+            ),
+            Family::Streams(streams) => (
+                streams.compare.len(),
+                streams.events.iter().map(|e| e.at_ms).max(),
+            ),
+        };
         // The range clipped to the variants there are (empty when reversed).
-        let clip = |len: usize| {
-            let start = range.start.min(len);
-            start..range.end.clamp(start, len)
-        };
-        let (mut columns, variants, last_event_ms) = match &scenario.family {
-            Family::Connect(connect) => {
-                let all = &connect.compare;
-                let columns: Vec<Box<dyn Column>> = all[clip(all.len())]
-                    .iter()
-                    .map(|v| {
-                        Box::new(ConnectSimulation::new(scenario, connect, v)) as Box<dyn Column>
-                    })
-                    .collect();
-                let last = connect.events.iter().map(|e| e.at_ms).max();
-                (columns, all.len(), last)
-            }
-            Family::Streams(streams) => {
-                let all = &streams.compare;
-                let columns: Vec<Box<dyn Column>> = all[clip(all.len())]
-                    .iter()
-                    .map(|v| streams_column(scenario, streams, v))
-                    .collect();
-                let last = streams.events.iter().map(|e| e.at_ms).max();
-                (columns, all.len(), last)
-            }
-        };
-        let origins = columns
-            .iter_mut()
-            .map(|c| c.begin(scenario.start))
-            .collect();
+        let start = range.start.min(variants);
         VariantGroup {
-            columns,
-            origins,
-            first: range.start.min(variants),
+            scenario: scenario.clone(),
+            range: start..range.end.clamp(start, variants),
+            columns: Vec::new(),
+            origins: Vec::new(),
             variants: variants as u32,
-            end_ms: scenario.end_ms,
             last_event_ms,
+        }
+    }
+
+    /// Builds and forms each variant in turn (its group formed out of view,
+    /// its t = 0 found), telling `observer` where each stands, and once
+    /// after each is built. `None` if `observer` stopped it; called again,
+    /// it goes on.
+    pub fn form(&mut self, observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>) -> Option<()> {
+        let start = self.scenario.start;
+        while self.origins.len() < self.range.len() {
+            let i = self.origins.len();
+            let variant = self.range.start + i;
+            if self.columns.len() == i {
+                let mut column = self.build(variant);
+                column.start_processes(start);
+                self.columns.push(column);
+                // Building a big variant is work: a caller may stop here.
+                let built = RunProgress {
+                    variant: variant as u32,
+                    variants: self.variants,
+                    simulated_ms: 0,
+                    rounds: 0,
+                    events: 0,
+                };
+                if observer(built).is_break() {
+                    return None;
+                }
+            }
+            let mut stopped = false;
+            let origin = {
+                let mut progress =
+                    progress_of(&mut *observer, &mut stopped, variant, self.variants, 0);
+                self.columns[i].form(start, &mut progress)
+            };
+            self.origins.push(origin?);
+        }
+        Some(())
+    }
+
+    /// The simulation of the scenario's variant `index`.
+    fn build(&self, index: usize) -> Box<dyn Column> {
+        let scenario = &self.scenario;
+        match &scenario.family {
+            Family::Connect(connect) => Box::new(ConnectSimulation::new(
+                scenario,
+                connect,
+                &connect.compare[index],
+            )),
+            Family::Streams(streams) => streams_column(scenario, streams, &streams.compare[index]),
         }
     }
 
     /// How many variants this group runs.
     pub fn len(&self) -> usize {
-        self.columns.len()
+        self.range.len()
     }
 
     /// True when the group runs no variant.
     pub fn is_empty(&self) -> bool {
-        self.columns.is_empty()
+        self.range.is_empty()
     }
 
     /// Runs each variant until it is quiet (or cut, or one day has passed)
     /// and says how each ended; nothing to run, and no [`Settled`], when the
-    /// scenario gives `end_ms`. `None` if `observer` stopped it.
+    /// scenario gives `end_ms`. `None` if `observer` stopped it; called
+    /// again, it goes on (a settled variant stays as it is).
     pub fn settle(
         &mut self,
         observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
     ) -> Option<Vec<Settled>> {
-        if self.end_ms.is_some() {
+        self.form(observer)?;
+        if self.scenario.end_ms.is_some() {
             return Some(Vec::new());
         }
         let runs = self.columns.iter_mut().zip(self.origins.iter().copied());
         run_each(
             runs,
-            self.first,
+            self.range.start,
             self.variants,
             observer,
             |column, origin, progress| {
@@ -213,7 +263,7 @@ impl VariantGroup {
     /// quiet (not before the last scripted event) or the latest cut if that
     /// is later, capped at one day.
     pub fn end(&self, settled: &[Settled]) -> u64 {
-        if let Some(end) = self.end_ms {
+        if let Some(end) = self.scenario.end_ms {
             return end;
         }
         let mut settle_from = self.last_event_ms.unwrap_or(0);
@@ -232,30 +282,44 @@ impl VariantGroup {
     /// Runs every variant to `end` (a cut one ends at its cut) and closes
     /// its trace and metrics. `None` if `observer` stopped it.
     pub fn finish(
-        self,
+        mut self,
         end: u64,
         observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
     ) -> Option<Vec<VariantRun>> {
-        let runs = self.columns.into_iter().zip(self.origins);
-        let ran = run_each(
+        self.run_to(end, observer)?;
+        Some(self.close(end))
+    }
+
+    /// Runs every variant to `end` (a cut one ends at its cut). `None` if
+    /// `observer` stopped it; called again with the same `end`, it goes on.
+    pub fn run_to(
+        &mut self,
+        end: u64,
+        observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
+    ) -> Option<()> {
+        self.form(observer)?;
+        let runs = self.columns.iter_mut().zip(self.origins.iter().copied());
+        run_each(
             runs,
-            self.first,
+            self.range.start,
             self.variants,
             observer,
-            |mut column, origin, progress| {
-                column.run_until(origin + end, progress);
-                (column, origin)
-            },
+            |column, origin, progress| column.run_until(origin + end, progress),
         )?;
-        // Closed only once every variant has run: a stopped run is not worth closing.
-        Some(
-            ran.into_iter()
-                .map(|(column, origin)| {
-                    let (trace, metrics) = column.finish(origin + end);
-                    VariantRun::new(trace, metrics)
-                })
-                .collect(),
-        )
+        Some(())
+    }
+
+    /// Closes every variant's trace and metrics at `end`, once
+    /// [`Self::run_to`] has run them there.
+    pub fn close(self, end: u64) -> Vec<VariantRun> {
+        self.columns
+            .into_iter()
+            .zip(self.origins)
+            .map(|(column, origin)| {
+                let (trace, metrics) = column.finish(origin + end);
+                VariantRun::new(trace, metrics)
+            })
+            .collect()
     }
 }
 
@@ -365,8 +429,10 @@ impl VariantSimulation for StreamsGroupSimulation {
 /// One compared column as [`run_variants`] drives it, whatever simulator
 /// runs it (the columns of one Streams scenario can run different ones).
 trait Column {
-    /// [`formation::begin`]: the column's t = 0 in simulated time.
-    fn begin(&mut self, start: Start) -> u64;
+    /// [`formation::start_processes`].
+    fn start_processes(&mut self, start: Start);
+    /// [`formation::form_observed`]: the column's t = 0 in simulated time.
+    fn form(&mut self, start: Start, observer: Observer) -> Option<u64>;
     /// [`Simulation::run_until_quiet_observed`].
     fn run_until_quiet(&mut self, limit_ms: u64, observer: Observer) -> u64;
     /// Where the run was cut, if it was.
@@ -378,8 +444,11 @@ trait Column {
 }
 
 impl<S: VariantSimulation> Column for S {
-    fn begin(&mut self, start: Start) -> u64 {
-        formation::begin(self, start)
+    fn start_processes(&mut self, start: Start) {
+        formation::start_processes(self, start)
+    }
+    fn form(&mut self, start: Start, observer: Observer) -> Option<u64> {
+        formation::form_observed(self, start, observer)
     }
     fn run_until_quiet(&mut self, limit_ms: u64, observer: Observer) -> u64 {
         Simulation::run_until_quiet_observed(self, limit_ms, observer)

@@ -222,18 +222,25 @@ fn observing_a_run_changes_nothing() {
     }
     let storming = seen.iter().rfind(|p| p.variant == 0).expect("variant 0");
     assert!(storming.rounds > 1_000, "{storming:?}");
-    assert!(storming.events % engine::budget::PROGRESS_EVERY == 0);
+    assert!(storming.events % engine::budget::OBSERVE_EVERY == 0);
 }
 
 /// The page simulates a small scenario in the edit's own task and gives up
-/// at the first progress report: a storm stops there with no result, and
-/// every preset but the storm finishes before any report, as `run` would.
+/// once a variant has processed 4,096 events (`BRIEF_EVENTS` in
+/// web/src/worker/sim_worker.rs): a storm stops there with no result, and
+/// every preset but the storm finishes before, as `run` would.
 #[test]
 fn a_steered_run_stops_where_its_observer_says() {
-    let stop_at_once = |_: engine::budget::RunProgress| std::ops::ControlFlow::Break(());
+    let give_up = |p: engine::budget::RunProgress| {
+        if p.events >= 4096 {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    };
     for preset in presets::all() {
         let s = preset.scenario();
-        let steered = engine::run::run_steered(&s, &mut stop_at_once.clone());
+        let steered = engine::run::run_steered(&s, &mut give_up.clone());
         if preset.id == "connect/rebalance-storm" {
             assert_eq!(steered, None, "the storm reaches a progress report");
         } else {

@@ -2,7 +2,8 @@
 //! as the page's simulator splits a big scenario between two Web Workers:
 //! each group settles its variants, every group takes the same end from all
 //! of them, and the groups' runs in order are `run`'s result, field for
-//! field, whatever the split.
+//! field, whatever the split, and however often a run is stopped and
+//! resumed.
 
 use std::ops::ControlFlow;
 
@@ -134,4 +135,82 @@ fn a_range_past_the_variants_is_an_empty_group() {
     #[allow(clippy::reversed_empty_ranges)] // what a careless caller could pass
     let reversed = 2..1;
     assert!(VariantGroup::new(&s, reversed).is_empty());
+}
+
+/// The scenario run in one group, formed lazily, stopped at every
+/// `every`-th report of its observer and resumed, as the page's worker runs
+/// a big scenario in slices: `run`'s result. Returns how many times it was
+/// stopped.
+fn run_in_slices(scenario: &Scenario, every: u32) -> (RunResult, u32) {
+    let mut group = VariantGroup::forming(scenario, 0..usize::MAX);
+    let (mut reports, mut stops) = (0u32, 0u32);
+    let mut slice = |_: engine::budget::RunProgress| {
+        reports += 1;
+        if reports.is_multiple_of(every) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    while group.form(&mut slice).is_none() {
+        stops += 1;
+    }
+    let settled = loop {
+        match group.settle(&mut slice) {
+            Some(settled) => break settled,
+            None => stops += 1,
+        }
+    };
+    let end = group.end(&settled);
+    while group.run_to(end, &mut slice).is_none() {
+        stops += 1;
+    }
+    (
+        RunResult {
+            variants: group.close(end),
+        },
+        stops,
+    )
+}
+
+#[test]
+fn a_run_stopped_and_resumed_in_slices_is_the_run() {
+    // A storm (many events: the observer hears from it every 4,096), a
+    // cluster big enough to report, and a Streams scenario with three columns.
+    let big = scenario(
+        r#"{"version": 1, "title": "big",
+            "connect": {"workers": 60, "connectors": [{"name": "c", "tasks": 100, "count": 30}]},
+            "events": [{"at_ms": 30000, "type": "worker_join"},
+                       {"at_ms": 60000, "type": "worker_crash", "worker": "worker-3"}]}"#,
+    );
+    let storm = presets::resolve("connect/rebalance-storm")
+        .expect("the storm preset")
+        .scenario();
+    for (name, s) in [("big", &big), ("storm", &storm)] {
+        let whole = run(s);
+        for every in [1, 2, 5] {
+            let (sliced, stops) = run_in_slices(s, every);
+            assert!(stops > 0, "{name}: never stopped with every = {every}");
+            assert_eq!(sliced.variants.len(), whole.variants.len());
+            for (a, b) in sliced.variants.iter().zip(&whole.variants) {
+                assert!(a == b, "{name}, stopped every {every}: {} differs", b.label);
+            }
+        }
+    }
+    // Every preset, stopped after each variant is built and wherever else
+    // its run reports.
+    for preset in presets::all() {
+        let s = preset.scenario();
+        let (sliced, stops) = run_in_slices(&s, 1);
+        assert!(sliced == run(&s), "{}", preset.id);
+        assert!(
+            stops >= variant_count(&s) as u32,
+            "{}: {stops} stops",
+            preset.id
+        );
+    }
+    // A group that forms lazily settles as one formed at once.
+    let mut lazy = VariantGroup::forming(&big, 0..usize::MAX);
+    let mut eager = VariantGroup::new(&big, 0..usize::MAX);
+    assert_eq!(lazy.settle(&mut go), eager.settle(&mut go));
 }

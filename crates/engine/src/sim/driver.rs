@@ -11,13 +11,13 @@ use std::ops::ControlFlow;
 
 use super::event_queue::EventQueue;
 use super::recorder::TraceRecorder;
-use crate::budget::{RunCut, Usage, PROGRESS_EVERY};
+use crate::budget::{RunCut, Usage, OBSERVE_EVERY};
 use crate::trace::{StepKind, WorkerState};
 
 /// What the driver needs to know about an event.
 pub(crate) trait DriverEvent {
     /// Background events (a periodic check) do not keep a run from being
-    /// quiet: [`Simulation::run_until_quiet`] stops when only they remain.
+    /// quiet: [`Simulation::run_until_quiet_observed`] stops when only they remain.
     fn is_background(&self) -> bool;
 
     /// Steady events (a settled group's regular heartbeats) change nothing
@@ -37,7 +37,7 @@ pub(crate) struct Position {
     pub(crate) events: u64,
 }
 
-/// Told where a run stands every [`PROGRESS_EVERY`] events. It never
+/// Told where a run stands every [`OBSERVE_EVERY`] events. It never
 /// steers the run (an observed run is the same run), but it may stop it:
 /// [`ControlFlow::Break`] leaves the run where it is, unfinished, for the
 /// caller to throw away (`crate::run::run_steered`).
@@ -192,15 +192,10 @@ pub(crate) trait Simulation {
         }
     }
 
-    /// Runs until nothing but background events remain (or `limit_ms`);
-    /// returns the time of the last foreground event.
-    fn run_until_quiet(&mut self, limit_ms: u64) -> u64 {
-        self.run_until_quiet_observed(limit_ms, &mut |_| ControlFlow::Continue(()))
-    }
-
-    /// [`Self::run_until_quiet`], telling `observer` where the run stands
-    /// every [`PROGRESS_EVERY`] events; an observer that stops the run gets
-    /// the time of the last foreground event so far.
+    /// Runs until nothing but background events remain (or `limit_ms`),
+    /// telling `observer` where the run stands every [`OBSERVE_EVERY`]
+    /// events; returns the time of the last foreground event (so far, if
+    /// `observer` stopped it).
     fn run_until_quiet_observed(&mut self, limit_ms: u64, observer: Observer) -> u64 {
         while self.driver().foreground > 0 && self.driver().next_due(limit_ms).is_some() {
             self.step();
@@ -212,7 +207,7 @@ pub(crate) trait Simulation {
     }
 
     /// Runs every event up to and including `end_ms`, telling `observer`
-    /// where the run stands every [`PROGRESS_EVERY`] events.
+    /// where the run stands every [`OBSERVE_EVERY`] events.
     fn run_until_observed(&mut self, end_ms: u64, observer: Observer) {
         while self.driver().next_due(end_ms).is_some() {
             if self.driver().foreground == 0 && self.rest_is_steady() {
@@ -225,13 +220,13 @@ pub(crate) trait Simulation {
         }
     }
 
-    /// Tells `observer` where the run stands, once every [`PROGRESS_EVERY`]
+    /// Tells `observer` where the run stands, once every [`OBSERVE_EVERY`]
     /// events (a counter check otherwise), and passes on its answer; the
     /// events it reports are the protocol work, the share of the storm
     /// budget used.
     fn report(&mut self, observer: Observer) -> ControlFlow<()> {
         let events = self.driver().processed;
-        if !events.is_multiple_of(PROGRESS_EVERY) {
+        if !events.is_multiple_of(OBSERVE_EVERY) {
             return ControlFlow::Continue(());
         }
         let (driver, recorder) = self.parts();

@@ -2,14 +2,14 @@
 //! a group that has already formed: the run first lets the initial
 //! processes form their group out of view, with the scenario's events held
 //! back, and the moment nothing is pending any more (every JoinGroup,
-//! SyncGroup, start and restore done: [`Simulation::run_until_quiet`]) becomes
+//! SyncGroup, start and restore done: [`Simulation::run_until_quiet_observed`]) becomes
 //! t = 0. The scenario's events are scheduled from there, and
 //! [`present_from`] drops what came before from the trace and shifts the
 //! rest, so generations, member ids and local state are those of a group
 //! that has been running (`Trace::formed_generation` keeps the generation
 //! the group formed in). [`Start::Empty`] shows the formation itself.
 
-use super::driver::Simulation;
+use super::driver::{Observer, Simulation};
 use crate::scenario::Start;
 use crate::trace::{StepKind, Trace};
 
@@ -44,25 +44,49 @@ pub(crate) struct Origin {
 
 /// Starts a run as `start` says and schedules the scenario's events;
 /// returns the simulated time that the trace will show as t = 0.
+#[cfg(test)]
 pub(crate) fn begin<S: ScenarioStart>(sim: &mut S, start: Start) -> u64 {
-    match start {
-        Start::Empty => {
-            // The script's events are queued first, as they always were, so
-            // events at t = 0 come before the processes start.
-            sim.schedule_scenario_events(0);
-            sim.start_initial_processes();
-            0
-        }
-        Start::Formed => {
-            sim.start_initial_processes();
-            sim.run_until_quiet(FORMATION_LIMIT_MS);
-            let origin = sim.driver().now();
-            sim.parts().1.begin_visible_run(origin);
-            sim.formation_done();
-            sim.schedule_scenario_events(origin);
-            origin
-        }
+    start_processes(sim, start);
+    let origin = form_observed(sim, start, &mut |_| std::ops::ControlFlow::Continue(()));
+    origin.unwrap_or_else(|| unreachable!("an observer that never stops formation stopped it"))
+}
+
+/// [`begin`]'s first half: the initial processes start (and, for
+/// [`Start::Empty`], the scenario's events are scheduled).
+pub(crate) fn start_processes<S: ScenarioStart>(sim: &mut S, start: Start) {
+    if start == Start::Empty {
+        // The script's events are queued first, as they always were, so
+        // events at t = 0 come before the processes start.
+        sim.schedule_scenario_events(0);
     }
+    sim.start_initial_processes();
+}
+
+/// [`begin`]'s second half, after [`start_processes`]: the group forms out
+/// of view, telling `observer` where it stands, and the run's t = 0 is
+/// returned. `None` if `observer` stopped it; called again, it goes on.
+pub(crate) fn form_observed<S: ScenarioStart>(
+    sim: &mut S,
+    start: Start,
+    observer: Observer,
+) -> Option<u64> {
+    if start == Start::Empty {
+        return Some(0);
+    }
+    let mut stopped = false;
+    sim.run_until_quiet_observed(FORMATION_LIMIT_MS, &mut |p| {
+        let flow = observer(p);
+        stopped |= flow.is_break();
+        flow
+    });
+    if stopped {
+        return None;
+    }
+    let origin = sim.driver().now();
+    sim.parts().1.begin_visible_run(origin);
+    sim.formation_done();
+    sim.schedule_scenario_events(origin);
+    Some(origin)
 }
 
 /// Drops what a trace recorded before `origin` and shifts the rest so that
