@@ -57,6 +57,43 @@ test('a newer edit supersedes a running simulation; its stale result is dropped'
   assert.deepEqual(page.errors, []);
 });
 
+test('the simulator\'s worker gives its thread back while a big scenario runs, and answers requests in order', async () => {
+  // Worker.terminate() does not stop the task a worker is running (Chromium
+  // lets it finish), so a superseded run stops only where the worker's run
+  // gives its thread back: it runs in slices (web/src/worker/slices.rs).
+  // Seen from outside: a message the worker answers at once (one it cannot
+  // read) is answered before the big run's result, and a second request
+  // posted meanwhile (as a sweep posts its next point) is answered after it.
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=connect/worker-joins');
+  await timelineReady(page);
+  const order = await page.evaluate(() => new Promise((done) => {
+    const scenario = (workers) => JSON.stringify({
+      version: 1, title: 'big', seed: 1,
+      connect: { workers, connectors: [{ name: 'c', tasks: 100, count: workers }] },
+      events: [{ at_ms: 30000, type: 'worker_join' }],
+    });
+    const seen = [];
+    const worker = new Worker('./rebalance-worker_loader.js');
+    worker.onmessage = (e) => {
+      if (e.data === 'ready') {
+        worker.postMessage({ id: 1, task: { simulate: { scenario: scenario(1000) } } });
+        worker.postMessage({ id: 2, task: { simulate: { scenario: scenario(3) } } });
+        // Waiting behind the first request, before the run's next slice.
+        worker.postMessage('not a request');
+        return;
+      }
+      const [kind, body] = Object.entries(e.data)[0];
+      if (kind === 'progress') return;
+      seen.push(`${kind} ${body.id ?? '-'}`);
+      if (seen.length === 3) { worker.terminate(); done(seen); }
+    };
+  }));
+  assert.deepEqual(order, ['failed -', 'simulated 1', 'simulated 2']);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 /** Opens `hash`, waits for the worker's answer and the brief simulator, and opens the editor. */
 async function readyToEdit(page, hash) {
   await page.goto(server.url + hash);

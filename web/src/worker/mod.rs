@@ -8,7 +8,8 @@
 //! the boundary as [`engine::result_wire`] packs it. A preset link's first
 //! answer can be the result the site ships ([`shipped`]). A sweep's points
 //! run in a [`sweep_pool`] of workers. A big scenario's variants are
-//! shared between the worker and a helper worker it starts ([`split_run`]).
+//! shared between the worker and a helper worker it starts ([`split_run`]);
+//! a worker runs a simulation in [`slices`], so that a superseded one stops.
 
 pub(crate) mod answers;
 pub(crate) mod brief_sim;
@@ -17,6 +18,7 @@ pub(crate) mod shipped;
 pub(crate) mod sim_client;
 pub mod sim_module;
 pub mod sim_worker;
+mod slices;
 mod split_run;
 pub(crate) mod sweep_pool;
 pub(crate) mod worker_thread;

@@ -4,7 +4,8 @@
 //! binary ([`super::wire`]). Running here keeps the page responsive while a
 //! big scenario simulates. The messages are [`super::messages`]'s.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::ops::ControlFlow;
 
 use engine::scenario::Scenario;
@@ -14,39 +15,37 @@ use web_sys::js_sys::{self, Array, Uint8Array};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::messages::{simulated, Reply, Request, Task, Update};
+use super::slices::{self, Goal, Reached};
 use super::split_run;
 use crate::browser::{profile, share};
 
 thread_local! {
     /// The request being simulated, so a panic can say which one failed.
     static CURRENT: Cell<Option<u64>> = const { Cell::new(None) };
+    /// True while a request is being answered over several tasks (a run in
+    /// slices, a run shared with the helper).
+    static ANSWERING: Cell<bool> = const { Cell::new(false) };
+    /// Requests that arrived meanwhile (a sweep posts a worker its next
+    /// point before the last is answered), answered in order.
+    static WAITING: RefCell<VecDeque<Request>> = const { RefCell::new(VecDeque::new()) };
 }
 
 /// Starts serving requests; called once by the worker binary.
 pub fn serve() {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     install_panic_report(scope.clone());
-    let replies = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-        let send = |reply: Reply, transfer: Array| post(&replies, &reply, &transfer);
         match Request::from_js(e.data()) {
-            Ok(request) => {
-                set_current(Some(request.id));
-                let notify = |update: Update| {
-                    if let Ok(message) = update.to_js() {
-                        let _ = replies.post_message(&message);
-                    }
-                };
-                answer(Some(request.id), request.task, Runner::Worker, send, notify);
-                set_current(None);
-                split_run::start_helper_if_wanted();
+            Ok(request) if ANSWERING.with(Cell::get) => {
+                WAITING.with(|w| w.borrow_mut().push_back(request));
             }
-            Err(e) => send(
-                Reply::Failed {
+            Ok(request) => serve_request(request),
+            Err(e) => post_to_page(
+                &Reply::Failed {
                     id: None,
                     message: format!("The simulator cannot read this request: {e}"),
                 },
-                Array::new(),
+                &Array::new(),
             ),
         }
     });
@@ -54,6 +53,50 @@ pub fn serve() {
     // The handler lives as long as the worker does.
     on_message.forget();
     post(&scope, &Reply::Ready, &Array::new());
+}
+
+/// Answers `request`, now or over several tasks (then [`answered`] follows).
+fn serve_request(request: Request) {
+    set_current(Some(request.id));
+    ANSWERING.with(|a| a.set(true));
+    let send = |reply: Reply, transfer: Array| post_to_page(&reply, &transfer);
+    let answered = answer(
+        Some(request.id),
+        request.task,
+        Runner::Worker,
+        send,
+        post_update,
+    );
+    if answered != Answered::Later {
+        answered_now();
+    }
+}
+
+/// The request being answered over several tasks has had its last reply:
+/// the next waiting request, if any, is answered now.
+pub(crate) fn answered_now() {
+    set_current(None);
+    ANSWERING.with(|a| a.set(false));
+    // After the answer, so that its start does not slow the run down.
+    split_run::start_helper_if_wanted();
+    if let Some(next) = WAITING.with(|w| w.borrow_mut().pop_front()) {
+        serve_request(next);
+    }
+}
+
+/// Posts `reply` to whoever started this worker (the page, or for a helper
+/// its worker), moving the buffers in `transfer`.
+pub(crate) fn post_to_page(reply: &Reply, transfer: &Array) {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    post(&scope, reply, transfer);
+}
+
+/// Posts a progress report or a question to the page.
+pub(crate) fn post_update(update: Update) {
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    if let Ok(message) = update.to_js() {
+        let _ = scope.post_message(&message);
+    }
 }
 
 /// The request being simulated, for a panic's report to name; `None` once
@@ -120,7 +163,8 @@ fn replies(request: JsValue, runner: Runner) -> Result<JsValue, JsValue> {
 /// Where and how a task is answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Runner {
-    /// In the Web Worker: progress is posted as the run goes.
+    /// In the Web Worker: progress is posted as the run goes, which runs in
+    /// slices ([`slices`]) so that a terminated worker stops soon.
     Worker,
     /// On the main thread, where no worker could start: every reply at the
     /// end, so progress would say nothing.
@@ -128,16 +172,24 @@ enum Runner {
     /// On the main thread, in the task of the edit that asked for it, so
     /// that the edit and its result share one frame (issue #13). Only a
     /// plain simulation whose estimate is under [`BRIEF_PAGE_MS`], and it
-    /// gives up at the run's first progress report
-    /// ([`engine::budget::PROGRESS_EVERY`] events in a variant; the presets
-    /// need under 270): a storm or a long run goes to the worker instead.
+    /// gives up once a variant has processed [`BRIEF_EVENTS`] events (the
+    /// presets need under 270): a storm or a long run goes to the worker
+    /// instead.
     Brief,
 }
 
+/// The events a variant of a [`Runner::Brief`] run may process before it
+/// gives up.
+const BRIEF_EVENTS: u64 = 4096;
+
 /// Whether [`answer`] answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Answered {
+pub(crate) enum Answered {
     Yes,
+    /// A [`Runner::Worker`] task that goes on in later tasks (a run in
+    /// slices, or shared with the helper): its last reply calls
+    /// [`answered_now`].
+    Later,
     /// A [`Runner::Brief`] task that is not brief: nothing was sent.
     GaveUp,
 }
@@ -204,14 +256,8 @@ fn answer(
         return Answered::GaveUp;
     }
     match task {
-        Task::Part { task, first } => {
-            split_run::settle_part(id, &task, first, send);
-            return Answered::Yes;
-        }
-        Task::Finish { end_ms } => {
-            split_run::finish_part(id, end_ms, started, send);
-            return Answered::Yes;
-        }
+        Task::Part { task, first } => return split_run::settle_part(id, &task, first, send),
+        Task::Finish { end_ms } => return split_run::finish_part(id, end_ms, started, send),
         _ => {}
     }
     let parsed = scenario_of(&task);
@@ -238,17 +284,16 @@ fn answer(
         notify(Update::Expensive { id, question });
         return Answered::Yes;
     }
-    if runner == Runner::Worker && split_run::shares(&scenario, &cost) {
-        split_run::start(id, task, &scenario, started, notify);
-        return Answered::Yes;
-    }
-    let mut post_progress = progress_poster(id, started, notify);
-    let result = engine::run::run_steered(&scenario, &mut |progress| {
-        if brief {
-            return ControlFlow::Break(());
+    if runner == Runner::Worker {
+        if split_run::shares(&scenario, &cost) {
+            return split_run::start(id, task, &scenario, started);
         }
-        if runner == Runner::Worker {
-            post_progress(&progress);
+        run_in_slices(id, &scenario, started);
+        return Answered::Later;
+    }
+    let result = engine::run::run_steered(&scenario, &mut |progress| {
+        if brief && progress.events >= BRIEF_EVENTS {
+            return ControlFlow::Break(());
         }
         ControlFlow::Continue(())
     });
@@ -258,6 +303,29 @@ fn answer(
     let (reply, transfer) = simulated(id, result, profile::now() - started);
     send(reply, transfer);
     Answered::Yes
+}
+
+/// A [`Runner::Worker`]'s run of `scenario` in one thread, in slices: its
+/// variants settle, then run to their shared end; the result is posted to
+/// the page, and the next waiting request answered ([`answered_now`]).
+fn run_in_slices(id: Option<u64>, scenario: &Scenario, started: f64) {
+    let group = engine::run::VariantGroup::forming(scenario, 0..usize::MAX);
+    let progress = move || Box::new(progress_poster(id, started, post_update)) as slices::Progress;
+    let to_end = move |group: engine::run::VariantGroup, reached| {
+        if let Reached::Settled(settled) = reached {
+            let end = group.end(&settled);
+            let post = move |group: engine::run::VariantGroup, _| {
+                let result = engine::run::RunResult {
+                    variants: group.close(end),
+                };
+                let (reply, transfer) = simulated(id, result, profile::now() - started);
+                post_to_page(&reply, &transfer);
+                answered_now();
+            };
+            slices::run(id, group, Goal::RunTo(end), progress(), Box::new(post));
+        }
+    };
+    slices::run(id, group, Goal::Settle, progress(), Box::new(to_end));
 }
 
 /// The scenario a simulation, open or part asks for, or why there is none

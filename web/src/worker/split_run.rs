@@ -15,17 +15,16 @@
 //! ends with it: a busy worker the page terminates takes its helper along.
 
 use std::cell::RefCell;
-use std::ops::ControlFlow;
 
 use engine::cost::CostEstimate;
 use engine::run::{RunResult, Settled, VariantGroup};
 use engine::scenario::Scenario;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use web_sys::js_sys::{self, Array, Reflect};
-use web_sys::DedicatedWorkerGlobalScope;
 
-use super::messages::{piece_to_js, simulated, Reply, Request, Task, Update};
+use super::messages::{piece_to_js, simulated, Reply, Request, Task};
+use super::sim_worker::{answered_now, post_to_page, post_update, Answered};
+use super::slices::{self, Goal, Reached};
 use super::worker_thread::{self, Spawned};
 use crate::browser::profile;
 
@@ -66,13 +65,18 @@ struct SharedRun {
     stage: Stage,
 }
 
-/// Where this worker's half of a shared run is.
+/// Where this worker's half of a shared run is. Its half runs in slices
+/// ([`super::slices`]), so the helper's answer can come before or after.
 enum Stage {
+    /// Settling; the helper's half's [`Settled`], if it came first.
+    Settling { helper: Option<Vec<Settled>> },
     /// Settled; waiting for the helper's half to settle.
     Settled {
-        group: VariantGroup,
+        group: Box<VariantGroup>,
         settled: Vec<Settled>,
     },
+    /// Running to the end; the helper's [`Reply::Simulated`], if it came first.
+    Finishing { helper: Option<Reply> },
     /// Run to the end and encoded, as a reply to post with its buffers;
     /// waiting for the helper's half.
     Finished { reply: Reply, transfer: Array },
@@ -137,15 +141,10 @@ fn post_helper(request: &Request) -> Option<()> {
 
 /// Starts a shared run of `task` (its scenario already read as `scenario`):
 /// the helper gets the second half of the variants, this worker settles the
-/// first half, posting progress with `notify`. The answer follows when the
-/// helper has settled its half ([`on_helper_message`]).
-pub(crate) fn start(
-    id: Option<u64>,
-    task: Task,
-    scenario: &Scenario,
-    started: f64,
-    notify: impl FnMut(Update),
-) {
+/// first half in slices, posting progress. The answer follows when both
+/// halves have run to their end ([`Answered::Later`]), or at once if the
+/// helper cannot be asked.
+pub(crate) fn start(id: Option<u64>, task: Task, scenario: &Scenario, started: f64) -> Answered {
     // Forming a group is work (each variant forms its own): count, don't build.
     let first = scenario.variant_labels().len().div_ceil(2);
     let part = Request {
@@ -156,24 +155,59 @@ pub(crate) fn start(
         },
     };
     if post_helper(&part).is_none() {
-        return post_page(&Reply::Failed {
+        post_page(&Reply::Failed {
             id,
             message: "The simulator could not hand half of this run to its helper.".to_string(),
         });
+        return Answered::Yes;
     }
-    let mut group = VariantGroup::new(scenario, 0..first);
-    let mut post_progress = super::sim_worker::progress_poster(id, started, notify);
-    let settled = group.settle(&mut |progress| {
-        post_progress(&progress);
-        ControlFlow::Continue(())
-    });
-    let stage = Stage::Settled {
-        group,
-        settled: settled.unwrap_or_default(),
-    };
     WORKER.with(|w| {
-        w.borrow_mut().shared = Some(SharedRun { id, started, stage });
+        w.borrow_mut().shared = Some(SharedRun {
+            id,
+            started,
+            stage: Stage::Settling { helper: None },
+        });
     });
+    let group = VariantGroup::forming(scenario, 0..first);
+    let progress = super::sim_worker::progress_poster(id, started, post_update);
+    let settled = move |group, reached| {
+        if let Reached::Settled(settled) = reached {
+            own_half_settled(id, group, settled);
+        }
+    };
+    slices::run(
+        id,
+        group,
+        Goal::Settle,
+        Box::new(progress),
+        Box::new(settled),
+    );
+    Answered::Later
+}
+
+/// This worker's half of run `id` has settled: on to the end if the
+/// helper's has too.
+fn own_half_settled(id: Option<u64>, group: VariantGroup, settled: Vec<Settled>) {
+    let Some(run) = take_shared(id) else { return };
+    let stage = match run.stage {
+        Stage::Settling {
+            helper: Some(helper),
+        } => return finish_own_half(run.id, run.started, group, settled, helper),
+        _ => Stage::Settled {
+            group: Box::new(group),
+            settled,
+        },
+    };
+    put_shared(SharedRun { stage, ..run });
+}
+
+/// The shared run, if it is run `id`, taken while it changes stage.
+fn take_shared(id: Option<u64>) -> Option<SharedRun> {
+    WORKER.with(|w| w.borrow_mut().shared.take_if(|run| run.id == id))
+}
+
+fn put_shared(run: SharedRun) {
+    WORKER.with(|w| w.borrow_mut().shared = Some(run));
 }
 
 /// The helper's messages to this worker.
@@ -191,40 +225,35 @@ fn on_helper_message(data: JsValue) {
         return;
     }
     // Only the shared run's messages count; its stage is taken while it is used.
-    let Some(run) = WORKER.with(|w| {
-        let mut w = w.borrow_mut();
-        w.shared.take_if(|run| run.id == reply.id())
-    }) else {
+    let Some(run) = take_shared(reply.id()) else {
         return;
     };
     match (reply, run.stage) {
+        (Reply::Settled { settled, .. }, Stage::Settling { helper: None }) => {
+            put_shared(SharedRun {
+                stage: Stage::Settling {
+                    helper: Some(settled),
+                },
+                ..run
+            })
+        }
         (
             Reply::Settled { settled, .. },
             Stage::Settled {
                 group,
                 settled: own,
             },
-        ) => {
-            let stage = finish_own_half(run.id, group, own, settled);
-            WORKER.with(|w| {
-                w.borrow_mut().shared = Some(SharedRun { stage, ..run });
-            });
+        ) => finish_own_half(run.id, run.started, *group, own, settled),
+        (reply @ Reply::Simulated { .. }, Stage::Finishing { helper: None }) => {
+            put_shared(SharedRun {
+                stage: Stage::Finishing {
+                    helper: Some(reply),
+                },
+                ..run
+            })
         }
-        (
-            Reply::Simulated { result, lists, .. },
-            Stage::Finished {
-                mut reply,
-                transfer,
-            },
-        ) => {
-            if let Reply::Simulated {
-                more, elapsed_ms, ..
-            } = &mut reply
-            {
-                more.push(&piece_to_js(&result, &lists, &transfer));
-                *elapsed_ms = profile::now() - run.started;
-            }
-            post_page_with(&reply, &transfer);
+        (helper @ Reply::Simulated { .. }, Stage::Finished { reply, transfer }) => {
+            post_both_halves(run.started, reply, &transfer, &helper)
         }
         (Reply::Failed { id, message }, _) => post_page(&Reply::Failed { id, message }),
         _ => post_page(&Reply::Failed {
@@ -234,28 +263,60 @@ fn on_helper_message(data: JsValue) {
     }
 }
 
-/// The helper has settled its half: the end from both halves goes to the
-/// helper, and this worker runs its own half to it, encoded as the reply.
+/// Both halves have settled: the end from both goes to the helper, and this
+/// worker runs its own half to it in slices, then encodes it.
 fn finish_own_half(
     id: Option<u64>,
+    started: f64,
     group: VariantGroup,
     mut settled: Vec<Settled>,
     helper_settled: Vec<Settled>,
-) -> Stage {
-    // Runs in the helper's message handler: a panic here reports this request.
-    super::sim_worker::set_current(id);
+) {
     settled.extend(helper_settled);
     let end_ms = group.end(&settled);
     let _ = post_helper(&Request {
         id: id.unwrap_or(0),
         task: Task::Finish { end_ms },
     });
-    let variants = group
-        .finish(end_ms, &mut |_| ControlFlow::Continue(()))
-        .unwrap_or_default();
-    let (reply, transfer) = simulated(id, RunResult { variants }, 0.0);
-    super::sim_worker::set_current(None);
-    Stage::Finished { reply, transfer }
+    put_shared(SharedRun {
+        id,
+        started,
+        stage: Stage::Finishing { helper: None },
+    });
+    let ran = move |group: VariantGroup, _| {
+        let Some(run) = take_shared(id) else { return };
+        let result = RunResult {
+            variants: group.close(end_ms),
+        };
+        let (reply, transfer) = simulated(id, result, 0.0);
+        match run.stage {
+            Stage::Finishing {
+                helper: Some(helper),
+            } => post_both_halves(run.started, reply, &transfer, &helper),
+            _ => put_shared(SharedRun {
+                stage: Stage::Finished { reply, transfer },
+                ..run
+            }),
+        }
+    };
+    let quiet = Box::new(|_: &engine::budget::RunProgress| {});
+    slices::run(id, group, Goal::RunTo(end_ms), quiet, Box::new(ran));
+}
+
+/// Posts the page this worker's half as `reply`, with the helper's half
+/// (its [`Reply::Simulated`]) as a second piece.
+fn post_both_halves(started: f64, mut reply: Reply, transfer: &Array, helper: &Reply) {
+    if let (
+        Reply::Simulated {
+            more, elapsed_ms, ..
+        },
+        Reply::Simulated { result, lists, .. },
+    ) = (&mut reply, helper)
+    {
+        more.push(&piece_to_js(result, lists, transfer));
+        *elapsed_ms = profile::now() - started;
+    }
+    post_page_with(&reply, transfer);
 }
 
 /// The helper could not start, or stopped: the run it shared fails (the
@@ -275,50 +336,72 @@ fn on_helper_error(message: String) {
 }
 
 /// The helper's side of [`Task::Part`]: settles the variants of `task`'s
-/// scenario from `first` on and keeps them for [`finish_part`].
+/// scenario from `first` on in slices, answers how they settled, and keeps
+/// them for [`finish_part`].
 pub(crate) fn settle_part(
     id: Option<u64>,
     task: &Task,
     first: u32,
     mut send: impl FnMut(Reply, Array),
-) {
+) -> Answered {
     let scenario = match super::sim_worker::scenario_of(task) {
         Ok(scenario) => scenario,
-        Err(message) => return send(Reply::Failed { id, message }, Array::new()),
+        Err(message) => {
+            send(Reply::Failed { id, message }, Array::new());
+            return Answered::Yes;
+        }
     };
-    let mut group = VariantGroup::new(&scenario, first as usize..usize::MAX);
-    let settled = group
-        .settle(&mut |_| ControlFlow::Continue(()))
-        .unwrap_or_default();
-    PART.with(|p| *p.borrow_mut() = Some((id, group)));
-    send(Reply::Settled { id, settled }, Array::new());
+    let group = VariantGroup::forming(&scenario, first as usize..usize::MAX);
+    let settled = move |group, reached| {
+        if let Reached::Settled(settled) = reached {
+            PART.with(|p| *p.borrow_mut() = Some((id, group)));
+            answer_worker(&Reply::Settled { id, settled }, &Array::new());
+        }
+    };
+    let quiet = Box::new(|_: &engine::budget::RunProgress| {});
+    slices::run(id, group, Goal::Settle, quiet, Box::new(settled));
+    Answered::Later
 }
 
 /// The helper's side of [`Task::Finish`]: runs the kept variants to
-/// `end_ms` and answers with them.
+/// `end_ms` in slices and answers with them.
 pub(crate) fn finish_part(
     id: Option<u64>,
     end_ms: u64,
     started: f64,
     mut send: impl FnMut(Reply, Array),
-) {
+) -> Answered {
     let part = PART.with(|p| p.borrow_mut().take());
     let Some((_, group)) = part.filter(|(part_id, _)| *part_id == id) else {
         let message = "The simulator's helper has no part of this run.".to_string();
-        return send(Reply::Failed { id, message }, Array::new());
+        send(Reply::Failed { id, message }, Array::new());
+        return Answered::Yes;
     };
-    let variants = group
-        .finish(end_ms, &mut |_| ControlFlow::Continue(()))
-        .unwrap_or_default();
-    let (reply, transfer) = simulated(id, RunResult { variants }, profile::now() - started);
-    send(reply, transfer);
+    let ran = move |group: VariantGroup, _| {
+        let result = RunResult {
+            variants: group.close(end_ms),
+        };
+        let (reply, transfer) = simulated(id, result, profile::now() - started);
+        answer_worker(&reply, &transfer);
+    };
+    let quiet = Box::new(|_: &engine::budget::RunProgress| {});
+    slices::run(id, group, Goal::RunTo(end_ms), quiet, Box::new(ran));
+    Answered::Later
+}
+
+/// The helper's last reply to a request from its worker.
+fn answer_worker(reply: &Reply, transfer: &Array) {
+    post_to_page(reply, transfer);
+    answered_now();
 }
 
 fn post_page(reply: &Reply) {
     post_page_with(reply, &Array::new());
 }
 
+/// The shared run's last reply to the page: the next waiting request is
+/// answered now.
 fn post_page_with(reply: &Reply, transfer: &Array) {
-    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    super::sim_worker::post(&scope, reply, transfer);
+    post_to_page(reply, transfer);
+    answered_now();
 }
