@@ -132,8 +132,12 @@ test('release .wasm sizes (gzip -9)', async () => {
   // in pieces): simulator 442,769 B (+6.4 KB: the helper's messages and
   // start), page 378,664 B (+1.7 KB) and sweep 244,151 B (+0.9 KB: pieces
   // read as one result), loosened by that; the 1,000 x 100,000 edit about
-  // 35-70 ms faster (docs/performance.md).
-  const limits = { page_wasm: 379_000, worker_wasm: 443_300, sweep_wasm: 244_500 };
+  // 35-70 ms faster (docs/performance.md). Session 26: a simulation in
+  // slices (web/src/worker/slices.rs, engine::run::VariantGroup::forming;
+  // requests that arrive meanwhile wait their turn): a terminated worker
+  // stops 12-33 ms after terminate() instead of 157-346 ms, simulator
+  // 446,544 B (+3.7 KB), loosened by that.
+  const limits = { page_wasm: 379_000, worker_wasm: 446_700, sweep_wasm: 244_500 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }

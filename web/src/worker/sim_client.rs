@@ -8,9 +8,9 @@
 //!   goes out at once instead of after the worker's `ready`, which would
 //!   wait behind the page's own start-up on the main thread. A request that arrives while it is busy with an
 //!   older one supersedes it: the busy worker is terminated (its result
-//!   would be stale anyway, and a running simulation cannot be interrupted)
-//!   and a spare, started in the background after the first result, takes
-//!   over at once instead of a cold worker.
+//!   would be stale anyway; it stops at the end of its current slice,
+//!   `worker/slices.rs`) and a spare, started in the background
+//!   after the first result, takes over at once instead of a cold worker.
 //! * Results of superseded requests are dropped, here and in the reducer.
 //! * Links' and files' scenarios are parsed there too ([`Job::Open`]): the
 //!   page's module holds no scenario parser. The worker answers with the

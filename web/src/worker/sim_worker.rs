@@ -404,6 +404,21 @@ fn install_panic_report(scope: DedicatedWorkerGlobalScope) {
             ),
         };
         post(&scope, &failed, &Array::new());
+        // The run that panicked will not go on: the next request is served
+        // at once, and the ones waiting behind it are told to ask again.
+        ANSWERING.with(|a| a.set(false));
+        let waiting = WAITING.with(|w| {
+            w.try_borrow_mut()
+                .map(|mut w| std::mem::take(&mut *w))
+                .unwrap_or_default()
+        });
+        for request in waiting {
+            let failed = Reply::Failed {
+                id: Some(request.id),
+                message: "The simulator stopped on an earlier scenario (a bug in the engine); run this one again.".to_string(),
+            };
+            post(&scope, &failed, &Array::new());
+        }
     }));
 }
 

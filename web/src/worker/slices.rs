@@ -1,7 +1,8 @@
 //! A simulation run in slices of a few milliseconds, each in a task of its
 //! own (issue #13: cancel superseded runs). A Web Worker's `terminate()`
-//! does not stop the task it is running: Chromium lets it finish (up to two
-//! seconds) and only then stops the worker. A big scenario's run in one
+//! does not stop the task it is running: Chromium lets it finish and only
+//! then stops the worker (a worker terminated 30 ms into a 400 ms loop ran
+//! all 400 ms; docs/performance.md, session 26). A big scenario's run in one
 //! task therefore went on for hundreds of milliseconds after an edit had
 //! superseded it, taking a core from the run that replaced it. In slices,
 //! a terminated worker stops at the end of the current slice.
