@@ -55,7 +55,8 @@ pub fn serve() {
     post(&scope, &Reply::Ready, &Array::new());
 }
 
-/// Answers `request`, now or over several tasks (then [`answered`] follows).
+/// Answers `request`, now or over several tasks (then [`answered_now`]
+/// follows).
 fn serve_request(request: Request) {
     set_current(Some(request.id));
     ANSWERING.with(|a| a.set(true));
