@@ -237,24 +237,17 @@ impl VariantGroup {
         &mut self,
         observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
     ) -> Option<Vec<Settled>> {
-        self.form(observer)?;
         if self.scenario.end_ms.is_some() {
+            self.form(observer)?;
             return Some(Vec::new());
         }
-        let runs = self.columns.iter_mut().zip(self.origins.iter().copied());
-        run_each(
-            runs,
-            self.range.start,
-            self.variants,
-            observer,
-            |column, origin, progress| {
-                let last = column.run_until_quiet(origin + limits::MAX_TIME_MS, progress);
-                match column.cut() {
-                    Some(cut) => Settled::Cut(cut.at_ms.saturating_sub(origin)),
-                    None => Settled::Quiet(last.saturating_sub(origin)),
-                }
-            },
-        )
+        self.run_each(observer, |column, origin, progress| {
+            let last = column.run_until_quiet(origin + limits::MAX_TIME_MS, progress);
+            match column.cut() {
+                Some(cut) => Settled::Cut(cut.at_ms.saturating_sub(origin)),
+                None => Settled::Quiet(last.saturating_sub(origin)),
+            }
+        })
     }
 
     /// The end every variant of the scenario runs to, from all of its
@@ -297,16 +290,37 @@ impl VariantGroup {
         end: u64,
         observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
     ) -> Option<()> {
-        self.form(observer)?;
-        let runs = self.columns.iter_mut().zip(self.origins.iter().copied());
-        run_each(
-            runs,
-            self.range.start,
-            self.variants,
-            observer,
-            |column, origin, progress| column.run_until(origin + end, progress),
-        )?;
+        self.run_each(observer, |column, origin, progress| {
+            column.run_until(origin + end, progress)
+        })?;
         Some(())
+    }
+
+    /// Forms the group (if it is not yet), then runs `step` on each variant
+    /// with its origin, in order, telling `observer` how far each has got;
+    /// `None` as soon as `observer` stops one.
+    fn run_each<R>(
+        &mut self,
+        observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
+        mut step: impl FnMut(&mut dyn Column, u64, Observer) -> R,
+    ) -> Option<Vec<R>> {
+        self.form(observer)?;
+        let mut stopped = false;
+        let mut out = Vec::new();
+        let runs = self.columns.iter_mut().zip(self.origins.iter().copied());
+        for (i, (column, origin)) in runs.enumerate() {
+            let done = {
+                let variant = self.range.start + i;
+                let mut progress =
+                    progress_of(&mut *observer, &mut stopped, variant, self.variants, origin);
+                step(column.as_mut(), origin, &mut progress)
+            };
+            if stopped {
+                return None;
+            }
+            out.push(done);
+        }
+        Some(out)
     }
 
     /// Closes every variant's trace and metrics at `end`, once
@@ -321,32 +335,6 @@ impl VariantGroup {
             })
             .collect()
     }
-}
-
-/// Runs `step` on each of a group's columns (with its origin) in order,
-/// telling `observer` how far each has got as variant `first + i` of
-/// `variants`; `None` as soon as `observer` stops one.
-fn run_each<C, R>(
-    columns: impl Iterator<Item = (C, u64)>,
-    first: usize,
-    variants: u32,
-    observer: &mut dyn FnMut(RunProgress) -> ControlFlow<()>,
-    mut step: impl FnMut(C, u64, Observer) -> R,
-) -> Option<Vec<R>> {
-    let mut stopped = false;
-    let mut out = Vec::new();
-    for (i, (column, origin)) in columns.enumerate() {
-        let done = {
-            let mut progress =
-                progress_of(&mut *observer, &mut stopped, first + i, variants, origin);
-            step(column, origin, &mut progress)
-        };
-        if stopped {
-            return None;
-        }
-        out.push(done);
-    }
-    Some(out)
 }
 
 /// One family's simulation of one variant, as [`run`] drives it.

@@ -15,7 +15,7 @@ use web_sys::js_sys::{self, Array, Uint8Array};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::messages::{simulated, Reply, Request, Task, Update};
-use super::slices::{self, Goal, Reached};
+use super::slices;
 use super::split_run;
 use crate::browser::{profile, share};
 
@@ -312,21 +312,14 @@ fn answer(
 fn run_in_slices(id: Option<u64>, scenario: &Scenario, started: f64) {
     let group = engine::run::VariantGroup::forming(scenario, 0..usize::MAX);
     let progress = move || Box::new(progress_poster(id, started, post_update)) as slices::Progress;
-    let to_end = move |group: engine::run::VariantGroup, reached| {
-        if let Reached::Settled(settled) = reached {
-            let end = group.end(&settled);
-            let post = move |group: engine::run::VariantGroup, _| {
-                let result = engine::run::RunResult {
-                    variants: group.close(end),
-                };
-                let (reply, transfer) = simulated(id, result, profile::now() - started);
-                post_to_page(&reply, &transfer);
-                answered_now();
-            };
-            slices::run(id, group, Goal::RunTo(end), progress(), Box::new(post));
-        }
-    };
-    slices::run(id, group, Goal::Settle, progress(), Box::new(to_end));
+    slices::settle(id, group, progress(), move |group, settled| {
+        let end = group.end(&settled);
+        slices::finish(id, group, end, progress(), move |result| {
+            let (reply, transfer) = simulated(id, result, profile::now() - started);
+            post_to_page(&reply, &transfer);
+            answered_now();
+        });
+    });
 }
 
 /// The scenario a simulation, open or part asks for, or why there is none

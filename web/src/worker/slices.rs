@@ -22,7 +22,7 @@ use std::cell::RefCell;
 use std::ops::ControlFlow;
 
 use engine::budget::RunProgress;
-use engine::run::{Settled, VariantGroup};
+use engine::run::{RunResult, Settled, VariantGroup};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageChannel, MessagePort};
@@ -37,36 +37,31 @@ use crate::browser::profile;
 /// stops within a few tens of milliseconds.
 const SLICE_MS: f64 = 8.0;
 
-/// Where a group is to get to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Goal {
-    /// Every variant quiet ([`VariantGroup::settle`]).
-    Settle,
-    /// Every variant run to this end ([`VariantGroup::run_to`]).
-    RunTo(u64),
-}
-
-/// What a group got to.
-pub(crate) enum Reached {
-    /// Its variants settled, like this.
-    Settled(Vec<Settled>),
-    /// Its variants ran to the end it was given.
-    RanToEnd,
-}
-
 /// Told how far the run has got, at every observation.
 pub(crate) type Progress = Box<dyn FnMut(&RunProgress)>;
-/// Called with the group once it has reached its goal.
-pub(crate) type Then = Box<dyn FnOnce(VariantGroup, Reached)>;
+
+/// A [`Progress`] that posts nothing (a helper's half, a run's end).
+pub(crate) fn no_progress() -> Progress {
+    Box::new(|_| {})
+}
+
+/// Where a group is to get to, and what is done with it there.
+enum Goal {
+    /// Every variant quiet ([`VariantGroup::settle`]): the group and how
+    /// each variant settled go on.
+    Settle(Box<dyn FnOnce(VariantGroup, Vec<Settled>)>),
+    /// Every variant run to this end ([`VariantGroup::run_to`]) and closed:
+    /// the result goes on.
+    Finish(u64, Box<dyn FnOnce(RunResult)>),
+}
 
 /// A group on its way to its goal.
 struct Slicing {
     /// The request it serves, for a panic's report.
     id: Option<u64>,
     group: VariantGroup,
-    goal: Goal,
     progress: Progress,
-    then: Then,
+    goal: Goal,
 }
 
 /// The channel a slice posts the next one through: the port posted to,
@@ -83,29 +78,45 @@ thread_local! {
     static NEXT: RefCell<Option<Channel>> = const { RefCell::new(None) };
 }
 
-/// Runs `group` to `goal` in slices, telling `progress` how far it has got,
-/// and then calls `then` with it. The first slice runs now.
-pub(crate) fn run(
+/// Settles `group` in slices, telling `progress` how far it has got, then
+/// calls `then` with it and how its variants settled. The first slice
+/// runs now.
+pub(crate) fn settle(
     id: Option<u64>,
     group: VariantGroup,
-    goal: Goal,
     progress: Progress,
-    then: Then,
+    then: impl FnOnce(VariantGroup, Vec<Settled>) + 'static,
 ) {
+    start(id, group, progress, Goal::Settle(Box::new(then)));
+}
+
+/// Runs `group` to `end` in slices, telling `progress` how far it has
+/// got, closes it and calls `then` with its variants' runs. The first
+/// slice runs now.
+pub(crate) fn finish(
+    id: Option<u64>,
+    group: VariantGroup,
+    end: u64,
+    progress: Progress,
+    then: impl FnOnce(RunResult) + 'static,
+) {
+    start(id, group, progress, Goal::Finish(end, Box::new(then)));
+}
+
+fn start(id: Option<u64>, group: VariantGroup, progress: Progress, goal: Goal) {
     CURRENT.with(|c| {
         *c.borrow_mut() = Some(Slicing {
             id,
             group,
-            goal,
             progress,
-            then,
+            goal,
         });
     });
     slice();
 }
 
-/// Runs the current group for a slice; posts the next slice, or calls its
-/// `then` when it has reached its goal.
+/// Runs the current group for a slice; posts the next slice, or hands the
+/// group on when it has reached its goal.
 fn slice() {
     let Some(mut slicing) = CURRENT.with(|c| c.borrow_mut().take()) else {
         return;
@@ -114,8 +125,8 @@ fn slice() {
     let deadline = profile::now() + SLICE_MS;
     let Slicing {
         group,
-        goal,
         progress,
+        goal,
         ..
     } = &mut slicing;
     let mut observe = |p: RunProgress| {
@@ -126,14 +137,20 @@ fn slice() {
             ControlFlow::Continue(())
         }
     };
-    let reached = match *goal {
-        Goal::Settle => group.settle(&mut observe).map(Reached::Settled),
-        Goal::RunTo(end) => group.run_to(end, &mut observe).map(|()| Reached::RanToEnd),
+    // `None` while the goal is not reached (a run to the end has no `Settled`).
+    let reached = match goal {
+        Goal::Settle(_) => group.settle(&mut observe),
+        Goal::Finish(end, _) => group.run_to(*end, &mut observe).map(|()| Vec::new()),
     };
     match reached {
-        Some(reached) => {
-            let Slicing { group, then, .. } = slicing;
-            then(group, reached);
+        Some(settled) => {
+            let Slicing { group, goal, .. } = slicing;
+            match goal {
+                Goal::Settle(then) => then(group, settled),
+                Goal::Finish(end, then) => then(RunResult {
+                    variants: group.close(end),
+                }),
+            }
         }
         None => {
             CURRENT.with(|c| *c.borrow_mut() = Some(slicing));

@@ -17,14 +17,14 @@
 use std::cell::RefCell;
 
 use engine::cost::CostEstimate;
-use engine::run::{RunResult, Settled, VariantGroup};
+use engine::run::{Settled, VariantGroup};
 use engine::scenario::Scenario;
 use wasm_bindgen::prelude::*;
 use web_sys::js_sys::{self, Array, Reflect};
 
 use super::messages::{piece_to_js, simulated, Reply, Request, Task};
 use super::sim_worker::{answered_now, post_to_page, post_update, Answered};
-use super::slices::{self, Goal, Reached};
+use super::slices;
 use super::worker_thread::{self, Spawned};
 use crate::browser::profile;
 
@@ -170,18 +170,9 @@ pub(crate) fn start(id: Option<u64>, task: Task, scenario: &Scenario, started: f
     });
     let group = VariantGroup::forming(scenario, 0..first);
     let progress = super::sim_worker::progress_poster(id, started, post_update);
-    let settled = move |group, reached| {
-        if let Reached::Settled(settled) = reached {
-            own_half_settled(id, group, settled);
-        }
-    };
-    slices::run(
-        id,
-        group,
-        Goal::Settle,
-        Box::new(progress),
-        Box::new(settled),
-    );
+    slices::settle(id, group, Box::new(progress), move |group, settled| {
+        own_half_settled(id, group, settled)
+    });
     Answered::Later
 }
 
@@ -283,11 +274,8 @@ fn finish_own_half(
         started,
         stage: Stage::Finishing { helper: None },
     });
-    let ran = move |group: VariantGroup, _| {
+    let ran = move |result| {
         let Some(run) = take_shared(id) else { return };
-        let result = RunResult {
-            variants: group.close(end_ms),
-        };
         let (reply, transfer) = simulated(id, result, 0.0);
         match run.stage {
             Stage::Finishing {
@@ -299,8 +287,7 @@ fn finish_own_half(
             }),
         }
     };
-    let quiet = Box::new(|_: &engine::budget::RunProgress| {});
-    slices::run(id, group, Goal::RunTo(end_ms), quiet, Box::new(ran));
+    slices::finish(id, group, end_ms, slices::no_progress(), ran);
 }
 
 /// Posts the page this worker's half as `reply`, with the helper's half
@@ -352,14 +339,10 @@ pub(crate) fn settle_part(
         }
     };
     let group = VariantGroup::forming(&scenario, first as usize..usize::MAX);
-    let settled = move |group, reached| {
-        if let Reached::Settled(settled) = reached {
-            PART.with(|p| *p.borrow_mut() = Some((id, group)));
-            answer_worker(&Reply::Settled { id, settled }, &Array::new());
-        }
-    };
-    let quiet = Box::new(|_: &engine::budget::RunProgress| {});
-    slices::run(id, group, Goal::Settle, quiet, Box::new(settled));
+    slices::settle(id, group, slices::no_progress(), move |group, settled| {
+        PART.with(|p| *p.borrow_mut() = Some((id, group)));
+        post_page_with(&Reply::Settled { id, settled }, &Array::new());
+    });
     Answered::Later
 }
 
@@ -377,30 +360,19 @@ pub(crate) fn finish_part(
         send(Reply::Failed { id, message }, Array::new());
         return Answered::Yes;
     };
-    let ran = move |group: VariantGroup, _| {
-        let result = RunResult {
-            variants: group.close(end_ms),
-        };
+    slices::finish(id, group, end_ms, slices::no_progress(), move |result| {
         let (reply, transfer) = simulated(id, result, profile::now() - started);
-        answer_worker(&reply, &transfer);
-    };
-    let quiet = Box::new(|_: &engine::budget::RunProgress| {});
-    slices::run(id, group, Goal::RunTo(end_ms), quiet, Box::new(ran));
+        post_page_with(&reply, &transfer);
+    });
     Answered::Later
-}
-
-/// The helper's last reply to a request from its worker.
-fn answer_worker(reply: &Reply, transfer: &Array) {
-    post_to_page(reply, transfer);
-    answered_now();
 }
 
 fn post_page(reply: &Reply) {
     post_page_with(reply, &Array::new());
 }
 
-/// The shared run's last reply to the page: the next waiting request is
-/// answered now.
+/// The last reply to a request (the shared run's to the page, the
+/// helper's to its worker): the next waiting request is answered now.
 fn post_page_with(reply: &Reply, transfer: &Array) {
     post_to_page(reply, transfer);
     answered_now();
