@@ -63,6 +63,18 @@ export async function newPage(browser, viewport = { width: 1280, height: 800 }) 
 }
 
 /**
+ * Loads `url` as a new document, even where the page is already on it but
+ * for the fragment (where `goto` would only move to the fragment). Not
+ * `goto` then `reload`: the page writes its link after its first frame
+ * (`history.replaceState`), and Chromium aborts a reload that races with it
+ * (`net::ERR_ABORTED`).
+ */
+export async function openFresh(page, url) {
+  await page.goto('about:blank');
+  await page.goto(url);
+}
+
+/**
  * Saves a screenshot for people to look at (git-ignored folder). The story's
  * lines are laid out only near the viewport (`content-visibility: auto`);
  * a full-page capture does not scroll, so they are drawn for it as they

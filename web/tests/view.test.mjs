@@ -3,7 +3,7 @@
 // round details beside the timelines; a task followed across columns.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveStatic, launchBrowser, newPage, screenshot, timelineReady, openAllMetrics } from './harness.mjs';
+import { serveStatic, launchBrowser, newPage, openFresh, screenshot, timelineReady, openAllMetrics } from './harness.mjs';
 
 let server;
 let browser;
@@ -280,8 +280,7 @@ test('each timeline has a text alternative saying what happened; axis labels do 
 test('a formed start shows the generation the group formed in from t = 0; a start from empty shows none yet', async () => {
   const page = await newPage(browser, { width: 1366, height: 800 });
   for (const id of ['connect/worker-dies', 'streams/stateful-scale-out']) {
-    await page.goto(server.url + '#p=' + id);
-    await page.reload();
+    await openFresh(page, server.url + '#p=' + id);
     await timelineReady(page);
     assert.equal(await page.locator('#clock').getAttribute('data-t'), '0');
     await page.click('#zoom-whole');
@@ -296,8 +295,7 @@ test('a formed start shows the generation the group formed in from t = 0; a star
       assert.ok(+shown.replace(/,/g, '') < +first, `${id} column ${c + 1}: ${shown} before round ${first}`);
     }
   }
-  await page.goto(server.url + '#p=streams/scale-from-zero');
-  await page.reload();
+  await openFresh(page, server.url + '#p=streams/scale-from-zero');
   await timelineReady(page);
   assert.equal((await page.locator('article.column .now-generation').first().textContent()).trim(), '–', 'no group yet');
   assert.deepEqual(page.errors, []);
@@ -306,8 +304,7 @@ test('a formed start shows the generation the group formed in from t = 0; a star
 test('the run opens on a formed group: everything runs at t = 0 and the first step goes to the first event\'s round', async () => {
   const page = await newPage(browser, { width: 1366, height: 800 });
   for (const id of ['connect/worker-joins', 'streams/stateful-scale-out']) {
-    await page.goto(server.url + '#p=' + id);
-    await page.reload();
+    await openFresh(page, server.url + '#p=' + id);
     await timelineReady(page);
     // No dip at the start: every configured task runs in every column at 0.
     const configured = await page.locator('.running-chart .series-key.configured b').textContent();
