@@ -65,9 +65,9 @@ export async function newPage(browser, viewport = { width: 1280, height: 800 }) 
 /**
  * Loads `url` as a new document, even where the page is already on it but
  * for the fragment (where `goto` would only move to the fragment). Not
- * `goto` then `reload`: the page writes its link after its first frame
- * (`history.replaceState`), and Chromium aborts a reload that races with it
- * (`net::ERR_ABORTED`).
+ * `goto` then `reload`: in one CI run that reload, issued while the page
+ * was still starting up, failed with `net::ERR_ABORTED` (not reproduced
+ * here in 50 tries); a navigation from `about:blank` reloads nothing.
  */
 export async function openFresh(page, url) {
   await page.goto('about:blank');
