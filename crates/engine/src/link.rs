@@ -204,6 +204,9 @@ pub const SWEEP_PART: &str = "&sweep=";
 
 /// The JSON text of a `<version>.<codec>.<payload>` body written by
 /// [`encode_body`], checking the version, the encoding and the size limit.
+// Out of line: inlined, a preset link's decode (the page's first task)
+// compiled the base64 and inflate path it never takes (issue #13).
+#[inline(never)]
 pub(crate) fn decode_body(expected_version: u32, body: &str) -> Result<String, LinkError> {
     let mut parts = body.splitn(3, '.');
     let (Some(version), Some(codec), Some(payload)) = (parts.next(), parts.next(), parts.next())

@@ -267,6 +267,7 @@ impl PlaygroundState {
 
     /// The user pressed Cancel: a running simulation stops (the page tells
     /// the simulator), a question is declined.
+    #[inline(never)] // see `reduce`
     fn cancel(&self) -> Self {
         if !self.unanswered() {
             return self.clone();
@@ -279,6 +280,7 @@ impl PlaygroundState {
     }
 
     /// "Run it" / "Run anyway": the same job again, confirmed.
+    #[inline(never)] // see `reduce`
     fn run_anyway(&self) -> Self {
         if !self.unanswered() || self.simulating() {
             return self.clone();
@@ -292,6 +294,7 @@ impl PlaygroundState {
     }
 
     /// Opens a valid scenario: a new simulation request and a fresh playhead.
+    #[inline(never)] // see `reduce`
     fn open(&self, scenario: Scenario, preset: Option<&'static str>, history: History) -> Self {
         let fragment = match preset {
             Some(id) => link::preset_fragment(id),
@@ -317,6 +320,7 @@ impl PlaygroundState {
 
     /// Asks the simulator to read a scenario: a new request whose first
     /// answer is the scenario (or why there is none).
+    #[inline(never)] // see `reduce`
     fn start_open(&self, opening: Opening, continues: bool) -> Self {
         Self {
             opening: Some(PendingOpen {
@@ -396,6 +400,7 @@ impl PlaygroundState {
     /// The gallery with a message; an embed has no gallery, so it shows the
     /// default preset under the message instead (and the message says so,
     /// without the advice to pick from a gallery).
+    #[inline(never)] // see `reduce`
     fn refuse(&self, message: String) -> Self {
         if self.embed {
             let mut next = self.open(
@@ -424,6 +429,7 @@ impl PlaygroundState {
     /// Opens what an address-bar fragment names. Back and Forward between
     /// edits of one scenario (the same family, the comparison on screen)
     /// undo and redo like edits: the playhead stays where it is.
+    #[inline(never)] // see `reduce`
     fn navigate(&self, fragment: &str) -> Self {
         if !fragment.is_empty() && fragment == self.fragment && self.view == View::Compare {
             return self.clone();
@@ -478,6 +484,7 @@ impl PlaygroundState {
 
     /// Applies an edit. An invalid result is kept for the editor (with the
     /// reason) but not simulated; the last good result stays on screen.
+    #[inline(never)] // see `reduce`
     fn edited(&self, edit: Edit) -> Self {
         let words = edit.is_text();
         let scenario = Rc::new(edit.apply(&self.scenario));
@@ -517,6 +524,7 @@ impl PlaygroundState {
         }
     }
 
+    #[inline(never)] // see `reduce`
     fn simulated(&self, outcome: SimOutcome) -> Self {
         if outcome.id != self.request || self.run_status() == Some(RunStatus::Cancelled) {
             // Superseded by a newer edit, or cancelled: drop the stale result.
@@ -566,6 +574,10 @@ impl PlaygroundState {
 impl Reducible for PlaygroundState {
     type Action = Action;
 
+    // Each arm's method is out of line (`#[inline(never)]`): V8 compiles a
+    // WebAssembly function whole the first time it is called, so with every
+    // arm inlined here the first result's task compiled all of them (issue
+    // #13; docs/performance.md, session 27).
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let next = match action {
             Action::Navigate(fragment) => self.navigate(&fragment),
