@@ -140,8 +140,11 @@ test('release .wasm sizes (gzip -9)', async () => {
   // functions bigger than 100 out of their only caller in the page and the
   // sweep view (`-ocimfs 100`, index.html), so a cold load compiles fewer
   // bytes it never runs: page 375,359 B (-3.2 KB), sweep 241,504 B
-  // (-2.7 KB), tightened.
-  const limits = { page_wasm: 375_600, worker_wasm: 446_700, sweep_wasm: 241_700 };
+  // (-2.7 KB), tightened. Then a simulation request's scenario JSON
+  // written when it is posted (worker::messages::ScenarioJson: a preset
+  // link's first task compiles 11.5 KB less): page 375,629 B (+0.3 KB),
+  // simulator 446,842 B (+0.3 KB), sweep 241,688 B, loosened by that.
+  const limits = { page_wasm: 375_800, worker_wasm: 447_000, sweep_wasm: 241_900 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }

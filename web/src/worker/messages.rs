@@ -34,8 +34,12 @@
 //! serde reads a field-tagged enum through a buffer that would lose the
 //! preserved arrays.
 
+use std::cell::OnceCell;
+use std::rc::Rc;
+
 use engine::result_wire as wire;
-use serde::{Deserialize, Serialize};
+use engine::scenario::Scenario;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::js_sys::{Array, Object, Reflect, Uint32Array, Uint8Array};
 
@@ -81,7 +85,7 @@ pub(crate) enum Task {
     /// Simulate a scenario the page holds (JSON text; the worker validates it again).
     Simulate {
         /// The scenario's JSON.
-        scenario: String,
+        scenario: ScenarioJson,
     },
     /// Parse a link's scenario JSON, answer [`Reply::Opened`] or
     /// [`Reply::Refused`], then simulate it.
@@ -114,6 +118,72 @@ pub(crate) enum Task {
         /// The end every variant of the scenario shares.
         end_ms: u64,
     },
+}
+
+/// A [`Task::Simulate`]'s scenario JSON: the text a message carried, or
+/// the page's scenario, written the first time the request is posted (and
+/// kept). A preset link's request waits for its shipped result's frame
+/// (`SimClient::prefetch`), so the JSON writer is not compiled in the
+/// page's first task, where V8 compiles each function on its first call
+/// (issue #13; docs/performance.md, session 27).
+#[derive(Clone)]
+pub(crate) struct ScenarioJson(Rc<LazyJson>);
+
+struct LazyJson {
+    /// Writes the page's scenario. A closure made where the page asks
+    /// ([`ScenarioJson::of`]), so the simulator's module, which only reads
+    /// this text, does not hold the JSON writer (5.8 KB gzip).
+    write: Option<Box<dyn Fn() -> String>>,
+    text: OnceCell<String>,
+}
+
+impl ScenarioJson {
+    /// `scenario`'s JSON, written when first read.
+    pub(crate) fn of(scenario: Rc<Scenario>) -> Self {
+        Self(Rc::new(LazyJson {
+            write: Some(Box::new(move || scenario.to_json())),
+            text: OnceCell::new(),
+        }))
+    }
+
+    /// The JSON text.
+    pub(crate) fn text(&self) -> &str {
+        let LazyJson { write, text } = &*self.0;
+        text.get_or_init(|| write.as_ref().map(|write| write()).unwrap_or_default())
+    }
+}
+
+impl From<String> for ScenarioJson {
+    fn from(text: String) -> Self {
+        Self(Rc::new(LazyJson {
+            write: None,
+            text: OnceCell::from(text),
+        }))
+    }
+}
+
+impl PartialEq for ScenarioJson {
+    fn eq(&self, other: &Self) -> bool {
+        self.text() == other.text()
+    }
+}
+
+impl std::fmt::Debug for ScenarioJson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("ScenarioJson").field(&self.text()).finish()
+    }
+}
+
+impl Serialize for ScenarioJson {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.text())
+    }
+}
+
+impl<'de> Deserialize<'de> for ScenarioJson {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(Self::from)
+    }
 }
 
 /// Worker → page.
@@ -332,7 +402,9 @@ impl Task {
     fn to_js(&self) -> JsValue {
         let text = |s: &str| JsValue::from_str(s);
         let (tag, body) = match self {
-            Task::Simulate { scenario } => ("simulate", object(&[("scenario", &text(scenario))])),
+            Task::Simulate { scenario } => {
+                ("simulate", object(&[("scenario", &text(scenario.text()))]))
+            }
             Task::OpenLink { json } => ("open_link", object(&[("json", &text(json))])),
             Task::OpenFile { name, text: t } => (
                 "open_file",
@@ -449,11 +521,22 @@ mod tests {
     }
 
     #[test]
+    fn a_scenario_written_when_posted_is_its_json() {
+        let scenario = Rc::new(engine::presets::all()[0].scenario());
+        let written_later = ScenarioJson::of(scenario.clone());
+        let written_now = ScenarioJson::from(scenario.to_json());
+        assert_eq!(written_later.text(), scenario.to_json());
+        assert_eq!(written_later, written_now);
+        let json = |scenario| serde_json::to_string(&Task::Simulate { scenario }).unwrap();
+        assert_eq!(json(written_later), json(written_now));
+    }
+
+    #[test]
     fn requests_and_failures_have_the_documented_shape() {
         let request = Request {
             id: 7,
             task: Task::Simulate {
-                scenario: "{}".to_string(),
+                scenario: "{}".to_string().into(),
             },
         };
         let json = serde_json::to_string(&request).unwrap();
@@ -495,7 +578,7 @@ mod tests {
             id: 5,
             task: Task::Part {
                 task: Box::new(Task::Simulate {
-                    scenario: "{}".to_string(),
+                    scenario: "{}".to_string().into(),
                 }),
                 first: 1,
             },

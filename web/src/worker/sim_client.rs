@@ -37,7 +37,7 @@ use crate::worker::answers::{
     read_replies, read_reply, read_update, Answer, Job, Opening, RanIn, SimOutcome, WorkerStatus,
 };
 use crate::worker::brief_sim::BriefSimulator;
-use crate::worker::messages::{pieces_from_js, Reply, Request, Task, Update};
+use crate::worker::messages::{pieces_from_js, Reply, Request, ScenarioJson, Task, Update};
 use crate::worker::shipped::{fetch_bytes, take_early_result, Shipped};
 use crate::worker::worker_thread::{self, take_early_worker, Spawned};
 use engine::result_wire as wire;
@@ -182,7 +182,7 @@ impl SimClient {
     pub fn request(&self, id: u64, job: &Job, confirmed: bool) {
         let task = match job {
             Job::Simulate(scenario) => Task::Simulate {
-                scenario: scenario.to_json(),
+                scenario: ScenarioJson::of(scenario.clone()),
             },
             Job::Open(opening) => match &**opening {
                 Opening::Link { json } => Task::OpenLink { json: json.clone() },

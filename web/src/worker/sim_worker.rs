@@ -327,7 +327,9 @@ fn run_in_slices(id: Option<u64>, scenario: &Scenario, started: f64) {
 pub(crate) fn scenario_of(task: &Task) -> Result<Scenario, String> {
     match task {
         // The page already validated it, but the worker trusts nobody.
-        Task::Simulate { scenario } => Scenario::from_json(scenario).map_err(|e| e.to_string()),
+        Task::Simulate { scenario } => {
+            Scenario::from_json(scenario.text()).map_err(|e| e.to_string())
+        }
         Task::OpenLink { json } => engine::link::parse_scenario(json).map_err(|e| e.to_string()),
         Task::OpenFile { name, text } => share::parse_scenario_file(name, text),
         Task::Part { task, .. } => scenario_of(task),

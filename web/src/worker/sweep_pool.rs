@@ -131,7 +131,7 @@ impl SweepPool {
                         request: Request {
                             id: next,
                             task: Task::Simulate {
-                                scenario: p.scenario.to_json(),
+                                scenario: p.scenario.to_json().into(),
                             },
                         },
                     }
