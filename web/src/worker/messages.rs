@@ -34,7 +34,7 @@
 //! serde reads a field-tagged enum through a buffer that would lose the
 //! preserved arrays.
 
-use std::cell::OnceCell;
+use std::cell::LazyCell;
 use std::rc::Rc;
 
 use engine::result_wire as wire;
@@ -127,38 +127,28 @@ pub(crate) enum Task {
 /// page's first task, where V8 compiles each function on its first call
 /// (issue #13; docs/performance.md, session 27).
 #[derive(Clone)]
-pub(crate) struct ScenarioJson(Rc<LazyJson>);
+pub(crate) struct ScenarioJson(Rc<LazyCell<String, WriteJson>>);
 
-struct LazyJson {
-    /// Writes the page's scenario. A closure made where the page asks
-    /// ([`ScenarioJson::of`]), so the simulator's module, which only reads
-    /// this text, does not hold the JSON writer (5.8 KB gzip).
-    write: Option<Box<dyn Fn() -> String>>,
-    text: OnceCell<String>,
-}
+/// Writes the JSON once. For the page's scenario, a closure made where the
+/// page asks ([`ScenarioJson::of`]), so the simulator's module, which only
+/// reads this text, does not hold the JSON writer (5.8 KB gzip).
+type WriteJson = Box<dyn FnOnce() -> String>;
 
 impl ScenarioJson {
     /// `scenario`'s JSON, written when first read.
     pub(crate) fn of(scenario: Rc<Scenario>) -> Self {
-        Self(Rc::new(LazyJson {
-            write: Some(Box::new(move || scenario.to_json())),
-            text: OnceCell::new(),
-        }))
+        Self(Rc::new(LazyCell::new(Box::new(move || scenario.to_json()))))
     }
 
     /// The JSON text.
     pub(crate) fn text(&self) -> &str {
-        let LazyJson { write, text } = &*self.0;
-        text.get_or_init(|| write.as_ref().map(|write| write()).unwrap_or_default())
+        LazyCell::force(&self.0).as_str()
     }
 }
 
 impl From<String> for ScenarioJson {
     fn from(text: String) -> Self {
-        Self(Rc::new(LazyJson {
-            write: None,
-            text: OnceCell::from(text),
-        }))
+        Self(Rc::new(LazyCell::new(Box::new(move || text))))
     }
 }
 
