@@ -16,32 +16,15 @@
 // LAZY_NAMED_DIST names a site whose page module already has names (to
 // compare an older build).
 // docs/performance.md, "Session 27".
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DIST, REPO, serveStatic, launchBrowser } from './harness.mjs';
+import { serveStatic, launchBrowser } from './harness.mjs';
+import { pageModuleCopy } from './page_module.mjs';
 import { QUIET_BROWSER_ARGS } from './page_bench.mjs';
 import { recordTrace, rendererMain } from './trace.mjs';
 
 const URL_PART = process.env.LAZY_URL ?? '#p=connect/worker-joins';
 const TOP = Number(process.env.LAZY_TOP ?? 15);
-
-/** A copy of DIST whose page module has a name section. */
-function namedCopy() {
-  const dir = mkdtempSync(join(tmpdir(), 'lazy-compile-'));
-  cpSync(DIST, dir, { recursive: true });
-  const page = readdirSync(dir).find((f) => /^rebalance-web-.*_bg\.wasm$/.test(f));
-  const bindgen = join(dir, 'bindgen');
-  execFileSync('wasm-bindgen', ['--target', 'web', '--keep-debug', '--out-dir', bindgen,
-    join(REPO, 'target/wasm32-unknown-unknown/page/rebalance-web.wasm')]);
-  const html = readFileSync(join(REPO, 'index.html'), 'utf8');
-  const params = html.match(/data-bin="rebalance-web"[^>]*data-wasm-opt-params="([^"]*)"/)[1].split(/\s+/);
-  execFileSync(join(REPO, 'web/tests/node_modules/.bin/wasm-opt'),
-    ['-Oz', '-g', ...params, '--enable-sign-ext', '--enable-mutable-globals',
-      join(bindgen, 'rebalance-web_bg.wasm'), '-o', join(dir, page)]);
-  return { dir, wasm: join(dir, page) };
-}
 
 function leb(bytes, at) {
   let value = 0, shift = 0, b;
@@ -93,7 +76,7 @@ function functionsOf(bytes) {
 const named = process.env.LAZY_NAMED_DIST;
 const { dir, wasm } = named
   ? { dir: named, wasm: join(named, readdirSync(named).find((f) => /^rebalance-web-.*_bg\.wasm$/.test(f))) }
-  : namedCopy();
+  : pageModuleCopy({ names: true });
 const { names, sizes } = functionsOf(readFileSync(wasm));
 const server = await serveStatic(dir);
 const browser = await launchBrowser(QUIET_BROWSER_ARGS);
