@@ -144,7 +144,12 @@ test('release .wasm sizes (gzip -9)', async () => {
   // written when it is posted (worker::messages::ScenarioJson: a preset
   // link's first task compiles 11.5 KB less): page 375,629 B (+0.3 KB),
   // simulator 446,842 B (+0.3 KB), sweep 241,688 B, loosened by that.
-  const limits = { page_wasm: 375_800, worker_wasm: 447_000, sweep_wasm: 241_900 };
+  // Session 28: the editor's cluster section keeps its fields' callbacks
+  // while what they capture is the same (components/editor/cluster.rs), so
+  // an edit of one field re-renders it alone, not the section's 13 number
+  // and text fields (about 1 ms less Yew render an edit): page 376,867 B
+  // (+1.2 KB), loosened by that.
+  const limits = { page_wasm: 377_000, worker_wasm: 447_000, sweep_wasm: 241_900 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }

@@ -179,6 +179,38 @@ test('Streams config edits and instance edits in turn keep each other (the Strea
   assert.deepEqual(page.errors, []);
 });
 
+test('edits of one connector, one timing and the worker count in a row all stay in the scenario', async () => {
+  // The cluster section keeps its fields' callbacks while the list or the
+  // timings they edit stay the same (components/editor/cluster.rs): each
+  // edit must start from the scenario as the last one left it.
+  const page = await presetInEditor('connect/rolling-restart');
+  const field = (label) => page.locator('details.timings label.field', { hasText: label }).locator('input');
+  const count = page.locator('table.connectors tbody tr').first().locator('td').nth(2).locator('input');
+  const commitIn = async (input, value) => {
+    const r = await request(page);
+    await input.fill(value);
+    await input.press('Enter');
+    await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
+    await simulationShown(page);
+  };
+  await commit(page, '#tasks', '7');
+  await commitIn(count, '2');
+  await page.evaluate(() => { document.querySelector('details.timings').open = true; });
+  await commitIn(field('task start'), '800');
+  await commitIn(field('task stop'), '900');
+  await commit(page, '#workers', '4');
+  await commit(page, '#tasks', '5');
+  const s = (await decoded(page)).connect;
+  assert.equal(s.workers, 4);
+  assert.deepEqual(s.connectors[0], { name: 'orders-cdc', tasks: 5, count: 2 });
+  assert.equal(s.connectors[1].tasks, 6);
+  assert.equal(s.timings.task_start_ms, 800);
+  assert.equal(s.timings.task_stop_ms, 900);
+  assert.equal(await count.inputValue(), '2');
+  assert.equal(await field('task start').inputValue(), '800');
+  await page.close();
+});
+
 test('an edit does not move what is below the editor (the stale note and the status keep their lines)', async () => {
   // Mixed-version upgrade's first sentence plus the note is wider than the
   // line at 1280 px; the status after an edit is longer than before it.
