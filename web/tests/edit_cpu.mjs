@@ -10,8 +10,8 @@
 // after a release build (DIST_DIR like the tests). docs/performance.md,
 // "Session 28".
 import { rmSync } from 'node:fs';
-import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openEditor, briefSettled } from './harness.mjs';
-import { QUIET_BROWSER_ARGS, editRedrawn } from './page_bench.mjs';
+import { serveStatic, launchBrowser, newPage } from './harness.mjs';
+import { QUIET_BROWSER_ARGS, editRedrawn, openForEdits } from './page_bench.mjs';
 import { pageModuleCopy } from './page_module.mjs';
 
 const ID = process.env.EDIT_CPU_PRESET ?? 'connect/rolling-restart';
@@ -77,13 +77,7 @@ const server = await serveStatic(dir);
 const browser = await launchBrowser(QUIET_BROWSER_ARGS);
 try {
   const page = await newPage(browser, { width: 1366, height: 800 });
-  await page.goto(`${server.url}#p=${ID}`);
-  await timelineReady(page, 120000);
-  await simulationShown(page, 120000);
-  await openEditor(page);
-  await briefSettled(page);
-  const field = ID.startsWith('streams/') ? '#instances' : '#workers';
-  const n = Number(await page.inputValue(field));
+  const { field, n } = await openForEdits(page, server, ID);
   for (let i = 0; i < 6; i++) await editRedrawn(page, field, i % 2 === 0 ? n + 1 : n);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');

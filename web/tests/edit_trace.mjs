@@ -9,8 +9,8 @@
 // edits are traced after four warm-up edits; TRACE_CSS is a stylesheet
 // added before them (to see what it changes). docs/performance.md,
 // "Session 18".
-import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openEditor, briefSettled } from './harness.mjs';
-import { QUIET_BROWSER_ARGS, editRedrawn } from './page_bench.mjs';
+import { serveStatic, launchBrowser, newPage } from './harness.mjs';
+import { QUIET_BROWSER_ARGS, editRedrawn, openForEdits } from './page_bench.mjs';
 import { recordTrace, rendererMain } from './trace.mjs';
 
 const ID = process.env.TRACE_PRESET ?? 'connect/rolling-restart';
@@ -55,14 +55,8 @@ const server = await serveStatic();
 const browser = await launchBrowser(QUIET_BROWSER_ARGS);
 try {
   const page = await newPage(browser, { width: 1366, height: 800 });
-  await page.goto(`${server.url}#p=${ID}`);
-  await timelineReady(page, 120000);
-  await simulationShown(page, 120000);
-  await openEditor(page);
-  await briefSettled(page);
+  const { field, n } = await openForEdits(page, server, ID);
   if (process.env.TRACE_CSS) await page.addStyleTag({ content: process.env.TRACE_CSS });
-  const field = ID.startsWith('streams/') ? '#instances' : '#workers';
-  const n = Number(await page.inputValue(field));
   for (let i = 0; i < 4; i++) await editRedrawn(page, field, i % 2 === 0 ? n + 1 : n);
   const { result: stamps, events } = await recordTrace(page, CATEGORIES, async () => {
     const ms = [];

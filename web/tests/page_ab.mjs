@@ -8,8 +8,8 @@
 //   AB_CSS='svg.timeline path.bars{display:none}' node page_ab.mjs
 // AB_PRESETS (comma-separated ids), AB_N (edits per page, default 10) and
 // AB_ROUNDS (turns, default 4) size it. docs/performance.md, "Session 17".
-import { serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openEditor, briefSettled } from './harness.mjs';
-import { QUIET_BROWSER_ARGS, editRedrawn } from './page_bench.mjs';
+import { serveStatic, launchBrowser, newPage } from './harness.mjs';
+import { QUIET_BROWSER_ARGS, editRedrawn, openForEdits } from './page_bench.mjs';
 
 const PRESETS = (process.env.AB_PRESETS
   ?? 'connect/rolling-restart,connect/worker-joins,streams/stateful-scale-out,streams/streams-protocol-instance-joins').split(',');
@@ -28,17 +28,11 @@ try {
     for (const side of (r % 2 ? ['B', 'A'] : ['A', 'B'])) {
       for (const id of PRESETS) {
         const page = await newPage(browser);
-        await page.goto(`${(side === 'B' ? serverB : serverA).url}#p=${id}`);
-        await timelineReady(page, 120000);
-        await simulationShown(page, 120000);
-        await openEditor(page);
-        await briefSettled(page);
+        const { field, n } = await openForEdits(page, side === 'B' ? serverB : serverA, id);
         if (side === 'B' && !AB_DIST_B) {
           if (AB_JS) await page.evaluate(AB_JS);
           else await page.addStyleTag({ content: AB_CSS });
         }
-        const field = id.startsWith('streams/') ? '#instances' : '#workers';
-        const n = Number(await page.inputValue(field));
         await editRedrawn(page, field, n + 1); // warm: the first edit after a load is not timed
         for (let i = 0; i < N; i++) ms[side].push((await editRedrawn(page, field, i % 2 === 0 ? n : n + 1)).ms);
         await page.close();

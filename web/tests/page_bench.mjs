@@ -64,6 +64,21 @@ async function firstTimeline(browser, url) {
 }
 
 /**
+ * Opens preset `id` from `server` in `page` ready for timed edits: its
+ * result shown, the editor open and the brief simulator settled. Resolves
+ * to the field an edit changes (the instance or worker count) and its value.
+ */
+export async function openForEdits(page, server, id) {
+  await page.goto(`${server.url}#p=${id}`);
+  await timelineReady(page, 120000);
+  await simulationShown(page, 120000);
+  await openEditor(page);
+  await briefSettled(page);
+  const field = id.startsWith('streams/') ? '#instances' : '#workers';
+  return { field, n: Number(await page.inputValue(field)) };
+}
+
+/**
  * One edit of the instance or worker count → the new result drawn, timed
  * inside the page: from the `change` event a committed number input fires
  * (what Enter or leaving the field does) to the end of the frame that shows
@@ -295,13 +310,7 @@ async function edits(browser, server, presets, runs, rows, longest) {
   for (const id of presets) {
     const page = await newPage(browser);
     await instrument(page);
-    await page.goto(`${server.url}#p=${id}`);
-    await timelineReady(page, 120000);
-    await simulationShown(page, 120000);
-    await openEditor(page);
-    await briefSettled(page);
-    const field = id.startsWith('streams/') ? '#instances' : '#workers';
-    const n = +(await page.inputValue(field));
+    const { field, n } = await openForEdits(page, server, id);
     for (let i = 0; i < runs; i++) {
       const r = await editRedrawn(page, field, i % 2 === 0 ? n + 1 : n);
       edits.push(r.ms);

@@ -16,8 +16,8 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO, serveStatic, launchBrowser, newPage, timelineReady, simulationShown, openEditor, briefSettled } from './harness.mjs';
-import { QUIET_BROWSER_ARGS, editRedrawn } from './page_bench.mjs';
+import { REPO, serveStatic, launchBrowser, newPage } from './harness.mjs';
+import { QUIET_BROWSER_ARGS, editRedrawn, openForEdits } from './page_bench.mjs';
 import { pageModuleCopy } from './page_module.mjs';
 
 const ID = process.env.YEW_RENDERS_PRESET ?? 'connect/rolling-restart';
@@ -88,13 +88,7 @@ try {
     const [tag, name, ms] = m.text().split(' ');
     if (counting && tag === 'yew-render') renders.push([name, Number(ms)]);
   });
-  await page.goto(`${server.url}#p=${ID}`);
-  await timelineReady(page, 120000);
-  await simulationShown(page, 120000);
-  await openEditor(page);
-  await briefSettled(page);
-  const field = ID.startsWith('streams/') ? '#instances' : '#workers';
-  const n = Number(await page.inputValue(field));
+  const { field, n } = await openForEdits(page, server, ID);
   for (let i = 0; i < 6; i++) await editRedrawn(page, field, i % 2 === 0 ? n + 1 : n);
   counting = true;
   for (let i = 0; i < EDITS; i++) await editRedrawn(page, field, i % 2 === 0 ? n + 1 : n);
