@@ -65,7 +65,7 @@ test('a preset link shows the shipped result; the worker\'s equal answer changes
   const workers = +(await page.inputValue('#workers'));
   await page.fill('#workers', String(workers + 1));
   await page.press('#workers', 'Enter');
-  await page.waitForFunction(() => document.querySelector('main').dataset.ranIn === 'inline');
+  await page.waitForFunction(() => document.querySelector('main')?.dataset.ranIn === 'inline');
   await simulationShown(page);
   assert.equal(await page.locator('main').getAttribute('data-superseded'), '0');
   assert.deepEqual(page.warnings, []);
@@ -80,7 +80,7 @@ test('a shipped result that differs from the simulator\'s answer is replaced by 
   const other = await readFile(join(DIST, 'results/connect/worker-bounce.bin'));
   await page.route('**/results/connect/worker-joins.bin', (route) => route.fulfill({ status: 200, body: other }));
   await page.goto(`${server.url}#p=connect/worker-joins`);
-  await page.waitForFunction(() => document.querySelector('main').dataset.ranIn === 'worker');
+  await page.waitForFunction(() => document.querySelector('main')?.dataset.ranIn === 'worker');
   await simulationShown(page);
   await timelineReady(page);
   assert.deepEqual(await fingerprints(page), await wasmFingerprints(page, 'connect/worker-joins'));

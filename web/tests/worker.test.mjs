@@ -153,7 +153,7 @@ test('a storm and a big scenario are still simulated in the worker', async () =>
   let n = +(await page.inputValue('#workers'));
   await page.fill('#workers', String(n + 1));
   await page.press('#workers', 'Enter');
-  await page.waitForFunction(() => document.querySelector('main').dataset.ranIn === 'worker');
+  await page.waitForFunction(() => document.querySelector('main')?.dataset.ranIn === 'worker');
   await simulationShown(page, 120000);
   assert.match(await page.locator('#sim-status').textContent(), /in a Web Worker/);
   // 300 workers × 30,000 tasks: estimated far above a brief run.
@@ -209,7 +209,7 @@ test('a big scenario runs half its protocols in a helper worker, with the same r
 async function settledWithoutTheModule(page, url) {
   await page.goto(url);
   await timelineReady(page, 120000);
-  await page.waitForFunction(() => document.querySelector('main').dataset.ranIn === 'worker');
+  await page.waitForFunction(() => document.querySelector('main')?.dataset.ranIn === 'worker');
   await page.evaluate(() => new Promise((r) => setTimeout(r, 700)));
   assert.equal(await page.locator('main').getAttribute('data-brief'), 'off');
   assert.equal(await page.evaluate(() => typeof wasm_bindgen), 'undefined', 'no simulator script on the page');
