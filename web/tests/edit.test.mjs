@@ -16,11 +16,12 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 const request = async (page) => +(await page.locator('main').getAttribute('data-request'));
 const decoded = (page) => page.evaluate(() => window.wasmBindings.decodeLink(location.hash));
-/** Commits `value` into the field `selector` and waits for the re-simulation. */
-async function commit(page, selector, value) {
+/** Commits `value` into `field` (a selector or a locator) and waits for the re-simulation. */
+async function commit(page, field, value) {
+  const input = typeof field === 'string' ? page.locator(field) : field;
   const r = await request(page);
-  await page.fill(selector, value);
-  await page.press(selector, 'Enter');
+  await input.fill(value);
+  await input.press('Enter');
   await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
   await simulationShown(page);
 }
@@ -186,18 +187,11 @@ test('edits of one connector, one timing and the worker count in a row all stay 
   const page = await presetInEditor('connect/rolling-restart');
   const field = (label) => page.locator('details.timings label.field', { hasText: label }).locator('input');
   const count = page.locator('table.connectors tbody tr').first().locator('td').nth(2).locator('input');
-  const commitIn = async (input, value) => {
-    const r = await request(page);
-    await input.fill(value);
-    await input.press('Enter');
-    await page.waitForFunction((r) => +document.querySelector('main').dataset.request > r, r);
-    await simulationShown(page);
-  };
   await commit(page, '#tasks', '7');
-  await commitIn(count, '2');
+  await commit(page, count, '2');
   await page.evaluate(() => { document.querySelector('details.timings').open = true; });
-  await commitIn(field('task start'), '800');
-  await commitIn(field('task stop'), '900');
+  await commit(page, field('task start'), '800');
+  await commit(page, field('task stop'), '900');
   await commit(page, '#workers', '4');
   await commit(page, '#tasks', '5');
   const s = (await decoded(page)).connect;
