@@ -268,7 +268,7 @@ test('each timeline has a text alternative saying what happened; axis labels do 
   await page.waitForFunction(() => document.querySelector('svg.timeline').dataset.from === '0');
   for (const sel of ['svg.timeline', 'svg.chart']) {
     const overlaps = await page.locator(sel).first().evaluate((s) => {
-      const boxes = [...s.querySelectorAll('.tick text, .x-label')].map((t) => t.getBoundingClientRect()).sort((a, b) => a.left - b.left);
+      const boxes = [...s.querySelectorAll('.tick-label, .x-label')].map((t) => t.getBoundingClientRect()).sort((a, b) => a.left - b.left);
       return boxes.filter((b, i) => i > 0 && b.left < boxes[i - 1].right + 2).length;
     });
     assert.equal(overlaps, 0, `${sel}: colliding axis labels`);

@@ -11,7 +11,7 @@ use engine::wording::duration as format_duration;
 use std::fmt::Write as _;
 use yew::prelude::*;
 
-use crate::components::target_epochs::epoch_markers;
+use crate::components::target_epochs::epochs_markup;
 use crate::state::inline_code::plain;
 use crate::state::numbers::{thousands, with_separators};
 
@@ -65,62 +65,91 @@ pub fn place_labels(xs: &[(f64, usize)], width: f64) -> Vec<Option<(f64, usize, 
         .collect()
 }
 
-/// Axis ticks, event markers and round markers of `trace` that fall in
-/// `axis`'s window, from the layout's top down to `bottom`.
-pub fn markers(
-    trace: &Trace,
-    axis: &TimeAxis,
-    o: LayoutOptions,
-    bottom: f64,
-    on_round: &Callback<(usize, bool)>,
-) -> Html {
-    let right = axis.x(trace.end_ms);
-    let ticks = ticks_markup(axis, o, bottom);
-    let rounds = rounds_markup(trace, axis, o, bottom);
-    let events = events_markup(trace, axis, o, bottom);
-    // One pair of listeners for every marker (a closure pair per round cost
-    // thousands of listeners on a storm): the round is the marker's `data-round`.
-    let (on_hover, on_tap) = marker_listeners(on_round, "g.round", "data-round");
-
+/// What a timeline draws over its lanes, one markup layer (see [`markup`])
+/// with one pair of listeners for every round and target epoch marker in
+/// it: `on_marker` gets the marker's index and whether it was tapped.
+/// One string a column rather than a group per kind of marker: Yew handles
+/// each group in calls of its own (issue #13: an edit redraws them all).
+pub fn marker_layer(markup: String, on_marker: &Callback<(usize, bool)>) -> Html {
+    let (on_hover, on_tap) = marker_listeners(on_marker);
     html! {
-        <>
-            <g class="ticks">{ svg_markup(ticks) }</g>
-            if axis.shows(trace.end_ms) {
-                <rect class="axis-end" x={f1(right)} y={f0(o.top)} width="1" height={f0((bottom - o.top).max(0.0))} />
-            }
-            <g class="events">{ svg_markup(events) }</g>
-            <g class="rounds" onmouseover={on_hover} onclick={on_tap}>{ svg_markup(rounds) }</g>
-            { epoch_markers(trace, axis, o, bottom, on_round) }
-            { cut_marker(trace, axis, o, bottom) }
-        </>
+        <g class="over-lanes" onmouseover={on_hover} onclick={on_tap}>{ svg_markup(markup) }</g>
     }
 }
 
-/// The axis' labelled ticks as markup (see [`markup`]).
-fn ticks_markup(axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
-    let (top, bottom_px) = (Fixed(o.top), Fixed(bottom));
-    let mut ticks = String::new();
-    for (ms, label) in axis.labelled_ticks() {
-        let x = axis.x(ms);
-        let anchor = axis.label_anchor(x, o.width);
+/// Axis ticks, event markers, round markers (or a streams-protocol
+/// column's target assignment epochs) and where a cut run stopped, of
+/// `trace` in `axis`'s window, from the layout's top down to `bottom`, as
+/// markup for [`marker_layer`].
+pub fn markers_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
+    let mut s = String::from(r#"<g class="ticks">"#);
+    ticks_markup(&mut s, axis, o, bottom);
+    s.push_str("</g>");
+    if axis.shows(trace.end_ms) {
         let _ = write!(
-            ticks,
-            r#"<g class="tick"><line x1="{x:.1}" x2="{x:.1}" y1="{top:.0}" y2="{bottom_px:.0}"/><text x="{x:.1}" y="{:.0}" text-anchor="{anchor}">{}</text></g>"#,
-            Fixed(bottom + 14.0),
-            esc(&label),
-            x = Fixed(x),
+            s,
+            r#"<rect class="axis-end" x="{:.1}" y="{:.0}" width="1" height="{:.0}"/>"#,
+            Fixed(axis.x(trace.end_ms)),
+            Fixed(o.top),
+            Fixed((bottom - o.top).max(0.0))
         );
     }
-
-    ticks
+    s.push_str(r#"<g class="events">"#);
+    events_markup(&mut s, trace, axis, o, bottom);
+    s.push_str("</g>");
+    if trace.rounds.is_empty() {
+        s.push_str(&epochs_markup(trace, axis, o, bottom));
+    } else {
+        s.push_str(r#"<g class="rounds">"#);
+        rounds_markup(&mut s, trace, axis, o, bottom);
+        s.push_str("</g>");
+    }
+    cut_markup(&mut s, trace, axis, o, bottom);
+    s
 }
 
-/// The round markers as markup, each a `g.round` with its round's index
-/// in `data-round` (the listeners on their parent read it).
-fn rounds_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
+/// Vertical lines at `xs`, from `top` to `bottom`, as one path's `d`: the
+/// lines of a kind of marker are one node, however many markers there are.
+fn vertical_lines(xs: impl Iterator<Item = f64>, top: f64, bottom: f64) -> String {
+    let mut d = String::new();
+    for x in xs {
+        let _ = write!(d, "M{:.1} {:.0}V{:.0}", Fixed(x), Fixed(top), Fixed(bottom));
+    }
+    d
+}
+
+/// The axis' labelled ticks: their lines as one path, a label each.
+fn ticks_markup(s: &mut String, axis: &TimeAxis, o: LayoutOptions, bottom: f64) {
+    let ticks = axis.labelled_ticks();
+    let d = vertical_lines(ticks.iter().map(|(ms, _)| axis.x(*ms)), o.top, bottom);
+    let _ = write!(s, r#"<path class="tick-lines" d="{d}"/>"#);
+    for (ms, label) in ticks {
+        let x = axis.x(ms);
+        let _ = write!(
+            s,
+            r#"<text class="tick-label" x="{:.1}" y="{:.0}" text-anchor="{}">{}</text>"#,
+            Fixed(x),
+            Fixed(bottom + 14.0),
+            axis.label_anchor(x, o.width),
+            esc(&label),
+        );
+    }
+}
+
+/// The round markers, each a `g.round` with its round's index in
+/// `data-round` (the layer's listeners read it): their ticks under the
+/// axis as one path, then per round its line and a wide, invisible target
+/// (the line itself is one pixel) with the round as its tooltip.
+fn rounds_markup(s: &mut String, trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) {
     let (top, bottom_px) = (Fixed(o.top), Fixed(bottom));
-    let mut rounds = String::new();
-    for m in round_markers(trace, axis) {
+    let markers = round_markers(trace, axis);
+    // Under the targets, so that hovering a tick still finds its round.
+    s.push_str(r#"<path class="round-ticks" d=""#);
+    for m in &markers {
+        let _ = write!(s, "M{:.1} {bottom_px:.0}l-4 6h8z", Fixed(m.x));
+    }
+    s.push_str(r#""/>"#);
+    for m in markers {
         let round = &trace.rounds[m.first];
         let x = Fixed(m.x);
         let title = if m.count == 1 {
@@ -141,29 +170,26 @@ fn rounds_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) 
         };
         let undelivered = if round.delivered { "" } else { " undelivered" };
         let _ = write!(
-            rounds,
+            s,
             r#"<g class="round{undelivered}" data-round="{}" data-generation="{}" data-at="{}""#,
             m.first, round.generation, round.started_ms
         );
         if m.count > 1 {
-            let _ = write!(rounds, r#" data-count="{}""#, m.count);
+            let _ = write!(s, r#" data-count="{}""#, m.count);
         }
-        // The rect is a wide, invisible target: the marker itself is one pixel.
         let _ = write!(
-            rounds,
-            r#"><line class="round-marker" x1="{x:.1}" x2="{x:.1}" y1="{top:.0}" y2="{bottom_px:.0}"/><path class="round-tick" d="M{x:.1} {bottom_px:.0}l-4 6h8z"/><rect class="round-hit" x="{:.1}" y="{top:.0}" width="10" height="{:.0}"><title>{}</title></rect></g>"#,
+            s,
+            r#"><line class="round-marker" x1="{x:.1}" x2="{x:.1}" y1="{top:.0}" y2="{bottom_px:.0}"/><rect class="round-hit" x="{:.1}" y="{top:.0}" width="10" height="{:.0}"><title>{}</title></rect></g>"#,
             Fixed(m.x - 5.0),
             Fixed(bottom - o.top + 6.0),
             esc(&title)
         );
     }
-    rounds
 }
 
-/// The scenario's events as markup: a line, a flag with the event as its
-/// tooltip and, where it fits, a label.
-fn events_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
-    let (top, bottom_px) = (Fixed(o.top), Fixed(bottom));
+/// The scenario's events: their dotted lines as one path, then per event
+/// a flag with the event as its tooltip and, where it fits, a label.
+fn events_markup(s: &mut String, trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) {
     let shown: Vec<_> = trace
         .events
         .iter()
@@ -173,8 +199,9 @@ fn events_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) 
         .iter()
         .map(|e| (axis.x(e.at_ms), e.label.chars().count()))
         .collect();
+    let d = vertical_lines(event_xs.iter().map(|(x, _)| *x), o.top, bottom);
+    let _ = write!(s, r#"<path class="event-lines" d="{d}"/>"#);
     let placed = place_labels(&event_xs, o.width);
-    let mut events = String::new();
     for (ev, place) in shown.into_iter().zip(placed) {
         let x = Fixed(axis.x(ev.at_ms));
         let skipped = if ev.applied { "" } else { " skipped" };
@@ -185,15 +212,15 @@ fn events_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) 
             if ev.applied { "" } else { " (could not apply)" }
         );
         let _ = write!(
-            events,
-            r#"<g class="event-marker{skipped}" data-at="{}"><line class="event-line" x1="{x:.1}" x2="{x:.1}" y1="{top:.0}" y2="{bottom_px:.0}"/><path d="M{x:.1} {:.0}l-4.5 -8h9z"><title>{}</title></path>"#,
+            s,
+            r#"<g class="event-marker{skipped}" data-at="{}"><path class="event-flag" d="M{x:.1} {:.0}l-4.5 -8h9z"><title>{}</title></path>"#,
             ev.at_ms,
             Fixed(o.top - 1.0),
             esc(&title)
         );
         if let Some((lx, row, end)) = place {
             let _ = write!(
-                events,
+                s,
                 r#"<text class="event-label" x="{:.1}" y="{:.0}" text-anchor="{}">{}</text>"#,
                 Fixed(lx),
                 Fixed(12.0 + 12.0 * row as f64),
@@ -201,10 +228,8 @@ fn events_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) 
                 esc(&ev.label)
             );
         }
-        events.push_str("</g>");
+        s.push_str("</g>");
     }
-
-    events
 }
 
 /// Round markers closer than this (px) are drawn as one, when a window
@@ -256,21 +281,18 @@ fn round_markers(trace: &Trace, axis: &TimeAxis) -> Vec<RoundMarker> {
     out
 }
 
-/// The `mouseover` and `click` listeners of a group of markers drawn as
-/// markup: `on_marker` gets the index in `attribute` of the marker
-/// (`selector`) under the pointer, and whether it was tapped or clicked
-/// (`true`) or hovered (`false`; not while a button is held, a scrub
-/// passing by).
-pub(crate) fn marker_listeners(
+/// The `mouseover` and `click` listeners of a [`marker_layer`]:
+/// `on_marker` gets the index of the round or target epoch marker under
+/// the pointer, and whether it was tapped or clicked (`true`) or hovered
+/// (`false`; not while a button is held, a scrub passing by).
+fn marker_listeners(
     on_marker: &Callback<(usize, bool)>,
-    selector: &'static str,
-    attribute: &'static str,
 ) -> (Callback<MouseEvent>, Callback<MouseEvent>) {
     let on_hover = {
         let on_marker = on_marker.clone();
         Callback::from(move |e: MouseEvent| {
             if e.buttons() == 0 {
-                if let Some(i) = marker_index(&e, selector, attribute) {
+                if let Some(i) = marker_index(&e) {
                     on_marker.emit((i, false));
                 }
             }
@@ -279,7 +301,7 @@ pub(crate) fn marker_listeners(
     let on_tap = {
         let on_marker = on_marker.clone();
         Callback::from(move |e: MouseEvent| {
-            if let Some(i) = marker_index(&e, selector, attribute) {
+            if let Some(i) = marker_index(&e) {
                 on_marker.emit((i, true));
             }
         })
@@ -287,34 +309,38 @@ pub(crate) fn marker_listeners(
     (on_hover, on_tap)
 }
 
-/// The index in `attribute` of the marker (`selector`, e.g. `g.round`) a
-/// mouse event happened on: markers drawn as markup share their parent's
-/// listeners.
-fn marker_index(e: &MouseEvent, selector: &str, attribute: &str) -> Option<usize> {
+/// The index of the marker a mouse event happened on: a round's
+/// `data-round` or a target epoch's `data-target` (a column has one kind
+/// or the other).
+fn marker_index(e: &MouseEvent) -> Option<usize> {
     use wasm_bindgen::JsCast;
     let target: web_sys::Element = e.target()?.dyn_into().ok()?;
-    target
-        .closest(selector)
-        .ok()??
-        .get_attribute(attribute)?
+    let marker = target.closest("g.round, g.target-epoch").ok()??;
+    marker
+        .get_attribute("data-round")
+        .or_else(|| marker.get_attribute("data-target"))?
         .parse()
         .ok()
 }
 
 /// Where a cut run (a storm stopped at its budget) was stopped: a line and
 /// "stopped here", the verdict as its tooltip.
-fn cut_marker(trace: &Trace, lay: &TimeAxis, o: LayoutOptions, bottom: f64) -> Html {
-    let Some(cut) = trace.cut.filter(|c| lay.shows(c.at_ms)) else {
-        return Html::default();
+fn cut_markup(s: &mut String, trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) {
+    let Some(cut) = trace.cut.filter(|c| axis.shows(c.at_ms)) else {
+        return;
     };
-    let x = lay.x(cut.at_ms);
-    html! {
-        <g class="run-cut-marker" data-at={cut.at_ms.to_string()}>
-            <line class="run-cut-line" x1={f1(x)} x2={f1(x)} y1={f0(o.top)} y2={f0(bottom)} />
-            <text class="run-cut-label" x={f1(x - 4.0)} y={f0(o.top + 11.0)} text-anchor="end">{"stopped here"}</text>
-            <title>{ cut.verdict() }</title>
-        </g>
-    }
+    let x = axis.x(cut.at_ms);
+    let _ = write!(
+        s,
+        r#"<g class="run-cut-marker" data-at="{}"><line class="run-cut-line" x1="{x:.1}" x2="{x:.1}" y1="{:.0}" y2="{:.0}"/><text class="run-cut-label" x="{:.1}" y="{:.0}" text-anchor="end">stopped here</text><title>{}</title></g>"#,
+        cut.at_ms,
+        Fixed(o.top),
+        Fixed(bottom),
+        Fixed(x - 4.0),
+        Fixed(o.top + 11.0),
+        esc(&cut.verdict()),
+        x = Fixed(x),
+    );
 }
 
 #[cfg(test)]
@@ -394,8 +420,9 @@ mod tests {
             right: 1_000.0,
         };
         let o = LayoutOptions::default();
-        let rounds = rounds_markup(&trace, &axis, o, 200.0);
-        let events = events_markup(&trace, &axis, o, 200.0);
+        let (mut rounds, mut events) = (String::new(), String::new());
+        rounds_markup(&mut rounds, &trace, &axis, o, 200.0);
+        events_markup(&mut events, &trace, &axis, o, 200.0);
         for text in [&rounds, &events] {
             assert!(!text.contains("<img"), "{text}");
             assert!(
@@ -416,10 +443,29 @@ mod tests {
             rounds.matches("</g>").count()
         );
         assert!(
-            events.starts_with(r#"<g class="event-marker skipped" data-at="5000">"#),
+            events.contains(r#"<g class="event-marker skipped" data-at="5000">"#),
             "{events}"
         );
-        assert!(ticks_markup(&axis, o, 200.0).contains(r#"<g class="tick">"#));
+        // The lines of a kind of marker are one path: one line per marker.
+        assert!(
+            events.starts_with(r#"<path class="event-lines" d="M50.0 "#),
+            "{events}"
+        );
+        assert_eq!(rounds.matches("<path ").count(), 1, "{rounds}");
+        assert_eq!(rounds.matches("l-4 6h8z").count(), 2, "{rounds}");
+        let mut ticks = String::new();
+        ticks_markup(&mut ticks, &axis, o, 200.0);
+        let labels = ticks.matches(r#"<text class="tick-label""#).count();
+        assert!(labels >= 2, "{ticks}");
+        assert_eq!(ticks.matches('M').count(), labels, "{ticks}");
+        // Everything in one layer: balanced groups, and the cut-free trace has no cut marker.
+        let all = markers_markup(&trace, &axis, o, 200.0);
+        assert_eq!(
+            all.matches("<g").count(),
+            all.matches("</g>").count(),
+            "{all}"
+        );
+        assert!(!all.contains("run-cut"), "{all}");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use yew::prelude::*;
 
 use crate::components::markers::f1;
 
-use crate::components::markers::markers;
+use crate::components::markers::{marker_layer, markers_markup};
 use crate::shared::Shared;
 use crate::state::numbers::thousands;
 use crate::state::summary::{Group, STATES};
@@ -148,7 +148,7 @@ pub fn SummaryBody(props: &SummaryBodyProps) -> Html {
         <g class="timeline-body summary">
             // Keyed, in an element of their own (see `TimelineBody`).
             <g class="lanes">{ for lanes }</g>
-            { markers(&run.trace, axis, o, bottom, &props.on_round) }
+            { marker_layer(markers_markup(&run.trace, axis, o, bottom), &props.on_round) }
         </g>
     }
 }

@@ -11,38 +11,21 @@ use engine::svg_export::esc;
 use engine::trace::Trace;
 use engine::wording::duration as format_duration;
 use std::fmt::Write as _;
-use yew::prelude::*;
 
-use crate::components::markers::{marker_listeners, svg_markup};
 use crate::state::target_view::{band_title, why, BandKind};
 
 /// The target assignment markers of `trace` in `axis`'s window, from the
-/// layout's top down to `bottom`; `on_target` gets `(index, tapped)`.
-pub fn epoch_markers(
+/// layout's top down to `bottom`, as markup in a `g.target-epochs`: each a
+/// `g.target-epoch` with its index in `data-target` (the marker layer's
+/// listeners read it; [`marker_layer`](crate::components::markers::marker_layer)).
+pub(crate) fn epochs_markup(
     trace: &Trace,
     axis: &TimeAxis,
     o: LayoutOptions,
     bottom: f64,
-    on_target: &Callback<(usize, bool)>,
-) -> Html {
-    if !trace.rounds.is_empty() {
-        return Html::default();
-    }
-    // One pair of listeners for every marker, as for round markers: the
-    // epoch is the marker's `data-target`.
-    let (on_hover, on_tap) = marker_listeners(on_target, "g.target-epoch", "data-target");
-    html! {
-        <g class="target-epochs" onmouseover={on_hover} onclick={on_tap}>
-            { svg_markup(epochs_markup(trace, axis, o, bottom)) }
-        </g>
-    }
-}
-
-/// The target assignment markers as markup (see
-/// [`markup`](crate::components::markers::markup)).
-fn epochs_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) -> String {
+) -> String {
     let (top, bottom_px) = (Fixed(o.top), Fixed(bottom));
-    let mut s = String::new();
+    let mut s = String::from(r#"<g class="target-epochs">"#);
     for (i, a) in trace
         .target_assignments
         .iter()
@@ -67,16 +50,25 @@ fn epochs_markup(trace: &Trace, axis: &TimeAxis, o: LayoutOptions, bottom: f64) 
             esc(&title)
         );
     }
+    s.push_str("</g>");
     s
 }
 
-/// Reconciliation bands along the bottom of each drawn lane: the lanes are
-/// matched to `whole`'s workers by name (a drill-down renumbers them).
-pub fn reconciliation_bands(whole: &Trace, lay: &TimelineLayout, axis: &TimeAxis) -> Html {
+/// Reconciliation bands along the bottom of each drawn lane, as markup in
+/// a `g.reconciliation` (none without any): the lanes are matched to
+/// `whole`'s workers by name (a drill-down renumbers them).
+pub(crate) fn reconciliation_markup(
+    whole: &Trace,
+    lay: &TimelineLayout,
+    axis: &TimeAxis,
+) -> String {
     if whole.member_reconciliation.is_empty() {
-        return Html::default();
+        return String::new();
     }
-    html! { <g class="reconciliation">{ svg_markup(bands_markup(whole, lay, axis)) }</g> }
+    format!(
+        r#"<g class="reconciliation">{}</g>"#,
+        bands_markup(whole, lay, axis)
+    )
 }
 
 /// The reconciliation bands as markup (see

@@ -18,8 +18,8 @@ use engine::trace::{ItemState, Trace, WorkerState};
 use yew::prelude::*;
 
 use crate::browser::profile;
-use crate::components::markers::{markers, svg_markup};
-use crate::components::target_epochs::reconciliation_bands;
+use crate::components::markers::{marker_layer, markers_markup, svg_markup};
+use crate::components::target_epochs::reconciliation_markup;
 use crate::shared::Shared;
 use crate::state::numbers::thousands;
 
@@ -183,14 +183,17 @@ pub fn TimelineBody(props: &TimelineBodyProps) -> Html {
     });
 
     let lanes = lanes_markup(trace, lay, &axis, &paths, |l| visible(l.y, l.height));
+    // Over the lanes, one string: the bands, then the markers. Apart from
+    // the lanes, which change alone while a tall timeline scrolls.
+    let mut over = reconciliation_markup(&run.trace, lay, &axis);
+    over.push_str(&markers_markup(&run.trace, &axis, o, lay.lanes_bottom()));
     html! {
         <g class="timeline-body" data-lanes={lay.lanes.len().to_string()}>
             // Markup the browser parses: one call into the page for every
             // lane, where Yew made an element and set each attribute in a
             // call of its own (issue #13: a cold load's first timeline).
             <g class="lanes">{ svg_markup(lanes) }</g>
-            { reconciliation_bands(&run.trace, lay, &axis) }
-            { markers(&run.trace, &axis, o, lay.lanes_bottom(), &props.on_round) }
+            { marker_layer(over, &props.on_round) }
         </g>
     }
 }
