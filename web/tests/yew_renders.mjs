@@ -8,7 +8,8 @@
 // `ComponentState::render` (each render logs its component's type name and
 // milliseconds to the console), into its own target directory (a cold
 // build: minutes), then edits one preset EDITS times after warm-up edits
-// and prints ms and renders per edit by component. Not a test:
+// and prints ms and renders per edit by component (YEW_RENDERS_SEQUENCE=1:
+// and one more edit's renders in order). Not a test:
 //   YEW_RENDERS_PRESET=connect/rolling-restart node yew_renders.mjs
 // after a release build (DIST_DIR like the tests). docs/performance.md,
 // "Session 28".
@@ -22,6 +23,7 @@ import { pageModuleCopy } from './page_module.mjs';
 
 const ID = process.env.YEW_RENDERS_PRESET ?? 'connect/rolling-restart';
 const EDITS = Number(process.env.YEW_RENDERS_EDITS ?? 30);
+const SEQUENCE = process.env.YEW_RENDERS_SEQUENCE === '1';
 
 /** `text` with `anchor` replaced by `by`, or an error naming the anchor (a Yew that changed). */
 function edit(text, anchor, by) {
@@ -94,6 +96,16 @@ try {
   for (let i = 0; i < EDITS; i++) await editRedrawn(page, field, i % 2 === 0 ? n + 1 : n);
   await page.waitForTimeout(300);
   counting = false;
+  if (SEQUENCE) {
+    // One more edit's renders in the order Yew ran them (who renders twice, and after whom).
+    const from = renders.length;
+    counting = true;
+    await editRedrawn(page, field, EDITS % 2 === 0 ? n + 1 : n);
+    await page.waitForTimeout(300);
+    counting = false;
+    console.log('one edit, in order:');
+    for (const [name, ms] of renders.splice(from)) console.log(`  ${ms.toFixed(2).padStart(6)} ms  ${name.replace(/^rebalance_web::components::/, '')}`);
+  }
   const by = new Map();
   for (const [name, ms] of renders) {
     const c = by.get(name) ?? { renders: 0, ms: 0 };
