@@ -234,6 +234,16 @@ test('title and description are edited in the editor and marked stale when the s
   await other.goto(server.url + await page.evaluate(() => location.hash));
   await timelineReady(other);
   await other.waitForSelector('#description-stale');
+  // On a phone the note has a line of its own under the clamped
+  // description (beside it, it was a column of four narrow lines).
+  const phone = await newPage(browser, { width: 390, height: 844 });
+  await phone.goto(server.url + await page.evaluate(() => location.hash));
+  await timelineReady(phone);
+  const note = await phone.locator('#description-stale').boundingBox();
+  const first = await phone.locator('.description .first').boundingBox();
+  assert.ok(note.height < 20, `the note is one line: ${JSON.stringify(note)}`);
+  assert.ok(note.y >= first.y + first.height - 1, `the note is under the text: ${JSON.stringify({ note, first })}`);
+  await phone.close();
   // Rewriting the description clears it; the link carries the words.
   const r = await request(page);
   await page.fill('#description', 'A thousand workers run two connectors.');
