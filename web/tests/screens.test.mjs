@@ -1,7 +1,7 @@
 // The view on the screens people use (issue 11): a phone shows the lanes in
 // its first screen and keeps them in sight under the round details; a
 // two-finger pinch zooms the timelines; three columns fit beside the story at
-// laptop widths; story times never wrap.
+// laptop widths; a round's details beside the story; story times never wrap.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveStatic, launchBrowser, newPage, screenshot, timelineReady } from './harness.mjs';
@@ -200,6 +200,24 @@ test('three columns fit beside the story at 1280 and 1366 px', async () => {
       await page.close();
     }
   }
+});
+
+test('beside a long story, a hovered round\'s details show their explanation whole', async () => {
+  const page = await newPage(browser, { width: 1280, height: 800 });
+  await page.goto(server.url + '#p=connect/rolling-restart');
+  await timelineReady(page);
+  const round = page.locator('article.column[data-variant="0"] g.round rect.round-hit').nth(1);
+  // Below the sticky playback bar, on the first lanes.
+  await round.hover({ position: { x: 5, y: 300 } });
+  await page.waitForSelector('.side-panel .round-details[data-round="1"]');
+  // Both shrank in proportion to their height, and the story is far taller:
+  // the details were two lines high, the rest of the explanation scrolled away.
+  const [details, explanation, story] = await Promise.all(['.side-panel .round-details', '.side-panel .round-details .explanation', '.side-panel .story']
+    .map((s) => page.locator(s).boundingBox()));
+  assert.ok(explanation.y + explanation.height <= details.y + details.height, `the explanation fits: ${JSON.stringify({ details, explanation })}`);
+  assert.ok(story.height >= 100 && story.y + 100 <= 800, `the story keeps a place under them: ${JSON.stringify(story)}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test('a story time never wraps', async () => {
