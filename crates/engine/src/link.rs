@@ -58,6 +58,9 @@ pub enum LinkError {
     UnknownCodec(String),
     /// The payload is not base64url.
     BadEncoding,
+    /// The payload's base64url stops part-way through a byte: a link cut
+    /// short (its length, or its last character, no whole link has).
+    CutShort,
     /// The payload is not valid deflate data (often a link cut short).
     BadCompression,
     /// The payload inflates past [`MAX_DECODED_BYTES`].
@@ -95,6 +98,9 @@ impl fmt::Display for LinkError {
             ),
             Self::BadEncoding => f.write_str(
                 "This scenario link is damaged: it contains characters a scenario link never has. Copy the whole link again.",
+            ),
+            Self::CutShort => f.write_str(
+                "This scenario link is cut off: its data stops part-way through. Copy the whole link again.",
             ),
             Self::BadCompression => f.write_str(
                 "This scenario link is damaged or cut off: its compressed data does not decode. Copy the whole link again.",
@@ -224,7 +230,11 @@ pub(crate) fn decode_body(expected_version: u32, body: &str) -> Result<String, L
     }
     let bytes = URL_SAFE_NO_PAD
         .decode(payload.trim_end_matches('='))
-        .map_err(|_| LinkError::BadEncoding)?;
+        .map_err(|e| match e {
+            base64::DecodeError::InvalidLength(_)
+            | base64::DecodeError::InvalidLastSymbol { .. } => LinkError::CutShort,
+            _ => LinkError::BadEncoding,
+        })?;
     let json = match codec {
         "z" => miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_DECODED_BYTES)
             .map_err(|e| match e.status {

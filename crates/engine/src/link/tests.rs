@@ -60,9 +60,17 @@ fn truncated_links_are_reported() {
     let cut = &frag[..frag.len() / 2];
     let err = decode(cut).unwrap_err();
     assert!(
-        matches!(err, LinkError::BadCompression | LinkError::BadEncoding),
+        matches!(
+            err,
+            LinkError::BadCompression | LinkError::BadEncoding | LinkError::CutShort
+        ),
         "{err:?}"
     );
+    // Cut to a length base64 cannot have (one character into a group of
+    // four): cut off, not "characters a link never has".
+    let start = frag.rfind('.').unwrap() + 1;
+    let odd = start + (frag.len() - start - 2) / 4 * 4 + 1;
+    assert_eq!(decode(&frag[..odd]).unwrap_err(), LinkError::CutShort);
     // Every prefix is an error or a scenario, never a panic.
     for n in 0..frag.len() {
         let _ = decode(&frag[..n]);
@@ -135,6 +143,7 @@ fn messages_are_sentences_a_person_can_act_on() {
         LinkError::UnsupportedVersion("2".into()),
         LinkError::UnknownCodec("q".into()),
         LinkError::BadEncoding,
+        LinkError::CutShort,
         LinkError::BadCompression,
         LinkError::TooLargeWhenDecoded,
         LinkError::BadPresetId,
