@@ -127,6 +127,40 @@ test('an edit\'s link is written after the frame that shows its result, as one h
   assert.deepEqual(page.errors, []);
 });
 
+test('an edit\'s story follows its timelines in the task after their frame', async () => {
+  const page = await newPage(browser);
+  await page.goto(server.url + '#p=connect/worker-joins');
+  await simulationShown(page);
+  await page.waitForSelector('.story-list li');
+  await openEditor(page);
+  // Three workers and worker-4 joins; with four, worker-5 joins. The frame
+  // that draws worker-5's lane still shows the old story (the side panel
+  // waits for it, issue #13); the story then follows.
+  const seen = await page.evaluate(() => new Promise((done) => {
+    const main = document.querySelector('main');
+    const story = () => document.querySelector('.story-list').textContent;
+    const before = { request: main.dataset.request, story: story() };
+    const watch = new MutationObserver(() => {
+      if (main.dataset.request !== before.request && main.dataset.shown === main.dataset.request) {
+        watch.disconnect();
+        const atShown = { story: story(), lane: !!document.querySelector('g.lane[data-lane="worker-5"]') };
+        requestAnimationFrame(() => setTimeout(() => setTimeout(() => done({ before, atShown, after: story() }), 50)));
+      }
+    });
+    watch.observe(main, { attributes: true, attributeFilter: ['data-request', 'data-shown'] });
+    const input = document.querySelector('#workers');
+    input.value = '4';
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  }));
+  assert.match(seen.before.story, /worker-4/);
+  assert.doesNotMatch(seen.before.story, /worker-5/);
+  assert.ok(seen.atShown.lane, 'the new lanes are drawn');
+  assert.equal(seen.atShown.story, seen.before.story, 'the story waits for the frame');
+  assert.match(seen.after, /worker-5/);
+  assert.notEqual(seen.after, seen.before.story);
+  assert.deepEqual(page.errors, []);
+});
+
 test('blank scenarios of each family open from the gallery and simulate', async () => {
   const page = await newPage(browser);
   for (const [button, title, lanes] of [['#new-connect', 'New Connect scenario', 'worker-3'], ['#new-streams', 'New Streams scenario', 'instance-3']]) {

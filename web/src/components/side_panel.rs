@@ -9,7 +9,7 @@ use engine::run::RunResult;
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
-use crate::browser::hooks::scroll_into_view_nearest;
+use crate::browser::hooks::{scroll_into_view_nearest, use_after_frame};
 use crate::components::round_details::RoundDetails;
 use crate::components::story_list::{keep_current_in_view, use_followed_line, StoryList};
 use crate::shared::Shared;
@@ -17,7 +17,7 @@ use crate::state::playback::RoundRef;
 use crate::state::story::{current, story};
 
 /// Props of [`SidePanel`].
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct SidePanelProps {
     /// The whole result.
     pub result: Shared<RunResult>,
@@ -58,9 +58,20 @@ fn keep_lanes_in_sight(variant: usize) {
     }
 }
 
-/// The side panel.
+/// The side panel. A new result reaches it in the task after the frame
+/// that draws the result's timelines: an edit's frame then lays out and
+/// paints the lanes only, and the story (hundreds of lines of text) follows
+/// a frame later (issue #13; docs/performance.md, "Session 30"). The
+/// playhead, a hover or a step shows at once.
 #[component]
 pub fn SidePanel(props: &SidePanelProps) -> Html {
+    let drawn = use_after_frame(props.clone(), |shown, new| shown.result != new.result);
+    html! { <PanelContent ..drawn /> }
+}
+
+/// What [`SidePanel`] draws: the details and the story.
+#[component]
+fn PanelContent(props: &SidePanelProps) -> Html {
     let details_ref = use_node_ref();
     // The story is the column picked, unless a round of another column was
     // selected since (kept with the pick, so no effect is needed).
