@@ -14,6 +14,13 @@ use wasm_bindgen::JsCast;
 /// Runs `f` once: in the task after the next frame, or `at_the_latest_ms`
 /// from now if no frame comes first.
 pub(crate) fn after_next_frame<F: FnOnce() + 'static>(at_the_latest_ms: u32, f: F) {
+    after_next_frame_boxed(at_the_latest_ms, Box::new(f));
+}
+
+/// [`after_next_frame`], one copy for every caller: each copy of this
+/// function's closures and their JavaScript glue costs the page's module
+/// about half a kilobyte.
+fn after_next_frame_boxed(at_the_latest_ms: u32, f: Box<dyn FnOnce()>) {
     let once = Rc::new(Cell::new(Some(f)));
     let run_in = |ms: u32| {
         let once = once.clone();

@@ -69,29 +69,32 @@ pub fn use_mounted() -> bool {
     *mounted
 }
 
-/// What a part drawn after the timelines shows, with `value` its newest
-/// input: a change for which `waits(shown, value)` holds reaches the part in
-/// the task after the next frame, so the frame that shows an edit's
-/// timelines does not also lay out and paint that part (React's
-/// `useDeferredValue`, one frame long; issue #13). Any other change, and
-/// the first value, show at once. A hidden tab draws no frames: the change
-/// then shows after [`AFTER_FRAME_AT_THE_LATEST_MS`].
+/// `value` as a part drawn after the timelines shows it: a new `value`
+/// reaches the part in the task after the next frame, so the frame that
+/// shows an edit's timelines does not also lay out and paint that part
+/// (React's `useDeferredValue`, one frame long; issue #13). The first value
+/// shows at once. A hidden tab draws no frames: a change then shows after
+/// [`AFTER_FRAME_AT_THE_LATEST_MS`].
 #[hook]
-pub fn use_after_frame<T: Clone + 'static>(value: T, waits: fn(&T, &T) -> bool) -> T {
+pub fn use_after_frame<T: Clone + PartialEq + 'static>(value: T) -> T {
     let shown = use_mut_ref(|| value.clone());
-    let release = use_mut_ref(|| Release::Idle);
-    let redraw = use_force_update();
-    let mut state = release.borrow_mut();
-    if *state == Release::Due || !waits(&shown.borrow(), &value) {
-        *shown.borrow_mut() = value;
-        *state = Release::Idle;
-    } else if *state == Release::Idle {
-        *state = Release::Waiting;
-        let release = release.clone();
-        crate::browser::frame::after_next_frame(AFTER_FRAME_AT_THE_LATEST_MS, move || {
-            *release.borrow_mut() = Release::Due;
-            redraw.force_update();
-        });
+    let newest = use_mut_ref(|| None::<T>);
+    let redraw = use_state(|| 0u32);
+    if *shown.borrow() != value {
+        // Whether a frame is awaited already.
+        let waiting = newest.replace(Some(value)).is_some();
+        if !waiting {
+            let (shown, newest, redraw) = (shown.clone(), newest.clone(), redraw.clone());
+            crate::browser::frame::after_next_frame(AFTER_FRAME_AT_THE_LATEST_MS, move || {
+                if let Some(v) = newest.take() {
+                    *shown.borrow_mut() = v;
+                    redraw.set(redraw.wrapping_add(1));
+                }
+            });
+        }
+    } else {
+        // Back to what is shown: nothing to wait for.
+        newest.take();
     }
     let shown = shown.borrow().clone();
     shown
@@ -100,17 +103,6 @@ pub fn use_after_frame<T: Clone + 'static>(value: T, waits: fn(&T, &T) -> bool) 
 /// A change [`use_after_frame`] holds back shows after at most this long,
 /// frame or not.
 pub const AFTER_FRAME_AT_THE_LATEST_MS: u32 = 200;
-
-/// Where a held-back change of [`use_after_frame`] is.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Release {
-    /// Nothing held back.
-    Idle,
-    /// Held back until the next frame has been drawn.
-    Waiting,
-    /// The frame came: the next render shows the newest value.
-    Due,
-}
 
 /// Whether a `<details>` has been unfolded yet, and its `ontoggle`: a
 /// folded part's body is built the first time it is unfolded and kept

@@ -17,7 +17,7 @@ use crate::state::playback::RoundRef;
 use crate::state::story::{current, story};
 
 /// Props of [`SidePanel`].
-#[derive(Properties, PartialEq, Clone)]
+#[derive(Properties, PartialEq)]
 pub struct SidePanelProps {
     /// The whole result.
     pub result: Shared<RunResult>,
@@ -65,13 +65,7 @@ fn keep_lanes_in_sight(variant: usize) {
 /// playhead, a hover or a step shows at once.
 #[component]
 pub fn SidePanel(props: &SidePanelProps) -> Html {
-    let drawn = use_after_frame(props.clone(), |shown, new| shown.result != new.result);
-    html! { <PanelContent ..drawn /> }
-}
-
-/// What [`SidePanel`] draws: the details and the story.
-#[component]
-fn PanelContent(props: &SidePanelProps) -> Html {
+    let result = use_after_frame(props.result.clone());
     let details_ref = use_node_ref();
     // The story is the column picked, unless a round of another column was
     // selected since (kept with the pick, so no effect is needed).
@@ -81,8 +75,8 @@ fn PanelContent(props: &SidePanelProps) -> Html {
         Some(s) if Some(s) != picked_with => s.variant,
         _ => picked,
     }
-    .min(props.result.variants.len().saturating_sub(1));
-    let items = use_memo((props.result.clone(), column_n), |(r, c)| {
+    .min(result.variants.len().saturating_sub(1));
+    let items = use_memo((result.clone(), column_n), |(r, c)| {
         r.variants
             .get(*c)
             .map(|v| story(&v.trace))
@@ -129,11 +123,11 @@ fn PanelContent(props: &SidePanelProps) -> Html {
                                (*folded && props.selected.is_some()).then_some("details-folded"))}
                aria-label="Round details and story">
             if let Some(s) = props.selected {
-                <RoundDetails result={props.result.clone()} index={s.variant} round={s.round}
+                <RoundDetails result={result.clone()} index={s.variant} round={s.round}
                               on_close={props.on_close.clone()} node={details_ref}
                               folded={*folded} {on_fold} />
             }
-            <StoryList result={props.result.clone()} items={Shared(items.clone())} column={column_n}
+            <StoryList result={result.clone()} items={Shared(items.clone())} column={column_n}
                        {now} {list_ref} {on_column} on_seek={props.on_seek.clone()}
                        on_round={props.on_round.clone()} />
         </aside>
