@@ -152,8 +152,12 @@ test('release .wasm sizes (gzip -9)', async () => {
   // its lanes is one markup string with one pair of listeners, each kind
   // of marker's lines one path (components::markers::marker_layer): page
   // 376,260 B, tightened; a link cut short says so (engine::link,
-  // LinkError::CutShort): simulator 446,881 B (+0.1 KB).
-  const limits = { page_wasm: 376_500, worker_wasm: 447_000, sweep_wasm: 241_900 };
+  // LinkError::CutShort): simulator 446,881 B (+0.1 KB). Session 30: the
+  // side panel draws a new result in the task after its timelines' frame
+  // (browser::hooks::use_after_frame; about 2 ms less an edit), less the
+  // 0.4 KB that one copy of browser::frame::after_next_frame's glue saves:
+  // page 377,572 B (+1.3 KB), loosened by that.
+  const limits = { page_wasm: 377_800, worker_wasm: 447_000, sweep_wasm: 241_900 };
   for (const [key, limit] of Object.entries(limits)) {
     assert.ok(budget[key].gzip_bytes < limit, `${key} over its ${limit} byte budget: ${JSON.stringify(budget[key])}`);
   }
