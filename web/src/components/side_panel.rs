@@ -62,7 +62,8 @@ fn keep_lanes_in_sight(variant: usize) {
 /// that draws the result's timelines: an edit's frame then lays out and
 /// paints the lanes only, and the story (hundreds of lines of text) follows
 /// a frame later (issue #13; docs/performance.md, "Session 30"). The
-/// playhead, a hover or a step shows at once.
+/// playhead, a hover or a step shows at once (for that one frame a
+/// selected round's details are those of the result shown).
 #[component]
 pub fn SidePanel(props: &SidePanelProps) -> Html {
     let result = use_after_frame(props.result.clone());
