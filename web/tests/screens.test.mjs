@@ -1,10 +1,11 @@
 // The view on the screens people use (issue 11): a phone shows the lanes in
 // its first screen and keeps them in sight under the round details; a
-// two-finger pinch zooms the timelines; three columns fit beside the story at
-// laptop widths; a round's details beside the story; story times never wrap.
+// two-finger pinch zooms the timelines; the open editor beside the timelines
+// on a laptop; three columns fit beside the story at laptop widths; a round's
+// details beside the story; story times never wrap.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveStatic, launchBrowser, newPage, screenshot, timelineReady } from './harness.mjs';
+import { serveStatic, launchBrowser, newPage, openEditor, screenshot, timelineReady } from './harness.mjs';
 
 let server;
 let browser;
@@ -177,6 +178,42 @@ test('stepping on a phone: the details sheet leaves the stepped round\'s lanes i
     assert.deepEqual(page.errors, []);
     await page.close();
   }
+});
+
+test('on a laptop the open editor sits beside the timelines, so an edit redraws them in sight', async () => {
+  const page = await newPage(browser, { width: 1280, height: 800 });
+  await page.goto(server.url + '#p=connect/rolling-restart');
+  await timelineReady(page);
+  await openEditor(page);
+  const firstLane = () => page.locator('article.column[data-variant="0"] svg.timeline g.lane').first().boundingBox();
+  const editor = await page.locator('#editor').boundingBox();
+  let lane = await firstLane();
+  // Stacked, the open editor put the first lane 1,430 px down.
+  assert.ok(lane.y < 800 && lane.x > editor.x + editor.width, `editor ${JSON.stringify(editor)}, first lane ${JSON.stringify(lane)}`);
+  // Every cell of the protocols grid is in the pane, none scrolled out sideways.
+  const cells = await page.locator('#editor .config-matrix :is(input, select)').evaluateAll((es) => es.map((e) => e.getBoundingClientRect().right));
+  assert.ok(cells.length >= 3 * 9, `${cells.length} cells`);
+  for (const right of cells) assert.ok(right <= editor.x + editor.width, `a cell ends at ${right}, the pane at ${editor.x + editor.width}`);
+  const workers = page.locator('#workers');
+  await workers.fill('7');
+  await workers.press('Enter');
+  await page.waitForSelector('article.column[data-variant="0"] g.lane[data-lane="worker-7"]');
+  lane = await firstLane();
+  assert.ok(lane.y < 800, `after the edit the first lane is at ${lane.y}`);
+  // Scrolling down the lanes keeps the editor in view: it sticks, and
+  // scrolls on its own.
+  await page.evaluate(() => window.scrollTo(0, 900));
+  const field = await workers.boundingBox();
+  assert.ok(field.y >= 0 && field.y + field.height <= 800, `the worker count at ${field.y} after scrolling the page`);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scroll');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, 'screens-editor-beside-1280x800');
+  // Narrower, the editor is above the timelines again.
+  await page.setViewportSize({ width: 1000, height: 800 });
+  const stacked = await page.locator('#editor').boundingBox();
+  assert.ok(stacked.y + stacked.height <= (await firstLane()).y, 'at 1000 px the editor is above the lanes');
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test('three columns fit beside the story at 1280 and 1366 px', async () => {

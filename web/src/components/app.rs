@@ -496,29 +496,35 @@ pub fn App() -> Html {
                 if !embed && !loading && !s.scenario.references.is_empty() {
                     { references(&s.scenario.references) }
                 }
-                if !embed && !loading {
-                    <Editor scenario={s.scenario.clone()} invalid={s.invalid.clone().map(AttrValue::from)} {on_edit} {on_unfold}
-                            text_stale={s.text_stale()} />
-                }
-                if let Some(failure) = &s.failure {
-                    <p class="notice failure" role="alert">{ engine_text(failure) }</p>
-                }
-                if let Some(status) = &run_status {
-                    { run_status_bar(status, s.shown.is_some(), &on_run_choice) }
-                }
-                if sweep_shown {
-                    <div class="sweep-root" id="sweep-root" ref={sweep_ref.clone()} />
-                } else if let Some(shown) = &s.shown {
-                    <CompareView result={shown.result.clone()} stale={s.unanswered()}
-                                 t_ms={playback.t_ms} playing={playback.playing} speed={playback.speed}
-                                 {can_step} selected={playback.selected} on_play={on_play}
-                                 on_help={on_help} status={status}
-                                 zoom={playback.zoom}
-                                 followed={playback.followed.clone()} steps_taken={playback.steps_taken} />
-                } else if s.failure.is_none() && simulating {
-                    <p class="loading" aria-busy="true">{"Simulating…"}</p>
-                    { width_probe(columns, probe.clone()) }
-                }
+                // The editor and what it edits: side by side on a wide screen
+                // while the editor is open (web/style.css, "Workspace").
+                <div class="workspace">
+                    if !embed && !loading {
+                        <Editor scenario={s.scenario.clone()} invalid={s.invalid.clone().map(AttrValue::from)} {on_edit} {on_unfold}
+                                text_stale={s.text_stale()} />
+                    }
+                    <div class="results">
+                        if let Some(failure) = &s.failure {
+                            <p class="notice failure" role="alert">{ engine_text(failure) }</p>
+                        }
+                        if let Some(status) = &run_status {
+                            { run_status_bar(status, s.shown.is_some(), &on_run_choice) }
+                        }
+                        if sweep_shown {
+                            <div class="sweep-root" id="sweep-root" ref={sweep_ref.clone()} />
+                        } else if let Some(shown) = &s.shown {
+                            <CompareView result={shown.result.clone()} stale={s.unanswered()}
+                                         t_ms={playback.t_ms} playing={playback.playing} speed={playback.speed}
+                                         {can_step} selected={playback.selected} on_play={on_play}
+                                         on_help={on_help} status={status}
+                                         zoom={playback.zoom}
+                                         followed={playback.followed.clone()} steps_taken={playback.steps_taken} />
+                        } else if s.failure.is_none() && simulating {
+                            <p class="loading" aria-busy="true">{"Simulating…"}</p>
+                            { width_probe(columns, probe.clone()) }
+                        }
+                    </div>
+                </div>
             }
             if overlays.help {
                 <HelpOverlay on_close={close_overlays.clone()} />

@@ -37,23 +37,17 @@ pub struct SidePanelProps {
     pub on_close: Callback<()>,
 }
 
-/// Narrower than this (CSS px), the details are a bottom sheet
-/// (web/style.css, "Side panel").
-const SHEET_BELOW_PX: f64 = 1100.0;
-
-/// On a screen where the details are a bottom sheet, scrolls column
-/// `variant`'s timeline into sight between the sticky playback bar and the
-/// sheet (their room is the timeline's `scroll-margin` in the stylesheet).
-/// Every lane crosses the stepped round's marker, so any lane shows it.
-fn keep_lanes_in_sight(variant: usize) {
-    let narrow = gloo::utils::window()
-        .inner_width()
-        .ok()
-        .and_then(|w| w.as_f64())
-        .is_some_and(|w| w < SHEET_BELOW_PX);
+/// Where the details are a bottom sheet (web/style.css, "The sheet"),
+/// scrolls column `variant`'s timeline into sight between the sticky
+/// playback bar and the sheet (their room is the timeline's
+/// `scroll-margin` in the stylesheet). Every lane crosses the stepped
+/// round's marker, so any lane shows it. The sheet is told by its fixed
+/// position (a fixed element has no offset parent), as the stylesheet
+/// chooses it by the comparison's width, which no media query can ask.
+fn keep_lanes_in_sight(details: &HtmlElement, variant: usize) {
+    let sheet = details.offset_parent().is_none();
     let selector = format!("article.column[data-variant=\"{variant}\"] svg.timeline");
-    if let (true, Ok(Some(timeline))) = (narrow, gloo::utils::document().query_selector(&selector))
-    {
+    if let (true, Ok(Some(timeline))) = (sheet, gloo::utils::document().query_selector(&selector)) {
         scroll_into_view_nearest(&timeline);
     }
 }
@@ -102,7 +96,7 @@ pub fn SidePanel(props: &SidePanelProps) -> Html {
                     let _ = el.focus_with_options(&options);
                     scroll_into_view_nearest(&el);
                     if let Some(v) = stepped_variant {
-                        keep_lanes_in_sight(v);
+                        keep_lanes_in_sight(&el, v);
                     }
                 }
             }

@@ -143,7 +143,9 @@ pub fn config_grid(props: &Grid) -> Html {
         <fieldset class="protocols">
             <legend>{ &props.legend }</legend>
             <div class="table-scroll">
-                <table class="config-matrix">
+                // `--values`: the cells after the default, for the grid the
+                // editor's side pane lays each row out on (web/style.css).
+                <table class="config-matrix" style={format!("--values: {}", 1 + columns.len())}>
                     <thead>
                         <tr>
                             <th scope="col">{"property"}</th>
