@@ -136,6 +136,35 @@ test('on a phone the first lane is in the first screen (Connect and Streams pres
   await page.close();
 });
 
+test('on a phone a strip that scrolls sideways fades at the edge where more of it is', async () => {
+  const page = await newPage(browser, PHONE);
+  await page.goto(server.url + '#p=connect/worker-joins');
+  await timelineReady(page);
+  const frame = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  // Whether the mask is clear at the strip's left edge, and at its right
+  // (computed, "transparent" reads rgba(0, 0, 0, 0)).
+  const edges = () => page.locator('.toolbar').evaluate((e) => {
+    const m = getComputedStyle(e).maskImage;
+    const clear = 'rgba(0, 0, 0, 0)';
+    return m === 'none' ? 'none' : `${m.startsWith(`linear-gradient(to right, ${clear}`) ? 'faded' : 'solid'}-${m.endsWith(`${clear})`) ? 'faded' : 'solid'}`;
+  });
+  // A strip that fits does not fade.
+  const fits = await page.addStyleTag({ content: '.toolbar > :not(:first-child) { display: none }' });
+  await frame();
+  assert.equal(await edges(), 'none');
+  await fits.evaluate((t) => t.remove());
+  await frame();
+  assert.equal(await edges(), 'solid-faded', 'at the start: more to the right');
+  await page.locator('.toolbar').evaluate((e) => { e.scrollLeft = 40; });
+  await frame();
+  assert.equal(await edges(), 'faded-faded', 'in the middle: more on both sides');
+  await page.locator('.toolbar').evaluate((e) => { e.scrollLeft = e.scrollWidth; });
+  await frame();
+  assert.equal(await edges(), 'faded-solid', 'at the end: more to the left');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('stepping on a phone: the details sheet leaves the stepped round\'s lanes in sight, and folds away', async () => {
   for (const id of ['connect/worker-joins', 'streams/stateful-scale-out']) {
     const page = await newPage(browser, PHONE);
