@@ -241,6 +241,20 @@ test('on a laptop the open editor sits beside the timelines, so an edit redraws 
   await page.setViewportSize({ width: 1000, height: 800 });
   const stacked = await page.locator('#editor').boundingBox();
   assert.ok(stacked.y + stacked.height <= (await firstLane()).y, 'at 1000 px the editor is above the lanes');
+  // Three compared columns: four cells a row, and no number in them is cut
+  // (300000 read as 30000 at first), typed or inherited.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(server.url + '#p=connect/worker-dies');
+  await timelineReady(page);
+  await openEditor(page);
+  const cut = await page.locator('#editor .config-matrix input[type=number]').evaluateAll((es) => es.map((e) => {
+    const typed = e.value;
+    if (!typed) e.value = e.placeholder;
+    const shown = [e.value, e.scrollWidth, e.clientWidth];
+    e.value = typed;
+    return shown;
+  }).filter(([, scroll, client]) => scroll > client));
+  assert.deepEqual(cut, []);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
