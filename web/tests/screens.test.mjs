@@ -229,6 +229,13 @@ test('on a laptop the open editor sits beside the timelines, so an edit redraws 
   await page.waitForSelector('article.column[data-variant="0"] g.lane[data-lane="worker-7"]');
   lane = await firstLane();
   assert.ok(lane.y < 800, `after the edit the first lane is at ${lane.y}`);
+  // A round's details (a bottom sheet beside the editor) leave the editor uncovered.
+  const hit = await page.locator('article.column[data-variant="0"] g.round rect.round-hit').nth(1).boundingBox();
+  await page.mouse.move(hit.x + hit.width / 2, Math.max(hit.y, 0) + 80);
+  await page.waitForSelector('.side-panel .round-details');
+  const sheet = await page.locator('.side-panel .round-details').boundingBox();
+  assert.ok(sheet.x >= editor.x + editor.width && sheet.y + sheet.height <= 801, `the sheet at ${JSON.stringify(sheet)}`);
+  await page.mouse.move(5, 5);
   // Scrolling down the lanes keeps the editor in view: it sticks, and
   // scrolls on its own.
   await page.evaluate(() => window.scrollTo(0, 900));
