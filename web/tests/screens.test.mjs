@@ -242,12 +242,22 @@ test('on a laptop the open editor sits beside the timelines, so an edit redraws 
   const field = await workers.boundingBox();
   assert.ok(field.y >= 0 && field.y + field.height <= 800, `the worker count at ${field.y} after scrolling the page`);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scroll');
+  // Its corner's grip makes it wider; the lanes give way.
+  const pane = await page.locator('#editor').boundingBox();
+  const laneWidth = (await firstLane()).width;
+  await page.mouse.move(pane.x + pane.width - 3, pane.y + pane.height - 3);
+  await page.mouse.down();
+  await page.mouse.move(pane.x + pane.width + 120, pane.y + pane.height - 3, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForFunction((w) => document.querySelector('article.column[data-variant="0"] svg.timeline g.lane').getBoundingClientRect().width < w - 30, laneWidth);
+  assert.ok(Math.abs((await page.locator('#editor').boundingBox()).width - (pane.width + 123)) < 4, 'the pane is as wide as dragged');
   await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, 'screens-editor-beside-1280x800');
-  // Narrower, the editor is above the timelines again.
+  // Narrower, the editor is above the timelines again, as wide as the page.
   await page.setViewportSize({ width: 1000, height: 800 });
   const stacked = await page.locator('#editor').boundingBox();
   assert.ok(stacked.y + stacked.height <= (await firstLane()).y, 'at 1000 px the editor is above the lanes');
+  assert.ok(stacked.width > 900, `stacked, the editor is ${stacked.width} px wide`);
   // Three compared columns: four cells a row, and no number in them is cut
   // (300000 read as 30000 at first), typed or inherited.
   await page.setViewportSize({ width: 1280, height: 800 });
