@@ -398,6 +398,14 @@ test('errors name the column as the page does', async () => {
   const connectText = await connect.locator('#edit-error').textContent();
   assert.match(connectText, /column 2 \(cooperative\): session\.timeout\.ms /);
   assert.doesNotMatch(connectText, /compare\[|config\./);
+  // Sentences end with one full stop, whether the engine's message has one or not.
+  assert.match(text, /[^.]\. The comparison still shows the last valid scenario\.$/);
+  assert.match(connectText, /[^.]\. The comparison still shows the last valid scenario\.$/);
+  // A field's own message (no full stop of its own).
+  await connect.fill('#cfg-1-session-timeout-ms', '-5');
+  await connect.press('#cfg-1-session-timeout-ms', 'Enter');
+  await connect.waitForFunction(() => document.querySelector('#edit-error')?.textContent.includes('whole number'));
+  assert.match(await connect.locator('#edit-error').textContent(), /at least 0\. The comparison still shows the last valid scenario\.$/);
   assert.deepEqual([...page.errors, ...connect.errors], []);
 });
 

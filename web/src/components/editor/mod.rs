@@ -78,7 +78,11 @@ pub fn Editor(props: &EditorProps) -> Html {
             <summary><span class="editor-title">{"Edit scenario"}</span><span class="editor-summary">{ summary }</span></summary>
             if let Some(problem) = problem {
                 <p class="edit-error" id="edit-error" role="alert">
-                    {"This change cannot be simulated: "}{ engine_text(&problem) }{" The comparison below still shows the last valid scenario."}
+                    // A field's message has no full stop, the engine's may;
+                    // "below" was wrong once the results moved beside the editor.
+                    {"This change cannot be simulated: "}{ engine_text(&problem) }
+                    { if problem.ends_with('.') { " " } else { ". " } }
+                    {"The comparison still shows the last valid scenario."}
                 </p>
             }
             if unfolded {
