@@ -272,6 +272,13 @@ test('on a laptop the open editor sits beside the timelines, so an edit redraws 
     return shown;
   }).filter(([, scroll, client]) => scroll > client));
   assert.deepEqual(cut, []);
+  // A long Kafka default (internal.task.assignor.class) stays in its column.
+  await page.goto(server.url + '#p=streams/stateful-scale-out');
+  await timelineReady(page);
+  await openEditor(page);
+  const spilled = await page.locator('#editor .config-matrix td.default').evaluateAll((ds) => ds
+    .filter((d) => d.scrollWidth > d.clientWidth).map((d) => d.textContent));
+  assert.deepEqual(spilled, []);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
